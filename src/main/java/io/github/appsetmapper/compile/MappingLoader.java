@@ -1,0 +1,78 @@
+package io.github.appsetmapper.compile;
+
+import io.github.appsetmapper.config.MappingException;
+import io.github.appsetmapper.config.MappingParser;
+import io.github.appsetmapper.config.MappingSources;
+import io.github.appsetmapper.config.MappingSpec;
+import io.github.appsetmapper.config.Pos;
+import io.github.appsetmapper.config.Problem;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Loads and compiles every mapping named by paths; collects the problems of all files. */
+public final class MappingLoader {
+  private MappingLoader() {}
+
+  /** The mappings that loaded and the problems of those that did not. */
+  public record Result(List<CompiledMapping> mappings, List<Problem> problems) {
+    public boolean ok() {
+      return problems.isEmpty();
+    }
+  }
+
+  public static Result load(List<Path> paths, CompileOptions options) {
+    List<Problem> problems = new ArrayList<>();
+    List<Path> files;
+    try {
+      files = MappingSources.expand(paths);
+    } catch (IOException e) {
+      problems.add(new Problem(new Pos(String.valueOf(paths), 1, 1, "(path)"), e.getMessage()));
+      return new Result(List.of(), problems);
+    }
+    Map<String, CompiledMapping> byName = new LinkedHashMap<>();
+    for (Path file : files) {
+      String content;
+      try {
+        content = Files.readString(file, StandardCharsets.UTF_8);
+      } catch (IOException e) {
+        problems.add(
+            new Problem(
+                new Pos(file.toString(), 1, 1, "(file)"), "cannot read: " + e.getMessage()));
+        continue;
+      }
+      List<MappingSpec> specs;
+      try {
+        specs = MappingParser.parse(file.toString(), content);
+      } catch (MappingException e) {
+        problems.addAll(e.problems());
+        continue;
+      }
+      for (MappingSpec spec : specs) {
+        CompiledMapping first = byName.get(spec.name());
+        if (first != null) {
+          problems.add(
+              new Problem(
+                  spec.pos().at("name"),
+                  "duplicate mapping name '"
+                      + spec.name()
+                      + "' (also in "
+                      + first.sourceFile()
+                      + ")"));
+          continue;
+        }
+        try {
+          byName.put(spec.name(), MappingCompiler.compile(spec, options));
+        } catch (MappingException e) {
+          problems.addAll(e.problems());
+        }
+      }
+    }
+    return new Result(List.copyOf(byName.values()), List.copyOf(problems));
+  }
+}

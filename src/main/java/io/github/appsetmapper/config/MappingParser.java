@@ -1,0 +1,319 @@
+package io.github.appsetmapper.config;
+
+import java.io.StringReader;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+
+/**
+ * Parses mapping files (format v1) from SnakeYAML's node tree, which keeps both the line marks and
+ * the aliases, into {@link MappingSpec} records. Every problem of a file is reported at once.
+ */
+public final class MappingParser {
+  static final List<String> TOP_KEYS =
+      List.of(
+          "version",
+          "name",
+          "description",
+          "input",
+          "inputAdditional",
+          "vars",
+          "secrets",
+          "defaults",
+          "list",
+          "enrich",
+          "filter",
+          "sortBy",
+          "sortOrder",
+          "distinctBy",
+          "limit",
+          "parameters",
+          "keepTypes",
+          "minItems",
+          "concurrency",
+          "allowedHosts",
+          "deadline",
+          "maxDrop");
+  static final List<String> INPUT_KEYS =
+      List.of("type", "required", "default", "pattern", "enum", "description");
+  static final List<String> ENRICH_KEYS =
+      List.of("request", "select", "value", "onMissing", "explode", "paginate");
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
+  private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+
+  private MappingParser() {}
+
+  /** Parses every document of one file; {@code file} is the name used in error messages. */
+  public static List<MappingSpec> parse(String file, String content) throws MappingException {
+    Problems problems = new Problems();
+    List<MappingSpec> specs = new ArrayList<>();
+    try {
+      for (Node document : yaml().composeAll(new StringReader(content))) {
+        if (document == null) {
+          continue;
+        }
+        if (!(document instanceof MappingNode mapping)) {
+          problems.add(YamlMap.pos(file, document, "(document)"), "a mapping must be a YAML map");
+          continue;
+        }
+        MappingSpec spec = mapping(new YamlMap(file, "", mapping, problems));
+        if (spec != null) {
+          specs.add(spec);
+        }
+      }
+    } catch (MarkedYAMLException e) {
+      var mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+      int line = mark == null ? 1 : mark.getLine() + 1;
+      int column = mark == null ? 1 : mark.getColumn() + 1;
+      problems.add(new Pos(file, line, column, "(yaml)"), e.getProblem());
+    } catch (YAMLException e) {
+      problems.add(new Pos(file, 1, 1, "(yaml)"), e.getMessage());
+    }
+    if (specs.isEmpty() && problems.isEmpty()) {
+      problems.add(new Pos(file, 1, 1, "(file)"), "holds no mapping");
+    }
+    problems.throwIfAny();
+    return List.copyOf(specs);
+  }
+
+  private static Yaml yaml() {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setMaxAliasesForCollections(200);
+    options.setNestingDepthLimit(50);
+    options.setCodePointLimit(2 * 1024 * 1024);
+    return new Yaml(new SafeConstructor(options));
+  }
+
+  private static MappingSpec mapping(YamlMap top) {
+    top.allowOnly(TOP_KEYS);
+    top.notYet("deadline", "maxDrop");
+    String version = top.string("version");
+    if (version != null && !version.equals("1")) {
+      top.error("version", "unsupported format version '" + version + "'; this reads version 1");
+    }
+    String name = top.requiredString("name");
+    if (name != null && !NAME.matcher(name).matches()) {
+      top.error(
+          "name",
+          "'"
+              + name
+              + "' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests");
+    }
+    Map<String, InputSpec> input = inputs(top.map("input"));
+    Map<String, VarSpec> vars = vars(top.map("vars"));
+    Map<String, SecretSpec> secrets = secrets(top.map("secrets"));
+    RequestDefaults defaults = RequestParser.defaults(top.map("defaults"));
+    ListSpec list = list(top.map("list"));
+    Map<String, EnrichSpec> enrich = enrich(top.map("enrich"));
+    Map<String, Expr> parameters = parameters(top);
+    List<String> allowedHosts = top.stringList("allowedHosts");
+    return new MappingSpec(
+        top.pos(),
+        name,
+        top.string("description"),
+        input,
+        top.bool("inputAdditional", false),
+        vars,
+        secrets,
+        defaults,
+        list,
+        enrich,
+        top.expr("filter"),
+        top.expr("sortBy"),
+        top.choice("sortOrder", MappingSpec.SortOrder.class, MappingSpec.SortOrder.ASC),
+        top.expr("distinctBy"),
+        top.integer("limit", null, 0),
+        parameters,
+        top.bool("keepTypes", false),
+        top.integer("minItems", 0, 0),
+        top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1),
+        allowedHosts);
+  }
+
+  private static Map<String, InputSpec> inputs(YamlMap map) {
+    Map<String, InputSpec> out = new LinkedHashMap<>();
+    if (map == null) {
+      return out;
+    }
+    for (String key : map.keys()) {
+      YamlMap entry = map.map(key);
+      if (entry == null) {
+        continue;
+      }
+      entry.allowOnly(INPUT_KEYS);
+      List<String> enumValues = entry.stringList("enum");
+      out.put(
+          key,
+          new InputSpec(
+              entry.pos(),
+              key,
+              entry.choice("type", InputSpec.InputType.class, InputSpec.InputType.STRING),
+              entry.bool("required", false),
+              entry.data("default"),
+              entry.expr("pattern"),
+              enumValues,
+              entry.string("description")));
+    }
+    return out;
+  }
+
+  private static Map<String, VarSpec> vars(YamlMap map) {
+    Map<String, VarSpec> out = new LinkedHashMap<>();
+    if (map == null) {
+      return out;
+    }
+    for (String key : map.keys()) {
+      identifier(map, key);
+      YamlMap entry = map.map(key);
+      if (entry == null) {
+        continue;
+      }
+      entry.allowOnly(List.of("default", "env", "description"));
+      out.put(
+          key,
+          new VarSpec(
+              entry.pos(),
+              key,
+              entry.string("default"),
+              entry.string("env"),
+              entry.string("description")));
+    }
+    return out;
+  }
+
+  private static Map<String, SecretSpec> secrets(YamlMap map) {
+    Map<String, SecretSpec> out = new LinkedHashMap<>();
+    if (map == null) {
+      return out;
+    }
+    for (String key : map.keys()) {
+      identifier(map, key);
+      YamlMap entry = map.map(key);
+      if (entry == null) {
+        continue;
+      }
+      entry.allowOnly(List.of("file", "env"));
+      String file = entry.string("file");
+      String env = entry.string("env");
+      if (file == null && env == null) {
+        entry.problems().add(entry.pos(), "needs 'file' or 'env'");
+      }
+      out.put(key, new SecretSpec(entry.pos(), key, file, env));
+    }
+    return out;
+  }
+
+  private static void identifier(YamlMap map, String key) {
+    if (!IDENTIFIER.matcher(key).matches()) {
+      map.problems()
+          .add(
+              map.keyPos(key),
+              "'"
+                  + key
+                  + "' must be an identifier (letters, digits, '_'), so expressions can name it");
+    }
+  }
+
+  private static ListSpec list(YamlMap map) {
+    if (map == null) {
+      return null;
+    }
+    map.allowOnly(List.of("request", "items", "paginate"));
+    YamlMap request = map.map("request");
+    if (request == null && !map.has("request")) {
+      map.problems().add(map.pos(), "missing required key 'request'");
+    }
+    Expr items = map.expr("items");
+    if (items == null && !map.has("items")) {
+      map.problems().add(map.pos(), "missing required key 'items' (a JsonPath such as $[*])");
+    }
+    return new ListSpec(
+        map.pos(),
+        request == null ? null : RequestParser.request(request),
+        items,
+        RequestParser.paginate(map.map("paginate")));
+  }
+
+  private static Map<String, EnrichSpec> enrich(YamlMap map) {
+    Map<String, EnrichSpec> out = new LinkedHashMap<>();
+    if (map == null) {
+      return out;
+    }
+    for (String key : map.keys()) {
+      identifier(map, key);
+      YamlMap entry = map.map(key);
+      if (entry == null) {
+        continue;
+      }
+      entry.allowOnly(ENRICH_KEYS);
+      YamlMap request = entry.map("request");
+      if (request == null && !entry.has("request")) {
+        entry.problems().add(entry.pos(), "missing required key 'request'");
+      }
+      Expr select = entry.expr("select");
+      Expr value = entry.expr("value");
+      if (select != null && value != null) {
+        entry.problems().add(entry.pos(), "holds both 'select' and 'value'; keep one");
+      }
+      out.put(
+          key,
+          new EnrichSpec(
+              entry.pos(),
+              key,
+              request == null ? null : RequestParser.request(request),
+              select,
+              value,
+              entry.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR),
+              entry.bool("explode", false),
+              RequestParser.paginate(entry.map("paginate"))));
+    }
+    return out;
+  }
+
+  private static Map<String, Expr> parameters(YamlMap top) {
+    if (!top.has("parameters")) {
+      top.problems().add(top.pos(), "missing required key 'parameters'");
+      return Map.of();
+    }
+    YamlMap map = top.map("parameters");
+    if (map == null) {
+      return Map.of();
+    }
+    Map<String, Expr> out = new LinkedHashMap<>();
+    for (String key : map.keys()) {
+      if (key.equals("generator") || key.equals("values")) {
+        map.problems()
+            .add(
+                map.keyPos(key),
+                "'"
+                    + key
+                    + "' is overwritten by Argo CD in every parameter map; choose another name");
+        continue;
+      }
+      Node raw = map.raw(key);
+      if (!(raw instanceof ScalarNode)) {
+        map.error(key, "must be an expression string");
+        continue;
+      }
+      Expr expr = map.expr(key);
+      if (expr != null) {
+        out.put(key, expr);
+      }
+    }
+    if (out.isEmpty() && map.keys().isEmpty()) {
+      top.error("parameters", "declares no parameter");
+    }
+    return out;
+  }
+}

@@ -1,0 +1,52 @@
+package io.github.appsetmapper.config;
+
+import java.io.IOException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds the mapping files named by {@code --mappings}: a file is taken as it is; a directory gives
+ * the {@code *.yaml}/{@code *.yml} directly in it, skipping hidden entries (a ConfigMap mount's
+ * {@code ..data}) and test files ({@code *.test.yaml}).
+ */
+public final class MappingSources {
+  private MappingSources() {}
+
+  public static List<Path> expand(List<Path> paths) throws IOException {
+    List<Path> files = new ArrayList<>();
+    for (Path path : paths) {
+      if (Files.isDirectory(path)) {
+        List<Path> inDirectory = new ArrayList<>();
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
+          for (Path entry : entries) {
+            if (isMappingFile(entry) && Files.isRegularFile(entry)) {
+              inDirectory.add(entry);
+            }
+          }
+        }
+        inDirectory.sort(null);
+        files.addAll(inDirectory);
+      } else if (Files.isRegularFile(path)) {
+        files.add(path);
+      } else {
+        throw new IOException("no such file or directory: " + path);
+      }
+    }
+    return files;
+  }
+
+  public static boolean isMappingFile(Path path) {
+    String name = path.getFileName().toString();
+    return !name.startsWith(".")
+        && (name.endsWith(".yaml") || name.endsWith(".yml"))
+        && !isTestFile(path);
+  }
+
+  public static boolean isTestFile(Path path) {
+    String name = path.getFileName().toString();
+    return name.endsWith(".test.yaml") || name.endsWith(".test.yml");
+  }
+}

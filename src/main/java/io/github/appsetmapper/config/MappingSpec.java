@@ -1,0 +1,46 @@
+package io.github.appsetmapper.config;
+
+import java.util.List;
+import java.util.Map;
+
+/** One mapping file's content as written (format v1), validated for shape but not yet compiled. */
+public record MappingSpec(
+    Pos pos,
+    String name,
+    String description,
+    Map<String, InputSpec> input,
+    boolean inputAdditional,
+    Map<String, VarSpec> vars,
+    Map<String, SecretSpec> secrets,
+    RequestDefaults defaults,
+    ListSpec list,
+    Map<String, EnrichSpec> enrich,
+    Expr filter,
+    Expr sortBy,
+    SortOrder sortOrder,
+    Expr distinctBy,
+    Integer limit,
+    Map<String, Expr> parameters,
+    boolean keepTypes,
+    int minItems,
+    int concurrency,
+    List<String> allowedHosts) {
+
+  public static final int DEFAULT_CONCURRENCY = 8;
+
+  public enum SortOrder {
+    ASC("asc"),
+    DESC("desc");
+
+    private final String word;
+
+    SortOrder(String word) {
+      this.word = word;
+    }
+
+    @Override
+    public String toString() {
+      return word;
+    }
+  }
+}

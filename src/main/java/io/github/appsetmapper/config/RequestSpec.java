@@ -1,0 +1,19 @@
+package io.github.appsetmapper.config;
+
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * An upstream request as written. {@code body} is plain data whose string leaves are {@link Expr}
+ * templates; null means no body.
+ */
+public record RequestSpec(
+    Pos pos,
+    String method,
+    Expr url,
+    Map<String, Expr> query,
+    Map<String, Expr> headers,
+    Object body,
+    Duration timeout,
+    AuthSpec auth,
+    Expr failWhen) {}

@@ -1,0 +1,223 @@
+package io.github.appsetmapper.engine;
+
+import com.jayway.jsonpath.JsonPath;
+import com.jayway.jsonpath.PathNotFoundException;
+import io.github.appsetmapper.compile.CompiledEnrich;
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledList;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.CompiledRequest;
+import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Executes a compiled mapping for one getparams: list, enrich, filter, sort, distinct, limit,
+ * parameters. Every failure is an exception (never an empty answer) whose message names the
+ * mapping, the step and the cause, scrubbed of secrets.
+ */
+public final class Engine {
+  private final Upstream upstream;
+  private final ExecutorService pool;
+  private final Redactor redactor;
+
+  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor) {
+    this.upstream = upstream;
+    this.pool = pool;
+    this.redactor = redactor;
+  }
+
+  public Redactor redactor() {
+    return redactor;
+  }
+
+  public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
+    String prefix = "mapping '" + mapping.name() + "': ";
+    try {
+      return run(mapping, invocation);
+    } catch (InputException e) {
+      throw new InputException(redactor.redact(e.getMessage()));
+    } catch (UpstreamException e) {
+      throw new UpstreamException(redactor.redact(prefix + e.getMessage()), e.isTimeout());
+    } catch (EvaluationException e) {
+      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+    } catch (GuardException e) {
+      throw new GuardException(redactor.redact(prefix + e.getMessage()));
+    } catch (SecretUnavailableException e) {
+      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+    }
+  }
+
+  private List<Map<String, Object>> run(CompiledMapping mapping, Invocation invocation)
+      throws InputException,
+          UpstreamException,
+          EvaluationException,
+          GuardException,
+          SecretUnavailableException {
+    Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
+    Map<String, Object> base = new HashMap<>();
+    base.put("input", input);
+    base.put("applicationSetName", invocation.applicationSetName());
+    base.put("vars", mapping.vars());
+    Fetcher fetcher = new Fetcher(upstream);
+    List<Row> rows =
+        mapping.list() == null
+            ? List.of(new Row(0, Map.of(), Map.of()))
+            : list(mapping, mapping.list(), base, fetcher);
+    EnrichStage stage = new EnrichStage(mapping, fetcher, pool);
+    for (CompiledEnrich enrich : mapping.enrich()) {
+      rows = stage.run(enrich, rows, base);
+    }
+    rows = RowOrdering.apply(mapping, rows, base);
+    List<Map<String, Object>> answer = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      answer.add(parameters(mapping, row, base));
+    }
+    if (answer.size() < mapping.minItems()) {
+      throw new GuardException(
+          "the answer has "
+              + answer.size()
+              + " rows, fewer than minItems ("
+              + mapping.minItems()
+              + "); refused so that Argo CD keeps its Applications");
+    }
+    return answer;
+  }
+
+  private static List<Row> list(
+      CompiledMapping mapping, CompiledList list, Map<String, Object> base, Fetcher fetcher)
+      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+    Map<String, Object> scope = requestScope(mapping, base);
+    UpstreamRequest request = render(mapping, list.request(), scope);
+    List<UpstreamResponse> pages =
+        fetcher.pages(request, list.paginate(), list.request().failWhen(), scope);
+    UpstreamResponse first = pages.get(0);
+    if (!first.isSuccess()) {
+      throw new UpstreamException("list " + Fetcher.statusMessage(request, first));
+    }
+    List<Row> rows = new ArrayList<>();
+    for (UpstreamResponse page : pages) {
+      for (Object item : items(list, request.withUri(page.uri()), page)) {
+        rows.add(new Row(rows.size(), item, Map.of()));
+      }
+    }
+    return rows;
+  }
+
+  /** The rows of one page; a missing or null container is an error, never "none". */
+  private static List<Object> items(
+      CompiledList list, UpstreamRequest request, UpstreamResponse page) throws UpstreamException {
+    String where = "list " + HttpUpstream.describe(request);
+    Object document;
+    try {
+      document = ResponseBodies.json(page);
+    } catch (IOException e) {
+      throw new UpstreamException(where + ": " + e.getMessage());
+    }
+    JsonPath items = list.items();
+    if (list.container() != null) {
+      Object container = readOrNull(list.container(), document);
+      if (container == null) {
+        throw new UpstreamException(
+            where
+                + ": items '"
+                + items.getPath()
+                + "': "
+                + list.container().getPath()
+                + " is missing or null");
+      }
+    }
+    Object selected;
+    try {
+      selected = items.read(document, JsonPaths.CONFIGURATION);
+    } catch (PathNotFoundException e) {
+      selected = null;
+    }
+    if (selected == null) {
+      throw new UpstreamException(where + ": items '" + items.getPath() + "' found nothing");
+    }
+    if (selected instanceof List<?> values) {
+      return new ArrayList<>(values);
+    }
+    return List.of(selected);
+  }
+
+  private static Object readOrNull(JsonPath path, Object document) {
+    try {
+      return path.read(document, JsonPaths.CONFIGURATION);
+    } catch (PathNotFoundException e) {
+      return null;
+    }
+  }
+
+  static Map<String, Object> requestScope(CompiledMapping mapping, Map<String, Object> scope) {
+    Map<String, Object> out = new HashMap<>(scope);
+    out.put("secret", new SecretsView(mapping.secrets()));
+    out.put("page", Map.of("number", 1));
+    return out;
+  }
+
+  static Map<String, Object> rowScope(Map<String, Object> base, Row row) {
+    Map<String, Object> scope = new HashMap<>(base);
+    scope.putAll(row.values());
+    scope.put("item", row.item());
+    return scope;
+  }
+
+  static UpstreamRequest render(
+      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
+      throws InputException, UpstreamException, SecretUnavailableException {
+    try {
+      return RequestRenderer.render(mapping, request, scope);
+    } catch (TemplateException e) {
+      if (e.fromInput()) {
+        throw new InputException(e.getMessage());
+      }
+      throw new UpstreamException(e.getMessage());
+    } catch (SecretsView.Unavailable e) {
+      throw e.cause;
+    }
+  }
+
+  private static Map<String, Object> parameters(
+      CompiledMapping mapping, Row row, Map<String, Object> base) throws EvaluationException {
+    Map<String, Object> scope = rowScope(base, row);
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
+      Object value = evaluate(parameter.getValue(), scope, row);
+      out.put(parameter.getKey(), Values.parameter(value, mapping.keepTypes()));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  static Object evaluate(CompiledExpression expression, Map<String, Object> scope, Row row)
+      throws EvaluationException {
+    try {
+      return expression.evaluate(scope);
+    } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+      throw new EvaluationException(
+          expression.path()
+              + " '"
+              + expression.source().text()
+              + "' failed on row "
+              + row.index()
+              + ": "
+              + RequestRenderer.simple(e));
+    }
+  }
+}

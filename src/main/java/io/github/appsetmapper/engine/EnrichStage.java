@@ -1,0 +1,227 @@
+package io.github.appsetmapper.engine;
+
+import com.jayway.jsonpath.JsonPath;
+import com.jayway.jsonpath.PathNotFoundException;
+import io.github.appsetmapper.compile.CompiledEnrich;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.config.EnrichSpec.OnMissing;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * One enrich step over all rows: at most {@code concurrency} rows' requests at once, results kept
+ * in row order, the first failure (in row order) failing the whole answer.
+ */
+final class EnrichStage {
+  private final CompiledMapping mapping;
+  private final Fetcher fetcher;
+  private final ExecutorService pool;
+
+  EnrichStage(CompiledMapping mapping, Fetcher fetcher, ExecutorService pool) {
+    this.mapping = mapping;
+    this.fetcher = fetcher;
+    this.pool = pool;
+  }
+
+  /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
+  private record Outcome(List<Row> rows) {}
+
+  List<Row> run(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
+      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+    List<Outcome> outcomes = new ArrayList<>(rows.size());
+    if (rows.size() <= 1 || mapping.concurrency() == 1) {
+      for (Row row : rows) {
+        outcomes.add(one(enrich, row, base));
+      }
+    } else {
+      outcomes = parallel(enrich, rows, base);
+    }
+    List<Row> out = new ArrayList<>();
+    for (Outcome outcome : outcomes) {
+      out.addAll(outcome.rows());
+    }
+    return out;
+  }
+
+  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
+      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+    Semaphore slots = new Semaphore(mapping.concurrency());
+    AtomicBoolean failed = new AtomicBoolean();
+    List<Future<Outcome>> futures = new ArrayList<>(rows.size());
+    try {
+      for (Row row : rows) {
+        if (failed.get()) {
+          break;
+        }
+        slots.acquire();
+        futures.add(
+            pool.submit(
+                () -> {
+                  try {
+                    return failed.get() ? null : one(enrich, row, base);
+                  } catch (Exception e) {
+                    failed.set(true);
+                    throw e;
+                  } finally {
+                    slots.release();
+                  }
+                }));
+      }
+      List<Outcome> outcomes = new ArrayList<>(rows.size());
+      for (Future<Outcome> future : futures) {
+        outcomes.add(future.get());
+      }
+      return outcomes;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UpstreamException("enrich." + enrich.name() + ": interrupted");
+    } catch (ExecutionException e) {
+      futures.forEach(f -> f.cancel(true));
+      Throwable cause = e.getCause();
+      if (cause instanceof InputException x) {
+        throw x;
+      }
+      if (cause instanceof UpstreamException x) {
+        throw x;
+      }
+      if (cause instanceof EvaluationException x) {
+        throw x;
+      }
+      if (cause instanceof SecretUnavailableException x) {
+        throw x;
+      }
+      throw new EvaluationException("enrich." + enrich.name() + " failed: " + cause);
+    }
+  }
+
+  private Outcome one(CompiledEnrich enrich, Row row, Map<String, Object> base)
+      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+    Map<String, Object> scope = Engine.rowScope(base, row);
+    Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
+    UpstreamRequest request = Engine.render(mapping, enrich.request(), requestScope);
+    String step = "enrich." + enrich.name() + " ";
+    List<UpstreamResponse> pages =
+        fetcher.pages(request, enrich.paginate(), enrich.request().failWhen(), scope);
+    UpstreamResponse first = pages.get(0);
+    if (!first.isSuccess()) {
+      if (first.status() == 404 || first.status() == 410) {
+        return missing(enrich, row, step + Fetcher.statusMessage(request, first));
+      }
+      throw new UpstreamException(step + Fetcher.statusMessage(request, first));
+    }
+    Object value;
+    if (enrich.select() != null) {
+      value = select(enrich, request, pages, step);
+      if (value == Missing.INSTANCE) {
+        return missing(
+            enrich,
+            row,
+            step
+                + HttpUpstream.describe(request)
+                + ": select '"
+                + enrich.select().getPath()
+                + "' found nothing");
+      }
+    } else if (enrich.value() != null) {
+      Map<String, Object> valueScope = new HashMap<>(scope);
+      valueScope.put("response", ResponseBodies.view(first));
+      value = Engine.evaluate(enrich.value(), valueScope, row);
+      if (value == null) {
+        return missing(
+            enrich,
+            row,
+            step
+                + HttpUpstream.describe(request)
+                + ": value '"
+                + enrich.value().source().text()
+                + "' is null");
+      }
+    } else {
+      value = ResponseBodies.lenient(first);
+    }
+    if (enrich.explode()) {
+      if (!(value instanceof List<?> elements)) {
+        throw new UpstreamException(
+            step + HttpUpstream.describe(request) + ": explode needs a list, got " + kind(value));
+      }
+      List<Row> exploded = new ArrayList<>(elements.size());
+      for (Object element : elements) {
+        exploded.add(row.with(enrich.name(), element));
+      }
+      return new Outcome(exploded);
+    }
+    return new Outcome(List.of(row.with(enrich.name(), value)));
+  }
+
+  private enum Missing {
+    INSTANCE
+  }
+
+  private static Object select(
+      CompiledEnrich enrich, UpstreamRequest request, List<UpstreamResponse> pages, String step)
+      throws UpstreamException {
+    JsonPath select = enrich.select();
+    List<Object> joined = new ArrayList<>();
+    for (UpstreamResponse page : pages) {
+      Object document;
+      try {
+        document = ResponseBodies.json(page);
+      } catch (IOException e) {
+        throw new UpstreamException(step + HttpUpstream.describe(request) + ": " + e.getMessage());
+      }
+      Object value;
+      try {
+        value = select.read(document, JsonPaths.CONFIGURATION);
+      } catch (PathNotFoundException e) {
+        if (select.isDefinite()) {
+          return Missing.INSTANCE;
+        }
+        value = List.of();
+      }
+      if (select.isDefinite()) {
+        return value;
+      }
+      if (value instanceof List<?> list) {
+        joined.addAll(list);
+      }
+    }
+    return joined;
+  }
+
+  private static Outcome missing(CompiledEnrich enrich, Row row, String why)
+      throws UpstreamException {
+    OnMissing onMissing = enrich.onMissing();
+    return switch (onMissing) {
+      case DROP -> new Outcome(List.of());
+      case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
+      default -> throw new UpstreamException(why);
+    };
+  }
+
+  private static String kind(Object value) {
+    if (value == null) {
+      return "null";
+    }
+    if (value instanceof Map) {
+      return "an object";
+    }
+    if (value instanceof String) {
+      return "a string";
+    }
+    return value.getClass().getSimpleName().toLowerCase();
+  }
+}

@@ -1,0 +1,123 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.InputRule;
+import java.math.BigDecimal;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a request's {@code input.parameters} against the declared inputs: undeclared keys, missing
+ * required ones, types, patterns (whole-value match) and enums. Numbers and booleans are also
+ * accepted as strings, since Argo CD's templates produce strings.
+ */
+final class InputValidator {
+  private InputValidator() {}
+
+  static Map<String, Object> validate(CompiledMapping mapping, Map<String, Object> raw)
+      throws InputException {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (String key : raw.keySet()) {
+      if (!mapping.inputs().containsKey(key)) {
+        if (!mapping.inputAdditional()) {
+          throw new InputException(
+              "input '"
+                  + key
+                  + "' is not declared by mapping '"
+                  + mapping.name()
+                  + "'"
+                  + (mapping.inputs().isEmpty()
+                      ? " (it takes no input)"
+                      : "; declared: " + String.join(", ", mapping.inputs().keySet())));
+        }
+        out.put(key, raw.get(key));
+      }
+    }
+    for (InputRule rule : mapping.inputs().values()) {
+      Object value = raw.get(rule.name());
+      if (value == null) {
+        if (rule.required()) {
+          throw new InputException("input '" + rule.name() + "' is required");
+        }
+        out.put(rule.name(), rule.defaultValue());
+        continue;
+      }
+      out.put(rule.name(), check(rule, value));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static Object check(InputRule rule, Object value) throws InputException {
+    Object typed = typed(rule, value);
+    if (rule.pattern() != null) {
+      if (!(typed instanceof String text) || !rule.pattern().matcher(text).matches()) {
+        throw new InputException(
+            "input '" + rule.name() + "' does not match the pattern " + rule.pattern().pattern());
+      }
+    }
+    if (!rule.enumValues().isEmpty() && !rule.enumValues().contains(String.valueOf(value))) {
+      throw new InputException(
+          "input '" + rule.name() + "' must be one of " + String.join(", ", rule.enumValues()));
+    }
+    return typed;
+  }
+
+  private static Object typed(InputRule rule, Object value) throws InputException {
+    switch (rule.type()) {
+      case STRING -> {
+        if (value instanceof String) {
+          return value;
+        }
+        if (value instanceof Number || value instanceof Boolean) {
+          return value instanceof Number n
+              ? new BigDecimal(n.toString()).toPlainString()
+              : value.toString();
+        }
+        throw wrongType(rule, "a string");
+      }
+      case NUMBER -> {
+        if (value instanceof Number n) {
+          return new BigDecimal(n.toString());
+        }
+        if (value instanceof String s) {
+          try {
+            return new BigDecimal(s.trim());
+          } catch (NumberFormatException e) {
+            throw wrongType(rule, "a number");
+          }
+        }
+        throw wrongType(rule, "a number");
+      }
+      case BOOLEAN -> {
+        if (value instanceof Boolean) {
+          return value;
+        }
+        if ("true".equals(value) || "false".equals(value)) {
+          return Boolean.valueOf((String) value);
+        }
+        throw wrongType(rule, "true or false");
+      }
+      case LIST -> {
+        if (value instanceof List) {
+          return value;
+        }
+        throw wrongType(rule, "a list");
+      }
+      case MAP -> {
+        if (value instanceof Map) {
+          return value;
+        }
+        throw wrongType(rule, "a map");
+      }
+      default -> {
+        return value;
+      }
+    }
+  }
+
+  private static InputException wrongType(InputRule rule, String expected) {
+    return new InputException("input '" + rule.name() + "' must be " + expected);
+  }
+}

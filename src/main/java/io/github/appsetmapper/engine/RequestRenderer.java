@@ -1,0 +1,246 @@
+package io.github.appsetmapper.engine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.github.appsetmapper.compile.CompiledAuth;
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.CompiledRequest;
+import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.compile.Template;
+import io.github.appsetmapper.compile.UrlTemplate;
+import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.secret.SecretSource;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Renders a compiled request for one row: URL holes encoded by role, query values encoded by the
+ * URL builder, headers checked for line breaks, body written as JSON, auth from secrets.
+ */
+final class RequestRenderer {
+  private RequestRenderer() {}
+
+  static UpstreamRequest render(
+      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
+      throws TemplateException, SecretUnavailableException {
+    URI uri = uri(request, scope);
+    List<Headers.Header> headers = new ArrayList<>();
+    Set<String> sensitive = new HashSet<>();
+    for (Map.Entry<String, Template> header : request.headers().entrySet()) {
+      Template template = header.getValue();
+      Object value = evaluate(request, "headers." + header.getKey(), template, scope);
+      if (value == null && template.isSingleHole()) {
+        continue;
+      }
+      String text = template.isSingleHole() ? Values.text(value) : (String) value;
+      if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
+        throw new TemplateException(
+            request.step()
+                + ".headers."
+                + header.getKey()
+                + ": a header value cannot hold a line break",
+            template.readsInput());
+      }
+      headers.add(new Headers.Header(header.getKey(), text));
+      if (template.readsSecret()) {
+        sensitive.add(header.getKey().toLowerCase(Locale.ROOT));
+      }
+    }
+    if (request.auth() != null) {
+      Headers.Header auth = auth(mapping, request, scope);
+      headers.removeIf(h -> h.name().equalsIgnoreCase(auth.name()));
+      headers.add(auth);
+      sensitive.add(auth.name().toLowerCase(Locale.ROOT));
+    }
+    byte[] body = null;
+    if (request.body() != null) {
+      try {
+        body = JsonPaths.MAPPER.writeValueAsBytes(body(request, request.body(), scope, "body"));
+      } catch (JsonProcessingException e) {
+        throw new TemplateException(request.step() + ".body: cannot be written as JSON", false);
+      }
+    }
+    return new UpstreamRequest(
+        request.method(),
+        uri,
+        Headers.of(headers),
+        body,
+        request.timeout(),
+        Set.copyOf(sensitive),
+        mapping.hosts());
+  }
+
+  private static URI uri(CompiledRequest request, Map<String, Object> scope)
+      throws TemplateException {
+    UrlTemplate url = request.url();
+    List<Template.Part> parts = url.template().parts();
+    StringBuilder out = new StringBuilder();
+    boolean readsInput = false;
+    for (int i = 0; i < parts.size(); i++) {
+      Template.Part part = parts.get(i);
+      if (part instanceof Template.Literal literal) {
+        out.append(literal.text());
+        continue;
+      }
+      CompiledExpression hole = ((Template.Hole) part).expression();
+      readsInput |= hole.readsInput();
+      Object value = evaluate(request, "url", hole, scope);
+      String text = Values.text(value);
+      switch (url.roles().get(i)) {
+        case BASE -> out.append(text);
+        case QUERY -> out.append(Encoding.queryComponent(text));
+        default -> {
+          if (url.wholeSegment().get(i)
+              && (text.isEmpty() || text.equals(".") || text.equals(".."))) {
+            throw new TemplateException(
+                request.step()
+                    + ".url: '"
+                    + hole.source().text()
+                    + "' gives "
+                    + (text.isEmpty() ? "an empty" : "a '" + text + "'")
+                    + " path segment",
+                hole.readsInput());
+          }
+          out.append(Encoding.pathSegment(text));
+        }
+      }
+    }
+    boolean hasQuery = out.indexOf("?") >= 0;
+    for (Map.Entry<String, Template> param : request.query().entrySet()) {
+      Template template = param.getValue();
+      Object value = evaluate(request, "query." + param.getKey(), template, scope);
+      if (value == null) {
+        continue;
+      }
+      Collection<?> values = value instanceof Collection<?> list ? list : List.of(value);
+      for (Object each : values) {
+        out.append(hasQuery ? '&' : '?')
+            .append(Encoding.queryComponent(param.getKey()))
+            .append('=')
+            .append(Encoding.queryComponent(Values.text(each)));
+        hasQuery = true;
+      }
+    }
+    try {
+      URI uri = new URI(out.toString());
+      if (uri.getScheme() == null || uri.getHost() == null) {
+        throw new TemplateException(
+            request.step()
+                + ".url: '"
+                + url.template().source().text()
+                + "' did not give an absolute URL",
+            readsInput);
+      }
+      return uri;
+    } catch (URISyntaxException e) {
+      throw new TemplateException(
+          request.step() + ".url: '" + url.template().source().text() + "' gave an invalid URL",
+          readsInput);
+    }
+  }
+
+  private static Object body(
+      CompiledRequest request, Object node, Map<String, Object> scope, String path)
+      throws TemplateException {
+    if (node instanceof Template template) {
+      return evaluate(request, path, template, scope);
+    }
+    if (node instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        out.put(
+            String.valueOf(entry.getKey()),
+            body(request, entry.getValue(), scope, path + "." + entry.getKey()));
+      }
+      return out;
+    }
+    if (node instanceof List<?> list) {
+      List<Object> out = new ArrayList<>();
+      for (int i = 0; i < list.size(); i++) {
+        out.add(body(request, list.get(i), scope, path + "[" + i + "]"));
+      }
+      return out;
+    }
+    return node;
+  }
+
+  private static Headers.Header auth(
+      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
+      throws SecretUnavailableException, TemplateException {
+    CompiledAuth auth = request.auth();
+    if (auth instanceof CompiledAuth.Bearer bearer) {
+      return new Headers.Header("Authorization", "Bearer " + secret(mapping, bearer.secret()));
+    }
+    if (auth instanceof CompiledAuth.Basic basic) {
+      String username =
+          Values.text(evaluate(request, "auth.basic.username", basic.username(), scope));
+      String pair = username + ":" + secret(mapping, basic.passwordSecret());
+      return new Headers.Header(
+          "Authorization",
+          "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
+    }
+    CompiledAuth.Header header = (CompiledAuth.Header) auth;
+    return new Headers.Header(header.name(), secret(mapping, header.secret()));
+  }
+
+  private static String secret(CompiledMapping mapping, String name)
+      throws SecretUnavailableException {
+    SecretSource source = mapping.secrets().get(name);
+    String value = source.value();
+    if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
+      throw new SecretUnavailableException(
+          "secret '" + name + "' holds a line break and cannot be sent in a header");
+    }
+    return value;
+  }
+
+  private static Object evaluate(
+      CompiledRequest request, String field, Template template, Map<String, Object> scope)
+      throws TemplateException {
+    try {
+      return template.value(scope);
+    } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+      throw new TemplateException(
+          request.step()
+              + "."
+              + field
+              + ": '"
+              + template.source().text()
+              + "' failed: "
+              + simple(e),
+          template.readsInput());
+    }
+  }
+
+  private static Object evaluate(
+      CompiledRequest request, String field, CompiledExpression hole, Map<String, Object> scope)
+      throws TemplateException {
+    try {
+      return hole.evaluate(scope);
+    } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+      throw new TemplateException(
+          request.step() + "." + field + ": '" + hole.source().text() + "' failed: " + simple(e),
+          hole.readsInput());
+    }
+  }
+
+  static String simple(Exception e) {
+    if (e instanceof org.springframework.expression.ExpressionException spel) {
+      return spel.getSimpleMessage();
+    }
+    return e.getMessage();
+  }
+}

@@ -1,0 +1,46 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Reads upstream bodies as JSON (strict, for JsonPath) or as whatever they are (for value). */
+final class ResponseBodies {
+  private ResponseBodies() {}
+
+  /** The body as JSON; malformed or empty is an error naming the problem. */
+  static Object json(UpstreamResponse response) throws IOException {
+    if (response.body().length == 0) {
+      throw new IOException("the answer has an empty body where JSON was expected");
+    }
+    try {
+      return JsonPaths.MAPPER.readValue(response.body(), Object.class);
+    } catch (IOException e) {
+      throw new IOException("the answer is not valid JSON", e);
+    }
+  }
+
+  /** The body as JSON when it parses, else as text; null when empty (HEAD, 204). */
+  static Object lenient(UpstreamResponse response) {
+    if (response.body().length == 0) {
+      return null;
+    }
+    try {
+      return JsonPaths.MAPPER.readValue(response.body(), Object.class);
+    } catch (IOException e) {
+      return new String(response.body(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** {@code response} as a {@code value} or {@code failWhen} expression sees it. */
+  static Map<String, Object> view(UpstreamResponse response) {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("status", response.status());
+    view.put("headers", response.headers().asMap());
+    view.put("body", lenient(response));
+    return view;
+  }
+}

@@ -1,0 +1,105 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. */
+final class RowOrdering {
+  private RowOrdering() {}
+
+  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Map<String, Object> base)
+      throws EvaluationException {
+    List<Row> kept = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      if (mapping.filter() == null || passes(mapping.filter(), row, base)) {
+        kept.add(row);
+      }
+    }
+    if (mapping.sortBy() != null) {
+      kept = sorted(mapping.sortBy(), mapping.sortOrder(), kept, base);
+    }
+    if (mapping.distinctBy() != null) {
+      Set<Object> seen = new HashSet<>();
+      List<Row> distinct = new ArrayList<>();
+      for (Row row : kept) {
+        if (seen.add(normalize(key(mapping.distinctBy(), row, base)))) {
+          distinct.add(row);
+        }
+      }
+      kept = distinct;
+    }
+    if (mapping.limit() != null && kept.size() > mapping.limit()) {
+      kept = new ArrayList<>(kept.subList(0, mapping.limit()));
+    }
+    return kept;
+  }
+
+  private static boolean passes(CompiledExpression filter, Row row, Map<String, Object> base)
+      throws EvaluationException {
+    Object verdict = Engine.evaluate(filter, Engine.rowScope(base, row), row);
+    if (verdict == null) {
+      return false;
+    }
+    if (verdict instanceof Boolean b) {
+      return b;
+    }
+    throw new EvaluationException(
+        "filter '"
+            + filter.source().text()
+            + "' gave "
+            + verdict
+            + " on row "
+            + row.index()
+            + ", not true or false");
+  }
+
+  private record Keyed(Row row, Object key) {}
+
+  private static List<Row> sorted(
+      CompiledExpression sortBy, SortOrder order, List<Row> rows, Map<String, Object> base)
+      throws EvaluationException {
+    List<Keyed> keyed = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      keyed.add(new Keyed(row, normalize(key(sortBy, row, base))));
+    }
+    Comparator<Object> byKey = RowOrdering::compareKeys;
+    Comparator<Object> directed = order == SortOrder.DESC ? byKey.reversed() : byKey;
+    // Nulls last in either direction: rows without a key are the least interesting.
+    keyed.sort(Comparator.comparing(Keyed::key, Comparator.nullsLast(directed)));
+    List<Row> out = new ArrayList<>(keyed.size());
+    keyed.forEach(k -> out.add(k.row()));
+    return out;
+  }
+
+  private static Object key(CompiledExpression expression, Row row, Map<String, Object> base)
+      throws EvaluationException {
+    return Engine.evaluate(expression, Engine.rowScope(base, row), row);
+  }
+
+  /** Numbers compare by value whatever their Java type; 1 and 1.0 are one key. */
+  private static Object normalize(Object key) {
+    if (key instanceof Number n && !(key instanceof BigDecimal)) {
+      return new BigDecimal(n.toString()).stripTrailingZeros();
+    }
+    if (key instanceof BigDecimal d) {
+      return d.stripTrailingZeros();
+    }
+    return key;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static int compareKeys(Object a, Object b) {
+    if (a instanceof Comparable ca && b != null && a.getClass() == b.getClass()) {
+      return ca.compareTo(b);
+    }
+    return String.valueOf(a).compareTo(String.valueOf(b));
+  }
+}

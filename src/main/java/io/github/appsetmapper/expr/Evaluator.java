@@ -1,0 +1,34 @@
+package io.github.appsetmapper.expr;
+
+import java.lang.reflect.Method;
+import java.util.Map;
+import org.springframework.expression.Expression;
+import org.springframework.expression.spel.support.SimpleEvaluationContext;
+
+/**
+ * The one sandboxed evaluation context: read-only lenient map access, allowlisted instance methods,
+ * the {@code #functions}, assignment disabled, no types, constructors or beans. It holds no
+ * per-request state (the root object is passed per call), so all threads share it.
+ */
+public final class Evaluator {
+  private static final SimpleEvaluationContext CONTEXT = build();
+
+  private Evaluator() {}
+
+  private static SimpleEvaluationContext build() {
+    SimpleEvaluationContext context =
+        SimpleEvaluationContext.forPropertyAccessors(new LenientMapAccessor())
+            .withMethodResolvers(new AllowlistMethodResolver())
+            .withAssignmentDisabled()
+            .build();
+    for (Map.Entry<String, Method> function : Functions.all().entrySet()) {
+      context.setVariable(function.getKey(), function.getValue());
+    }
+    return context;
+  }
+
+  /** Evaluates against {@code root}, the map of names in scope. */
+  public static Object evaluate(Expression expression, Map<String, Object> root) {
+    return expression.getValue(CONTEXT, root);
+  }
+}

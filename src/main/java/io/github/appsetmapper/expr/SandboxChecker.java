@@ -1,0 +1,171 @@
+package io.github.appsetmapper.expr;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.Assign;
+import org.springframework.expression.spel.ast.BeanReference;
+import org.springframework.expression.spel.ast.CompoundExpression;
+import org.springframework.expression.spel.ast.ConstructorReference;
+import org.springframework.expression.spel.ast.FunctionReference;
+import org.springframework.expression.spel.ast.Indexer;
+import org.springframework.expression.spel.ast.InlineMap;
+import org.springframework.expression.spel.ast.Literal;
+import org.springframework.expression.spel.ast.MethodReference;
+import org.springframework.expression.spel.ast.OpDec;
+import org.springframework.expression.spel.ast.OpInc;
+import org.springframework.expression.spel.ast.Projection;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
+import org.springframework.expression.spel.ast.QualifiedIdentifier;
+import org.springframework.expression.spel.ast.Selection;
+import org.springframework.expression.spel.ast.StringLiteral;
+import org.springframework.expression.spel.ast.TypeReference;
+import org.springframework.expression.spel.ast.VariableReference;
+
+/**
+ * Walks a parsed SpEL tree before anything runs: refuses type references, constructors, bean
+ * references, assignment, unknown functions and methods outside the allowlist, and records which
+ * names the expression reads so that the compiler can check them against the mapping.
+ */
+public final class SandboxChecker {
+  private static final Set<String> MEMBER_ROOTS = Set.of("input", "secret", "vars");
+
+  private final List<String> violations = new ArrayList<>();
+  private final Set<String> roots = new LinkedHashSet<>();
+  private final Map<String, Set<String>> members = new LinkedHashMap<>();
+
+  private SandboxChecker() {}
+
+  public static Inspection inspect(SpelNode ast) {
+    SandboxChecker checker = new SandboxChecker();
+    checker.visit(ast, true, false);
+    return new Inspection(
+        List.copyOf(checker.violations), Set.copyOf(checker.roots), Map.copyOf(checker.members));
+  }
+
+  /**
+   * @param rootRelative the node is evaluated against the scope root, so a property names a root
+   *     name
+   * @param elementScope inside a projection or selection, where the scope root is the element
+   */
+  private void visit(SpelNode node, boolean rootRelative, boolean elementScope) {
+    if (node instanceof TypeReference || node instanceof QualifiedIdentifier) {
+      violations.add("type references (T(...)) are not allowed");
+      return;
+    }
+    if (node instanceof ConstructorReference) {
+      violations.add("constructors (new ...) are not allowed");
+      return;
+    }
+    if (node instanceof BeanReference) {
+      violations.add("bean references (@...) are not allowed");
+      return;
+    }
+    if (node instanceof Assign || node instanceof OpInc || node instanceof OpDec) {
+      violations.add("assignment is not allowed");
+      return;
+    }
+    if (node instanceof MethodReference method) {
+      if (!MethodAllowlist.allNames().contains(method.getName())) {
+        violations.add(
+            "method '"
+                + method.getName()
+                + "' is not allowed; allowed: "
+                + String.join(", ", MethodAllowlist.allNames()));
+      }
+      children(node, 0, true, elementScope);
+      return;
+    }
+    if (node instanceof FunctionReference) {
+      String name = functionName(node);
+      if (!Functions.all().containsKey(name)) {
+        violations.add(
+            "unknown function #"
+                + name
+                + "; known: #"
+                + String.join(", #", Functions.all().keySet()));
+      }
+      children(node, 0, true, elementScope);
+      return;
+    }
+    if (node instanceof VariableReference) {
+      String name = node.toStringAST().substring(1);
+      if (!name.equals("this") && !name.equals("root")) {
+        violations.add(
+            Functions.all().containsKey(name)
+                ? "#" + name + " is a function; call it as #" + name + "(...)"
+                : "unknown variable #" + name + "; only #this, #root and functions exist");
+      }
+      return;
+    }
+    if (node instanceof PropertyOrFieldReference property) {
+      if (rootRelative && !elementScope) {
+        roots.add(property.getName());
+      }
+      return;
+    }
+    if (node instanceof CompoundExpression) {
+      compound(node, rootRelative, elementScope);
+      return;
+    }
+    if (node instanceof Projection || node instanceof Selection) {
+      children(node, 0, true, true);
+      return;
+    }
+    if (node instanceof InlineMap) {
+      for (int i = 1; i < node.getChildCount(); i += 2) {
+        visit(node.getChild(i), true, elementScope);
+      }
+      return;
+    }
+    children(node, 0, true, elementScope);
+  }
+
+  private void compound(SpelNode node, boolean rootRelative, boolean elementScope) {
+    SpelNode head = node.getChild(0);
+    visit(head, rootRelative, elementScope);
+    String headName =
+        head instanceof PropertyOrFieldReference p && rootRelative && !elementScope
+            ? p.getName()
+            : null;
+    for (int i = 1; i < node.getChildCount(); i++) {
+      SpelNode child = node.getChild(i);
+      if (i == 1 && headName != null && MEMBER_ROOTS.contains(headName)) {
+        members.computeIfAbsent(headName, k -> new LinkedHashSet<>()).add(memberName(child));
+      }
+      if (child instanceof Projection || child instanceof Selection) {
+        children(child, 0, true, true);
+      } else {
+        visit(child, false, elementScope);
+      }
+    }
+  }
+
+  private static String memberName(SpelNode child) {
+    if (child instanceof PropertyOrFieldReference property) {
+      return property.getName();
+    }
+    if (child instanceof Indexer
+        && child.getChildCount() == 1
+        && child.getChild(0) instanceof StringLiteral literal) {
+      return String.valueOf(((Literal) literal).getLiteralValue().getValue());
+    }
+    return Inspection.DYNAMIC;
+  }
+
+  private void children(SpelNode node, int from, boolean rootRelative, boolean elementScope) {
+    for (int i = from; i < node.getChildCount(); i++) {
+      visit(node.getChild(i), rootRelative, elementScope);
+    }
+  }
+
+  private static String functionName(SpelNode node) {
+    String ast = node.toStringAST();
+    int paren = ast.indexOf('(');
+    return ast.substring(1, paren < 0 ? ast.length() : paren);
+  }
+}

@@ -1,0 +1,82 @@
+package io.github.appsetmapper.expr;
+
+import java.math.BigInteger;
+import java.util.Collection;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** Semantic Versioning 2.0.0 precedence, enough to pick the newest tag of a list. */
+final class SemVer implements Comparable<SemVer> {
+  private static final Pattern FORM =
+      Pattern.compile(
+          "v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
+              + "(?:-([0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*))?(?:\\+[0-9A-Za-z.-]+)?");
+
+  private final BigInteger[] core;
+  private final String[] pre;
+
+  private SemVer(BigInteger[] core, String[] pre) {
+    this.core = core;
+    this.pre = pre;
+  }
+
+  static SemVer parse(String text) {
+    Matcher m = FORM.matcher(text);
+    if (!m.matches()) {
+      return null;
+    }
+    BigInteger[] core = {
+      new BigInteger(m.group(1)), new BigInteger(m.group(2)), new BigInteger(m.group(3))
+    };
+    return new SemVer(core, m.group(4) == null ? new String[0] : m.group(4).split("\\."));
+  }
+
+  static String max(Collection<?> candidates) {
+    String best = null;
+    SemVer bestVersion = null;
+    for (Object candidate : candidates) {
+      if (candidate == null) {
+        continue;
+      }
+      SemVer version = parse(candidate.toString());
+      if (version != null && (bestVersion == null || version.compareTo(bestVersion) > 0)) {
+        best = candidate.toString();
+        bestVersion = version;
+      }
+    }
+    return best;
+  }
+
+  @Override
+  public int compareTo(SemVer other) {
+    for (int i = 0; i < 3; i++) {
+      int c = core[i].compareTo(other.core[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    // A release ranks above its own pre-releases: 1.0.0 > 1.0.0-rc.1.
+    if (pre.length == 0 || other.pre.length == 0) {
+      return Boolean.compare(pre.length == 0, other.pre.length == 0);
+    }
+    for (int i = 0; i < Math.min(pre.length, other.pre.length); i++) {
+      int c = comparePart(pre[i], other.pre[i]);
+      if (c != 0) {
+        return c;
+      }
+    }
+    return Integer.compare(pre.length, other.pre.length);
+  }
+
+  private static int comparePart(String a, String b) {
+    boolean aNumeric = a.chars().allMatch(Character::isDigit);
+    boolean bNumeric = b.chars().allMatch(Character::isDigit);
+    if (aNumeric && bNumeric) {
+      return new BigInteger(a).compareTo(new BigInteger(b));
+    }
+    if (aNumeric != bNumeric) {
+      return aNumeric ? -1 : 1;
+    }
+    return a.compareTo(b);
+  }
+}

@@ -1,0 +1,81 @@
+package io.github.appsetmapper.expr;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** How values become text and wire JSON: numbers written plainly, never {@code 1.0E7}. */
+public final class Values {
+  private Values() {}
+
+  /** The text a value is inserted as into a URL, a header or a string template. */
+  public static String text(Object value) {
+    if (value == null) {
+      return "";
+    }
+    if (value instanceof String s) {
+      return s;
+    }
+    if (value instanceof Number n) {
+      return plainNumber(n).toString();
+    }
+    if (value instanceof Map || value instanceof Collection) {
+      return Functions.json(value);
+    }
+    return value.toString();
+  }
+
+  /** A number as a BigDecimal-backed plain text, or the integral types as they are. */
+  static Object plainNumber(Number n) {
+    if (n instanceof BigDecimal d) {
+      return d.toPlainString();
+    }
+    if (n instanceof Double || n instanceof Float) {
+      double d = n.doubleValue();
+      if (Double.isNaN(d) || Double.isInfinite(d)) {
+        return Double.toString(d);
+      }
+      return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+    }
+    return n.toString();
+  }
+
+  /**
+   * A parameter value for Argo CD: with {@code keepTypes} false every scalar becomes a string (also
+   * inside lists and maps), null stays null; with it true, numbers become plain BigDecimals so JSON
+   * shows {@code 10000000}, not {@code 1.0E7}.
+   */
+  public static Object parameter(Object value, boolean keepTypes) {
+    if (value == null) {
+      return null;
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(String.valueOf(k), parameter(v, keepTypes)));
+      return out;
+    }
+    if (value instanceof Collection<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      list.forEach(v -> out.add(parameter(v, keepTypes)));
+      return out;
+    }
+    if (value instanceof Object[] array) {
+      return parameter(List.of(array), keepTypes);
+    }
+    if (keepTypes) {
+      if (value instanceof Number n) {
+        return n instanceof Double || n instanceof Float
+            ? BigDecimal.valueOf(n.doubleValue()).stripTrailingZeros()
+            : n;
+      }
+      if (value instanceof Boolean || value instanceof String) {
+        return value;
+      }
+      return value.toString();
+    }
+    return text(value);
+  }
+}

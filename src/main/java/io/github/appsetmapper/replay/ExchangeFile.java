@@ -1,0 +1,152 @@
+package io.github.appsetmapper.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import io.github.appsetmapper.server.Json;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+
+/**
+ * A mapping test file ({@code *.test.yaml}): the mapping it tests, the vars and secret values to
+ * run it with, and its cases with their recorded upstream exchanges. Response bodies are inline
+ * (YAML data written as JSON, or a string sent as it is) or in a {@code bodyFile} beside it.
+ */
+public record ExchangeFile(
+    Path path,
+    String mapping,
+    Map<String, String> vars,
+    Map<String, String> secrets,
+    List<ReplayCase> cases) {
+
+  public static ExchangeFile read(Path path) throws IOException {
+    Object loaded;
+    try {
+      LoaderOptions options = new LoaderOptions();
+      options.setAllowDuplicateKeys(false);
+      loaded =
+          new Yaml(new SafeConstructor(options))
+              .load(Files.readString(path, StandardCharsets.UTF_8));
+    } catch (RuntimeException e) {
+      throw new IOException(path + ": not valid YAML: " + e.getMessage());
+    }
+    if (!(loaded instanceof Map<?, ?> top)) {
+      throw new IOException(path + ": must be a YAML map with 'cases'");
+    }
+    List<ReplayCase> cases = new ArrayList<>();
+    int index = 0;
+    for (Object c : list(top.get("cases"), path, "cases")) {
+      cases.add(readCase(path, map(c, path, "cases[" + index + "]"), index++));
+    }
+    return new ExchangeFile(
+        path,
+        top.get("mapping") == null ? null : top.get("mapping").toString(),
+        strings(top.get("vars"), path, "vars"),
+        strings(top.get("secrets"), path, "secrets"),
+        List.copyOf(cases));
+  }
+
+  /** Every exchange of every case: what {@code serve --replay} answers from. */
+  public List<RecordedExchange> allExchanges() {
+    List<RecordedExchange> all = new ArrayList<>();
+    cases.forEach(c -> all.addAll(c.exchanges()));
+    return all;
+  }
+
+  @SuppressWarnings("unchecked")
+  private static ReplayCase readCase(Path path, Map<String, Object> c, int index)
+      throws IOException {
+    String where = "cases[" + index + "]";
+    List<RecordedExchange> exchanges = new ArrayList<>();
+    int i = 0;
+    for (Object e : list(c.get("exchanges"), path, where + ".exchanges")) {
+      exchanges.add(readExchange(path, map(e, path, where + ".exchanges[" + i++ + "]"), where));
+    }
+    Map<String, Object> expect = map(c.get("expect"), path, where + ".expect");
+    List<Map<String, Object>> parameters = null;
+    Integer status = null;
+    String message = null;
+    if (expect.containsKey("parameters")) {
+      parameters =
+          (List<Map<String, Object>>)
+              (List<?>) list(expect.get("parameters"), path, where + ".expect.parameters");
+    } else if (expect.containsKey("error")) {
+      Map<String, Object> error = map(expect.get("error"), path, where + ".expect.error");
+      status = ((Number) error.get("status")).intValue();
+      message = error.get("message") == null ? null : error.get("message").toString();
+    } else {
+      throw new IOException(path + ": " + where + ".expect needs 'parameters' or 'error'");
+    }
+    Object input = c.get("input");
+    return new ReplayCase(
+        c.get("name") == null ? where : c.get("name").toString(),
+        c.get("applicationSetName") == null ? "test" : c.get("applicationSetName").toString(),
+        input == null ? Map.of() : map(input, path, where + ".input"),
+        List.copyOf(exchanges),
+        parameters,
+        status,
+        message);
+  }
+
+  private static RecordedExchange readExchange(Path path, Map<String, Object> e, String where)
+      throws IOException {
+    Map<String, Object> request = map(e.get("request"), path, where + ".request");
+    Map<String, Object> response = map(e.get("response"), path, where + ".response");
+    byte[] body = new byte[0];
+    if (response.get("bodyFile") != null) {
+      body = Files.readAllBytes(path.resolveSibling(response.get("bodyFile").toString()));
+    } else if (response.get("body") instanceof String text) {
+      body = text.getBytes(StandardCharsets.UTF_8);
+    } else if (response.get("body") != null) {
+      try {
+        body = Json.MAPPER.writeValueAsBytes(response.get("body"));
+      } catch (JsonProcessingException x) {
+        throw new IOException(path + ": " + where + ".response.body cannot be written as JSON");
+      }
+    }
+    Object status = response.getOrDefault("status", 200);
+    return new RecordedExchange(
+        String.valueOf(request.getOrDefault("method", "GET")).toUpperCase(),
+        String.valueOf(request.get("url")),
+        strings(request.get("headers"), path, where + ".request.headers"),
+        request.get("body"),
+        ((Number) status).intValue(),
+        strings(response.get("headers"), path, where + ".response.headers"),
+        body);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> map(Object value, Path path, String where) throws IOException {
+    if (value == null) {
+      return Map.of();
+    }
+    if (!(value instanceof Map)) {
+      throw new IOException(path + ": " + where + " must be a map");
+    }
+    return (Map<String, Object>) value;
+  }
+
+  private static List<?> list(Object value, Path path, String where) throws IOException {
+    if (value == null) {
+      return List.of();
+    }
+    if (!(value instanceof List<?> list)) {
+      throw new IOException(path + ": " + where + " must be a list");
+    }
+    return list;
+  }
+
+  private static Map<String, String> strings(Object value, Path path, String where)
+      throws IOException {
+    Map<String, String> out = new LinkedHashMap<>();
+    map(value, path, where).forEach((k, v) -> out.put(k, v == null ? "" : v.toString()));
+    return out;
+  }
+}

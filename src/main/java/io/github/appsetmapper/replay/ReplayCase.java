@@ -1,0 +1,17 @@
+package io.github.appsetmapper.replay;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A case of a mapping test file: an input, the exchanges it expects, and the expected answer:
+ * {@code parameters}, or an error {@code status} and (part of) its {@code message}.
+ */
+public record ReplayCase(
+    String name,
+    String applicationSetName,
+    Map<String, Object> input,
+    List<RecordedExchange> exchanges,
+    List<Map<String, Object>> expectParameters,
+    Integer expectStatus,
+    String expectMessage) {}

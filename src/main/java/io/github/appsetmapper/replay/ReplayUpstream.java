@@ -1,0 +1,44 @@
+package io.github.appsetmapper.replay;
+
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Answers upstream calls from recorded exchanges instead of the network ({@code serve --replay},
+ * {@code run --replay}): offline demos and mapping tests. A call nothing matches is an upstream
+ * error, as an unreachable host would be.
+ */
+public final class ReplayUpstream implements Upstream {
+  private final List<RecordedExchange> exchanges;
+
+  public ReplayUpstream(List<RecordedExchange> exchanges) {
+    this.exchanges = List.copyOf(exchanges);
+  }
+
+  @Override
+  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+    for (RecordedExchange exchange : exchanges) {
+      if (ExchangeMatcher.matches(
+          exchange,
+          request.method(),
+          request.uri().toString(),
+          request.headers(),
+          request.body())) {
+        List<Headers.Header> headers = new ArrayList<>();
+        for (Map.Entry<String, String> h : exchange.responseHeaders().entrySet()) {
+          headers.add(new Headers.Header(h.getKey(), h.getValue()));
+        }
+        return new UpstreamResponse(
+            exchange.status(), Headers.of(headers), exchange.responseBody(), request.uri());
+      }
+    }
+    throw new UpstreamException(HttpUpstream.describe(request) + ": no recorded exchange matches");
+  }
+}

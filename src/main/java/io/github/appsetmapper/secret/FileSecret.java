@@ -1,0 +1,54 @@
+package io.github.appsetmapper.secret;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+
+/**
+ * A secret in a file, re-read when its modification time or size changes, so a rotated Kubernetes
+ * Secret (an atomic symlink swap) takes effect without a restart.
+ */
+public final class FileSecret implements SecretSource {
+  private final Path path;
+  private final Redactor redactor;
+  private volatile Snapshot snapshot;
+
+  private record Snapshot(Object fileKey, long modified, long size, String value) {}
+
+  public FileSecret(Path path, Redactor redactor) {
+    this.path = path;
+    this.redactor = redactor;
+  }
+
+  @Override
+  public String value() throws SecretUnavailableException {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+      Snapshot current = snapshot;
+      if (current != null
+          && current.modified == attributes.lastModifiedTime().toMillis()
+          && current.size == attributes.size()
+          && java.util.Objects.equals(current.fileKey, attributes.fileKey())) {
+        return current.value;
+      }
+      String value = Files.readString(path, StandardCharsets.UTF_8).strip();
+      redactor.remember(value);
+      snapshot =
+          new Snapshot(
+              attributes.fileKey(),
+              attributes.lastModifiedTime().toMillis(),
+              attributes.size(),
+              value);
+      return value;
+    } catch (IOException e) {
+      throw new SecretUnavailableException("cannot read " + describe());
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "file " + path;
+  }
+}

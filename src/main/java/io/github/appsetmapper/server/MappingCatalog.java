@@ -1,0 +1,43 @@
+package io.github.appsetmapper.server;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.InputRule;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code GET /mappings}: what is loaded, where it is served, what it takes. */
+final class MappingCatalog {
+  private MappingCatalog() {}
+
+  static Map<String, Object> describe(MappingRegistry registry) {
+    List<Map<String, Object>> mappings = new ArrayList<>();
+    for (String name : registry.names()) {
+      CompiledMapping mapping = registry.find(name).orElseThrow();
+      Map<String, Object> entry = new LinkedHashMap<>();
+      entry.put("name", name);
+      entry.put("route", "/mappings/" + name + "/api/v1/getparams.execute");
+      entry.put("default", name.equals(registry.defaultName()));
+      entry.put("source", mapping.sourceFile());
+      entry.put("description", mapping.description());
+      Map<String, Object> inputs = new LinkedHashMap<>();
+      for (InputRule rule : mapping.inputs().values()) {
+        Map<String, Object> input = new LinkedHashMap<>();
+        input.put("type", rule.type().toString());
+        input.put("required", rule.required());
+        if (rule.defaultValue() != null) {
+          input.put("default", rule.defaultValue());
+        }
+        if (rule.description() != null) {
+          input.put("description", rule.description());
+        }
+        inputs.put(rule.name(), input);
+      }
+      entry.put("inputs", inputs);
+      entry.put("state", "loaded");
+      mappings.add(entry);
+    }
+    return Map.of("mappings", mappings);
+  }
+}

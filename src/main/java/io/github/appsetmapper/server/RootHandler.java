@@ -1,0 +1,215 @@
+package io.github.appsetmapper.server;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.Invocation;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Routes and answers: health on the IO thread, everything else dispatched to a worker thread
+ * because getparams blocks on upstream calls. Order of checks for getparams: method (405), token
+ * (403, before anything else runs or is revealed), mapping (404), body (413, 400), then the engine.
+ */
+final class RootHandler implements HttpHandler {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.getparams");
+  private static final Pattern MAPPING_ROUTE =
+      Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.execute");
+  private static final String DEFAULT_ROUTE = "/api/v1/getparams.execute";
+
+  private final ServerOptions options;
+  private final AtomicReference<MappingRegistry> registry;
+  private final Engine engine;
+  private final ErrorAnswers errors;
+  private volatile boolean ready;
+
+  RootHandler(ServerOptions options, AtomicReference<MappingRegistry> registry, Engine engine) {
+    this.options = options;
+    this.registry = registry;
+    this.engine = engine;
+    this.errors = new ErrorAnswers(engine.redactor());
+  }
+
+  void ready(boolean value) {
+    ready = value;
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange exchange) {
+    String path = exchange.getRequestPath();
+    if (path.equals("/healthz")) {
+      send(exchange, 200, "{\"status\":\"ok\"}");
+      return;
+    }
+    if (path.equals("/readyz")) {
+      send(exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : Json.error("not ready"));
+      return;
+    }
+    if (exchange.isInIoThread()) {
+      exchange.dispatch(this);
+      return;
+    }
+    long started = System.nanoTime();
+    String mappingName = null;
+    Invocation invocation = null;
+    try {
+      Matcher matcher = MAPPING_ROUTE.matcher(path);
+      boolean isDefault = path.equals(DEFAULT_ROUTE);
+      if (path.equals("/mappings") || path.equals("/mappings/")) {
+        requireMethod(exchange, "GET");
+        authorize(exchange);
+        send(exchange, 200, Json.write(MappingCatalog.describe(registry.get())));
+        return;
+      }
+      if (!matcher.matches() && !isDefault) {
+        throw new HttpError(
+            404,
+            "unknown path '"
+                + path
+                + "'; getparams is POST /mappings/<name>/api/v1/getparams.execute");
+      }
+      requireMethod(exchange, "POST");
+      authorize(exchange);
+      if (!ready) {
+        throw new HttpError(503, "the server is shutting down; retry");
+      }
+      MappingRegistry mappings = registry.get();
+      mappingName = isDefault ? mappings.defaultName() : matcher.group(1);
+      if (mappingName == null) {
+        throw new HttpError(
+            404,
+            "no default mapping: call /mappings/<name>/api/v1/getparams.execute or start with"
+                + " --default-mapping; known: "
+                + known(mappings));
+      }
+      String name = mappingName;
+      CompiledMapping mapping =
+          mappings
+              .find(name)
+              .orElseThrow(
+                  () ->
+                      new HttpError(
+                          404, "unknown mapping '" + name + "'; known: " + known(mappings)));
+      invocation = GetParamsParser.parse(readBody(exchange));
+      List<Map<String, Object>> parameters = engine.execute(mapping, invocation);
+      send(exchange, 200, Json.answer(parameters));
+      log(mappingName, invocation, 200, parameters.size(), started, null);
+    } catch (Exception | StackOverflowError failure) {
+      ErrorAnswer answer = errors.map(failure);
+      if (answer.status() == 405) {
+        exchange.getResponseHeaders().put(Headers.ALLOW, path.equals("/mappings") ? "GET" : "POST");
+      }
+      send(exchange, answer.status(), Json.error(answer.message()));
+      if (answer.status() == 500
+          && !(failure instanceof io.github.appsetmapper.engine.EvaluationException)) {
+        LOG.error("unexpected failure on {}", path, failure);
+      }
+      log(mappingName, invocation, answer.status(), -1, started, answer.message());
+    }
+  }
+
+  private static String known(MappingRegistry mappings) {
+    return mappings.names().isEmpty() ? "(none loaded)" : String.join(", ", mappings.names());
+  }
+
+  private static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
+    if (!exchange.getRequestMethod().equalToString(method)) {
+      throw new HttpError(
+          405, "method " + exchange.getRequestMethod() + " not allowed; use " + method);
+    }
+  }
+
+  private void authorize(HttpServerExchange exchange) throws HttpError {
+    if (options.tokens() == null) {
+      return;
+    }
+    HeaderValues values = exchange.getRequestHeaders().get(Headers.AUTHORIZATION);
+    String presented = null;
+    if (values != null && values.size() == 1) {
+      String header = values.getFirst();
+      if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        presented = header.substring(7).strip();
+      }
+    }
+    if (!options.tokens().accepts(presented)) {
+      LOG.warn(
+          "refused {} {} from {}: {}",
+          exchange.getRequestMethod(),
+          exchange.getRequestPath(),
+          exchange.getSourceAddress() == null
+              ? "?"
+              : exchange.getSourceAddress().getAddress().getHostAddress(),
+          presented == null ? "no bearer token" : "the bearer token did not match");
+      throw new HttpError(403, "forbidden");
+    }
+  }
+
+  private byte[] readBody(HttpServerExchange exchange) throws HttpError {
+    long limit = options.maxBodyBytes();
+    long declared = exchange.getRequestContentLength();
+    if (declared > limit) {
+      throw new HttpError(413, "the request body is larger than " + limit + " bytes");
+    }
+    exchange.startBlocking();
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    byte[] buffer = new byte[8192];
+    try (InputStream in = exchange.getInputStream()) {
+      long total = 0;
+      for (int n; (n = in.read(buffer)) >= 0; ) {
+        total += n;
+        if (total > limit) {
+          throw new HttpError(413, "the request body is larger than " + limit + " bytes");
+        }
+        out.write(buffer, 0, n);
+      }
+    } catch (IOException e) {
+      throw new HttpError(400, "the request body could not be read");
+    }
+    return out.toByteArray();
+  }
+
+  private static void send(HttpServerExchange exchange, int status, String body) {
+    if (exchange.isResponseStarted()) {
+      return;
+    }
+    exchange.setStatusCode(status);
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+    exchange.getResponseSender().send(body, StandardCharsets.UTF_8);
+  }
+
+  private static void log(
+      String mapping, Invocation invocation, int status, int rows, long started, String error) {
+    long millis = (System.nanoTime() - started) / 1_000_000;
+    String appSet = invocation == null ? "-" : invocation.applicationSetName();
+    if (error == null) {
+      LOG.info(
+          "getparams mapping={} appset={} status={} rows={} ms={}",
+          mapping,
+          appSet,
+          status,
+          rows,
+          millis);
+    } else {
+      LOG.info(
+          "getparams mapping={} appset={} status={} ms={} error=\"{}\"",
+          mapping,
+          appSet,
+          status,
+          millis,
+          error);
+    }
+  }
+}

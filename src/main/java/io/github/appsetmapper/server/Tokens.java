@@ -1,0 +1,98 @@
+package io.github.appsetmapper.server;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The accepted bearer tokens: from {@code APPSET_MAPPER_TOKEN}, or from the token file, re-read
+ * when it changes. Several tokens, one per line, are all accepted, so a rotation needs no downtime.
+ * Comparison is in constant time over digests of equal length; an empty token never matches.
+ */
+public final class Tokens {
+  private final Path file;
+  private volatile Snapshot snapshot;
+
+  private record Snapshot(Object fileKey, long modified, long size, List<byte[]> digests) {}
+
+  private Tokens(Path file, List<byte[]> fixed) {
+    this.file = file;
+    this.snapshot = new Snapshot(null, -1, -1, fixed);
+  }
+
+  public static Tokens fixed(String value) {
+    return new Tokens(null, digests(value));
+  }
+
+  /** Reads the file now, so a missing or empty file stops the server at start. */
+  public static Tokens fromFile(Path file) throws IOException {
+    Tokens tokens = new Tokens(file, List.of());
+    tokens.refresh();
+    if (tokens.snapshot.digests().isEmpty()) {
+      throw new IOException("token file " + file + " holds no token");
+    }
+    return tokens;
+  }
+
+  public boolean accepts(String presented) {
+    if (presented == null || presented.isEmpty()) {
+      return false;
+    }
+    if (file != null) {
+      try {
+        refresh();
+      } catch (IOException e) {
+        // Mid-rotation the file can vanish for a moment: keep the tokens last read.
+      }
+    }
+    byte[] digest = sha256(presented);
+    boolean match = false;
+    for (byte[] known : snapshot.digests()) {
+      match |= MessageDigest.isEqual(digest, known);
+    }
+    return match;
+  }
+
+  private void refresh() throws IOException {
+    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+    Snapshot current = snapshot;
+    if (current.modified() == attributes.lastModifiedTime().toMillis()
+        && current.size() == attributes.size()
+        && Objects.equals(current.fileKey(), attributes.fileKey())) {
+      return;
+    }
+    String content = Files.readString(file, StandardCharsets.UTF_8);
+    snapshot =
+        new Snapshot(
+            attributes.fileKey(),
+            attributes.lastModifiedTime().toMillis(),
+            attributes.size(),
+            digests(content));
+  }
+
+  private static List<byte[]> digests(String content) {
+    List<byte[]> out = new ArrayList<>();
+    for (String line : content.split("\\R")) {
+      String token = line.strip();
+      if (!token.isEmpty()) {
+        out.add(sha256(token));
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static byte[] sha256(String text) {
+    try {
+      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
