@@ -5,10 +5,19 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * What compiling needs from outside the file: {@code --var} values, the environment, the redactor.
+ * What compiling needs from outside the file: {@code --var} values, the environment, the redactor,
+ * and secret values that replace a mapping's sources (only mapping tests give these).
  */
 public record CompileOptions(
-    Map<String, String> varOverrides, Function<String, String> environment, Redactor redactor) {
+    Map<String, String> varOverrides,
+    Function<String, String> environment,
+    Redactor redactor,
+    Map<String, String> secretValues) {
+
+  public CompileOptions(
+      Map<String, String> varOverrides, Function<String, String> environment, Redactor redactor) {
+    this(varOverrides, environment, redactor, Map.of());
+  }
 
   public static CompileOptions of(Map<String, String> varOverrides, Redactor redactor) {
     return new CompileOptions(Map.copyOf(varOverrides), System::getenv, redactor);

@@ -18,6 +18,7 @@ import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.secret.EnvOrFileSecret;
 import io.github.appsetmapper.secret.EnvSecret;
 import io.github.appsetmapper.secret.FileSecret;
+import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.upstream.HostPolicy;
 import java.nio.file.Path;
@@ -152,6 +153,11 @@ public final class MappingCompiler {
   private Map<String, SecretSource> secrets() {
     Map<String, SecretSource> out = new LinkedHashMap<>();
     for (SecretSpec secret : spec.secrets().values()) {
+      String given = options.secretValues().get(secret.name());
+      if (given != null) {
+        out.put(secret.name(), new FixedSecret(given, options.redactor()));
+        continue;
+      }
       FileSecret file =
           secret.file() == null ? null : new FileSecret(Path.of(secret.file()), options.redactor());
       EnvSecret env =

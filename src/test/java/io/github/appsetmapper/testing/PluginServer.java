@@ -1,0 +1,149 @@
+package io.github.appsetmapper.testing;
+
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.AppServer;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.Upstream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+/**
+ * The real appset-mapper server on a loopback port 0, loaded from mapping files, calling upstreams
+ * over real HTTP, and a client that speaks to it as Argo CD does.
+ */
+public final class PluginServer implements AutoCloseable {
+  public static final String TOKEN = "test-plugin-token-7f3a";
+
+  /** An answer: status and body. */
+  public record Answer(int status, String body, Map<String, List<String>> headers) {}
+
+  private final AppServer server;
+  private final ExecutorService pool;
+  private final Upstream upstream;
+  private final HttpClient client =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  public final Redactor redactor = new Redactor();
+
+  private PluginServer(
+      List<Path> mappings,
+      Map<String, String> vars,
+      Map<String, String> env,
+      Tokens tokens,
+      Upstream upstream) {
+    this.upstream =
+        upstream == null ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES) : upstream;
+    this.pool = Executors.newFixedThreadPool(32);
+    MappingLoader.Result loaded =
+        MappingLoader.load(mappings, new CompileOptions(vars, env::get, redactor));
+    if (!loaded.ok()) {
+      throw new IllegalStateException("mappings did not load:\n" + loaded.problems());
+    }
+    Engine engine = new Engine(this.upstream, pool, redactor);
+    server =
+        new AppServer(
+                new ServerOptions(
+                    "127.0.0.1", 0, tokens, ServerOptions.DEFAULT_MAX_BODY_BYTES, 2, 16),
+                MappingRegistry.of(loaded.mappings(), null),
+                engine)
+            .start();
+  }
+
+  public static PluginServer start(
+      List<Path> mappings, Map<String, String> vars, Map<String, String> env) {
+    return new PluginServer(mappings, vars, env, Tokens.fixed(TOKEN), null);
+  }
+
+  public static PluginServer start(
+      List<Path> mappings, Map<String, String> vars, Map<String, String> env, Tokens tokens) {
+    return new PluginServer(mappings, vars, env, tokens, null);
+  }
+
+  /** Writes each YAML text to a file in {@code dir} and serves them. */
+  public static PluginServer withYaml(
+      Path dir, Map<String, String> vars, Map<String, String> env, String... yamls) {
+    List<Path> files = new ArrayList<>();
+    try {
+      for (int i = 0; i < yamls.length; i++) {
+        Path file = dir.resolve("mapping-" + i + ".yaml");
+        Files.writeString(file, yamls[i]);
+        files.add(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return start(files, vars, env);
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
+  public AppServer server() {
+    return server;
+  }
+
+  /** POST getparams for a mapping, with the right token, as Argo CD sends it. */
+  public Answer getparams(String mapping, String body) {
+    return send(
+        "POST",
+        "/mappings/" + mapping + "/api/v1/getparams.execute",
+        body,
+        "Bearer " + TOKEN,
+        "application/json");
+  }
+
+  public Answer send(
+      String method, String path, String body, String authorization, String contentType) {
+    HttpRequest.Builder request =
+        HttpRequest.newBuilder(URI.create(url() + path))
+            .timeout(Duration.ofSeconds(30))
+            .header("User-Agent", "argocd-applicationset");
+    if (authorization != null) {
+      request.header("Authorization", authorization);
+    }
+    if (contentType != null) {
+      request.header("Content-Type", contentType);
+    }
+    request.method(
+        method,
+        body == null
+            ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
+    try {
+      HttpResponse<String> response =
+          client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+      return new Answer(response.statusCode(), response.body(), response.headers().map());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    server.close();
+    pool.shutdownNow();
+    upstream.close();
+  }
+}
