@@ -138,7 +138,6 @@ final class ExpressionCompiler {
   }
 
   private static String message(ParseException e) {
-    String message = e.getSimpleMessage();
-    return message == null ? e.getMessage() : message;
+    return io.github.appsetmapper.expr.SpelMessages.simple(e);
   }
 }

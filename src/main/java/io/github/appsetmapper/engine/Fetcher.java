@@ -160,7 +160,11 @@ final class Fetcher {
       verdict = failWhen.evaluate(withResponse);
     } catch (org.springframework.expression.EvaluationException e) {
       throw new EvaluationException(
-          failWhen.path() + " '" + failWhen.source().text() + "' failed: " + e.getSimpleMessage());
+          failWhen.path()
+              + " '"
+              + failWhen.source().text()
+              + "' failed: "
+              + io.github.appsetmapper.expr.SpelMessages.simple(e));
     }
     if (Boolean.TRUE.equals(verdict)) {
       throw new UpstreamException(

@@ -238,9 +238,6 @@ final class RequestRenderer {
   }
 
   static String simple(Exception e) {
-    if (e instanceof org.springframework.expression.ExpressionException spel) {
-      return spel.getSimpleMessage();
-    }
-    return e.getMessage();
+    return io.github.appsetmapper.expr.SpelMessages.simple(e);
   }
 }

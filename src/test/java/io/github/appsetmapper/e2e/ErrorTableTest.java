@@ -1,0 +1,523 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.StubUpstream;
+import io.github.appsetmapper.testing.StubUpstream.Reply;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Every row of the format's error table over real HTTP: the status and the exact one-line {@code
+ * {"error":...}} body. The server never answers 2xx on a failure.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ErrorTableTest {
+  private static final String ITEMS =
+      """
+      name: items
+      description: rows from the stub
+      input:
+        owner: {required: true, pattern: "[a-z0-9-]{1,40}"}
+        count: {type: number, default: 1}
+        flag: {type: boolean, default: false}
+      vars:
+        up: {default: "http://unset.invalid"}
+      defaults:
+        timeout: 700ms
+      list:
+        request:
+          url: "#{vars.up}/repos/#{input.owner}/items"
+        items: "$.items[*]"
+      parameters:
+        id: item.id
+      """;
+  private static final String DEAD =
+      """
+      name: dead
+      vars:
+        dead: {default: "http://127.0.0.1:1"}
+      list:
+        request: {url: "#{vars.dead}/items"}
+        items: "$[*]"
+      parameters: {id: item.id}
+      """;
+  private static final String GUARDS =
+      """
+      name: guards
+      input:
+        case: {required: true, enum: [fail-when, max-pages]}
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request:
+          url: "#{vars.up}/guards/#{input.case}"
+          failWhen: "response.body['errors'] != null"
+        items: "$.data[*]"
+        paginate: {linkHeader: next, maxPages: 2}
+      parameters: {id: item.id}
+      """;
+  private static final String EXPLODE =
+      """
+      name: explode
+      vars:
+        up: {default: "http://unset.invalid"}
+      enrich:
+        repos:
+          request: {url: "#{vars.up}/explode"}
+          select: "$.repos"
+          explode: true
+      parameters: {repo: repos}
+      """;
+  private static final String MIN_ITEMS =
+      """
+      name: min-items
+      minItems: 3
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/repos/ok/items"}
+        items: "$.items[*]"
+      parameters: {id: item.id}
+      """;
+  private static final String EXPRESSION =
+      """
+      name: expression
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/repos/ok/items"}
+        items: "$.items[*]"
+      parameters:
+        id: item.id
+        name: "item.name.toUpperCase()"
+      """;
+
+  private StubUpstream stub;
+  private PluginServer plugin;
+
+  @BeforeAll
+  void start(@TempDir Path tmp) {
+    stub = new StubUpstream();
+    stub.on("GET /repos/ok/items", Reply.json(200, "{\"items\":[{\"id\":1},{\"id\":2}]}"));
+    stub.on("GET /repos/broken/items", Reply.json(500, "{\"message\":\"Internal error\"}"));
+    stub.on("GET /repos/garbage/items", Reply.json(200, "{\"items\":[{\"id\":1},"));
+    stub.on("GET /repos/nullitems/items", Reply.json(200, "{\"items\":null}"));
+    stub.on("GET /repos/noitems/items", Reply.json(200, "{\"total\":0}"));
+    stub.on("GET /repos/empty/items", Reply.json(200, "{\"items\":[]}"));
+    stub.on("GET /repos/slow/items", Reply.json(200, "{\"items\":[]}").delayed(3000));
+    stub.on(
+        "GET /repos/huge/items",
+        r -> Reply.json(200, "{\"items\":[\"" + "x".repeat(11 * 1024 * 1024) + "\"]}"));
+    stub.on(
+        "GET /guards/fail-when",
+        Reply.json(200, "{\"data\":[],\"errors\":[{\"message\":\"rate limited\"}]}"));
+    stub.on(
+        "GET /guards/max-pages",
+        r ->
+            Reply.json(200, "{\"data\":[{\"id\":1}]}")
+                .withHeader(
+                    "Link", "</guards/max-pages?p=" + r.rawUri().length() + ">; rel=\"next\""));
+    stub.on("GET /explode", Reply.json(200, "{\"repos\":{\"name\":\"not-a-list\"}}"));
+    plugin =
+        PluginServer.withYaml(
+            tmp,
+            Map.of("up", stub.url()),
+            Map.of(),
+            ITEMS,
+            DEAD,
+            GUARDS,
+            EXPLODE,
+            MIN_ITEMS,
+            EXPRESSION);
+  }
+
+  @AfterAll
+  void stop() {
+    plugin.close();
+    stub.close();
+  }
+
+  private Answer items(String parameters) {
+    return plugin.getparams(
+        "items", "{\"applicationSetName\":\"as\",\"input\":{\"parameters\":" + parameters + "}}");
+  }
+
+  private static void assertError(Answer answer, int status, String message) {
+    assertThat(answer.status()).as(answer.body()).isEqualTo(status);
+    assertThat(answer.body())
+        .isEqualTo("{\"error\":" + io.github.appsetmapper.server.Json.write(message) + "}");
+  }
+
+  @Test
+  void success() {
+    Answer answer = items("{\"owner\":\"ok\"}");
+    assertThat(answer.status()).isEqualTo(200);
+    assertThat(answer.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
+  }
+
+  @Test
+  void anEmptyListIsTheOnlyEmptyAnswer() {
+    assertThat(items("{\"owner\":\"empty\"}").body()).isEqualTo("{\"output\":{\"parameters\":[]}}");
+  }
+
+  @Nested
+  class Forbidden {
+    private static final String BODY =
+        "{\"applicationSetName\":\"as\",\"input\":{\"parameters\":{\"owner\":\"ok\"}}}";
+    private static final String PATH = "/mappings/items/api/v1/getparams.execute";
+
+    @Test
+    void noToken() {
+      assertError(plugin.send("POST", PATH, BODY, null, "application/json"), 403, "forbidden");
+    }
+
+    @Test
+    void wrongToken() {
+      assertError(
+          plugin.send("POST", PATH, BODY, "Bearer nope", "application/json"), 403, "forbidden");
+    }
+
+    @Test
+    void emptyToken() {
+      assertError(plugin.send("POST", PATH, BODY, "Bearer ", "application/json"), 403, "forbidden");
+    }
+
+    @Test
+    void argoCdSendsTheLiteralReferenceWhenTheSecretKeyIsMissing() {
+      assertError(
+          plugin.send("POST", PATH, BODY, "Bearer $plugin.myplugin.token", "application/json"),
+          403,
+          "forbidden");
+    }
+
+    @Test
+    void beforeTheMappingIsLookedUp() {
+      assertError(
+          plugin.send(
+              "POST",
+              "/mappings/secret-name/api/v1/getparams.execute",
+              BODY,
+              "Bearer nope",
+              "application/json"),
+          403,
+          "forbidden");
+    }
+
+    @Test
+    void basicAuthIsNotABearerToken() {
+      assertError(
+          plugin.send("POST", PATH, BODY, "Basic " + PluginServer.TOKEN, "application/json"),
+          403,
+          "forbidden");
+    }
+
+    @Test
+    void nothingRanUpstream() {
+      int before = stub.calls();
+      plugin.send("POST", PATH, BODY, "Bearer nope", "application/json");
+      assertThat(stub.calls()).isEqualTo(before);
+    }
+  }
+
+  @Nested
+  class NotFound {
+    @Test
+    void unknownMappingListsTheKnownOnes() {
+      assertError(
+          plugin.getparams("nope", "{}"),
+          404,
+          "unknown mapping 'nope'; known: dead, explode, expression, guards, items, min-items");
+    }
+
+    @Test
+    void unknownPath() {
+      assertError(
+          plugin.send(
+              "POST", "/v1/other", "{}", "Bearer " + PluginServer.TOKEN, "application/json"),
+          404,
+          "unknown path '/v1/other'; getparams is POST /mappings/<name>/api/v1/getparams.execute");
+    }
+
+    @Test
+    void noDefaultMappingWhenSeveralAreLoaded() {
+      assertError(
+          plugin.send(
+              "POST",
+              "/api/v1/getparams.execute",
+              "{}",
+              "Bearer " + PluginServer.TOKEN,
+              "application/json"),
+          404,
+          "no default mapping: call /mappings/<name>/api/v1/getparams.execute or start with"
+              + " --default-mapping; known: dead, explode, expression, guards, items, min-items");
+    }
+  }
+
+  @Test
+  void notPost() {
+    Answer answer =
+        plugin.send(
+            "GET",
+            "/mappings/items/api/v1/getparams.execute",
+            null,
+            "Bearer " + PluginServer.TOKEN,
+            null);
+    assertError(answer, 405, "method GET not allowed; use POST");
+    assertThat(answer.headers().get("allow")).containsExactly("POST");
+  }
+
+  @Nested
+  class BadRequest {
+    @Test
+    void notJson() {
+      Answer answer = plugin.getparams("items", "owner=ok");
+      assertThat(answer.status()).isEqualTo(400);
+      assertThat(answer.body()).startsWith("{\"error\":\"the request body is not valid JSON: ");
+    }
+
+    @Test
+    void emptyBody() {
+      assertError(
+          plugin.getparams("items", ""),
+          400,
+          "the request body is empty; send {\"applicationSetName\":...,\"input\":{\"parameters\":{...}}}");
+    }
+
+    @Test
+    void notAnObject() {
+      assertError(
+          plugin.getparams("items", "[1,2]"), 400, "the request body must be a JSON object");
+    }
+
+    @Test
+    void inputNotAnObject() {
+      assertError(plugin.getparams("items", "{\"input\":\"x\"}"), 400, "input must be an object");
+    }
+
+    @Test
+    void parametersAList() {
+      assertError(
+          plugin.getparams("items", "{\"input\":{\"parameters\":[\"owner\"]}}"),
+          400,
+          "input.parameters must be an object, not a list");
+    }
+
+    @Test
+    void applicationSetNameNotAString() {
+      assertError(
+          plugin.getparams("items", "{\"applicationSetName\":7,\"input\":{}}"),
+          400,
+          "applicationSetName must be a string");
+    }
+
+    @Test
+    void undeclaredInput() {
+      assertError(
+          items("{\"owner\":\"ok\",\"ownr\":\"x\"}"),
+          400,
+          "input 'ownr' is not declared by mapping 'items'; declared: owner, count, flag");
+    }
+
+    @Test
+    void missingInput() {
+      assertError(items("{}"), 400, "input 'owner' is required");
+    }
+
+    @Test
+    void missingInputWhenArgoOmitsParameters() {
+      assertError(
+          plugin.getparams("items", "{\"applicationSetName\":\"as\",\"input\":{}}"),
+          400,
+          "input 'owner' is required");
+    }
+
+    @Test
+    void patternMismatch() {
+      assertError(
+          items("{\"owner\":\"Bad Owner\"}"),
+          400,
+          "input 'owner' does not match the pattern [a-z0-9-]{1,40}");
+    }
+
+    @Test
+    void wrongType() {
+      assertError(
+          items("{\"owner\":\"ok\",\"count\":\"many\"}"), 400, "input 'count' must be a number");
+      assertError(
+          items("{\"owner\":\"ok\",\"flag\":\"yes\"}"), 400, "input 'flag' must be true or false");
+      assertError(items("{\"owner\":[\"ok\"]}"), 400, "input 'owner' must be a string");
+    }
+
+    @Test
+    void numbersAndBooleansAlsoComeAsStrings() {
+      assertThat(items("{\"owner\":\"ok\",\"count\":\"42\",\"flag\":\"true\"}").status())
+          .isEqualTo(200);
+    }
+
+    @Test
+    void missingContentTypeIsAccepted() {
+      Answer answer =
+          plugin.send(
+              "POST",
+              "/mappings/items/api/v1/getparams.execute",
+              "{\"input\":{\"parameters\":{\"owner\":\"ok\"}}}",
+              "Bearer " + PluginServer.TOKEN,
+              null);
+      assertThat(answer.status()).isEqualTo(200);
+    }
+
+    @Test
+    void bodyOverTheLimit() {
+      String huge = "{\"input\":{\"parameters\":{\"owner\":\"" + "a".repeat(1024 * 1024) + "\"}}}";
+      assertError(
+          plugin.getparams("items", huge), 413, "the request body is larger than 1048576 bytes");
+    }
+  }
+
+  @Nested
+  class Upstream {
+    @Test
+    void connectionRefused() {
+      assertError(
+          plugin.getparams("dead", "{}"),
+          502,
+          "mapping 'dead': GET http://127.0.0.1:1/items: connection refused");
+    }
+
+    @Test
+    void errorStatusWithTheUpstreamsOwnMessage() {
+      assertError(
+          items("{\"owner\":\"broken\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/broken/items: answered 500 (Internal error)");
+    }
+
+    @Test
+    void malformedJson() {
+      assertError(
+          items("{\"owner\":\"garbage\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/garbage/items: the answer is not valid JSON");
+    }
+
+    @Test
+    void nullItemsContainerIsNotNone() {
+      assertError(
+          items("{\"owner\":\"nullitems\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/nullitems/items: items '$['items'][*]': $['items'] is missing or null");
+    }
+
+    @Test
+    void missingItemsContainerIsNotNone() {
+      assertError(
+          items("{\"owner\":\"noitems\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/noitems/items: items '$['items'][*]': $['items'] is missing or null");
+    }
+
+    @Test
+    void responseOverTheSizeCap() {
+      assertError(
+          items("{\"owner\":\"huge\"}"),
+          502,
+          "mapping 'items': GET "
+              + stub.url()
+              + "/repos/huge/items: response larger than 10485760 bytes");
+    }
+
+    @Test
+    void timeout() {
+      assertError(
+          items("{\"owner\":\"slow\"}"),
+          504,
+          "mapping 'items': GET " + stub.url() + "/repos/slow/items: timed out after 700 ms");
+    }
+  }
+
+  @Nested
+  class Guards {
+    private Answer guards(String which) {
+      return plugin.getparams(
+          "guards", "{\"input\":{\"parameters\":{\"case\":\"" + which + "\"}}}");
+    }
+
+    @Test
+    void failWhen() {
+      assertError(
+          guards("fail-when"),
+          502,
+          "mapping 'guards': GET "
+              + stub.url()
+              + "/guards/fail-when: failWhen 'response.body['errors'] != null' is true");
+    }
+
+    @Test
+    void maxPagesReached() {
+      assertError(
+          guards("max-pages"),
+          502,
+          "mapping 'guards': GET "
+              + stub.url()
+              + "/guards/max-pages: more than maxPages (2) pages; raise maxPages or set onMaxPages: stop");
+    }
+
+    @Test
+    void explodeOnANonList() {
+      assertError(
+          plugin.getparams("explode", "{}"),
+          502,
+          "mapping 'explode': enrich.repos GET "
+              + stub.url()
+              + "/explode: explode needs a list, got an object");
+    }
+
+    @Test
+    void minItems() {
+      assertError(
+          plugin.getparams("min-items", "{}"),
+          502,
+          "mapping 'min-items': the answer has 2 rows, fewer than minItems (3); refused so that Argo CD keeps its Applications");
+    }
+
+    @Test
+    void expressionFailedOnARow() {
+      assertError(
+          plugin.getparams("expression", "{}"),
+          500,
+          "mapping 'expression': parameters.name 'item.name.toUpperCase()' failed on row 0: Method call: Attempted to call method toUpperCase() on null context object");
+    }
+  }
+
+  @Test
+  void shuttingDown(@TempDir Path tmp) {
+    try (PluginServer other =
+        PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), ITEMS)) {
+      other.server().stopAccepting();
+      assertError(
+          other.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"ok\"}}}"),
+          503,
+          "the server is shutting down; retry");
+      assertThat(other.send("GET", "/readyz", null, null, null).status()).isEqualTo(503);
+      assertThat(other.send("GET", "/healthz", null, null, null).status()).isEqualTo(200);
+    }
+  }
+}
