@@ -107,9 +107,9 @@ final class RequestRenderer {
               && (text.isEmpty() || text.equals(".") || text.equals(".."))) {
             throw new TemplateException(
                 request.step()
-                    + ".url: '"
-                    + hole.source().text()
-                    + "' gives "
+                    + ".url: #{"
+                    + hole.expression().getExpressionString()
+                    + "} gives "
                     + (text.isEmpty() ? "an empty" : "a '" + text + "'")
                     + " path segment",
                 hole.readsInput());
