@@ -1,5 +1,6 @@
 package io.github.appsetmapper.cli;
 
+import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.ReplayUpstream;
@@ -8,6 +9,7 @@ import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -20,13 +22,22 @@ final class EngineRuntime implements AutoCloseable {
   final ExecutorService pool;
   final Engine engine;
 
+  /** With a replay, the test file's secret values stand in for the mapping's own sources. */
+  final Map<String, String> replaySecrets;
+
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
+    ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
-        replay == null
+        recorded == null
             ? new HttpUpstream(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-            : new ReplayUpstream(ExchangeFile.read(replay).allExchanges());
+            : new ReplayUpstream(recorded.allExchanges());
+    this.replaySecrets = recorded == null ? Map.of() : recorded.secrets();
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
     this.engine = new Engine(upstream, pool, redactor);
+  }
+
+  CompileOptions compileOptions(Map<String, String> vars) {
+    return new CompileOptions(Map.copyOf(vars), System::getenv, redactor, replaySecrets);
   }
 
   private static ThreadFactory daemon(String prefix) {

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.engine.Invocation;
@@ -73,8 +72,7 @@ final class RunCommand implements Callable<Integer> {
     var out = spec.commandLine().getOut();
     var err = spec.commandLine().getErr();
     try (EngineRuntime runtime = new EngineRuntime(16, replay)) {
-      MappingLoader.Result loaded =
-          MappingLoader.load(List.of(file), CompileOptions.of(vars, runtime.redactor));
+      MappingLoader.Result loaded = MappingLoader.load(List.of(file), runtime.compileOptions(vars));
       if (!loaded.ok()) {
         ProblemPrinter.print(err, loaded.problems());
         return 1;

@@ -1,6 +1,5 @@
 package io.github.appsetmapper.cli;
 
-import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
@@ -100,8 +99,15 @@ final class ServeCommand implements Callable<Integer> {
       description = "Largest getparams request body (default ${DEFAULT-VALUE}).")
   long maxBodyBytes;
 
+  @Option(
+      names = "--log-format",
+      defaultValue = "text",
+      description = "text or json (one JSON object per line); default ${DEFAULT-VALUE}.")
+  LogFormat logFormat;
+
   @Override
   public Integer call() throws Exception {
+    logFormat.apply();
     var err = spec.commandLine().getErr();
     Tokens tokens;
     try {
@@ -116,8 +122,7 @@ final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     EngineRuntime runtime = new EngineRuntime(upstreamThreads, replay);
-    MappingLoader.Result loaded =
-        MappingLoader.load(mappings, CompileOptions.of(vars, runtime.redactor));
+    MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));
     if (!loaded.ok()) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();

@@ -105,7 +105,7 @@ public final class Engine {
     Map<String, Object> scope = requestScope(mapping, base);
     UpstreamRequest request = render(mapping, list.request(), scope);
     List<UpstreamResponse> pages =
-        fetcher.pages(request, list.paginate(), list.request().failWhen(), scope);
+        fetcher.pages("list", request, list.paginate(), list.request().failWhen(), scope);
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
       throw new UpstreamException("list " + Fetcher.statusMessage(request, first));

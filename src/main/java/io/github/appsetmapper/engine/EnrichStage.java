@@ -115,7 +115,12 @@ final class EnrichStage {
     UpstreamRequest request = Engine.render(mapping, enrich.request(), requestScope);
     String step = "enrich." + enrich.name() + " ";
     List<UpstreamResponse> pages =
-        fetcher.pages(request, enrich.paginate(), enrich.request().failWhen(), scope);
+        fetcher.pages(
+            "enrich." + enrich.name(),
+            request,
+            enrich.paginate(),
+            enrich.request().failWhen(),
+            scope);
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
       if (first.status() == 404 || first.status() == 410) {

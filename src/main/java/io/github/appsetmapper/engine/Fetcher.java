@@ -65,6 +65,20 @@ final class Fetcher {
    * the caller can judge its status (an enrich's 404); a later one is an error.
    */
   List<UpstreamResponse> pages(
+      String step,
+      UpstreamRequest first,
+      CompiledPaginate paginate,
+      CompiledExpression failWhen,
+      Map<String, Object> scope)
+      throws UpstreamException, EvaluationException {
+    try {
+      return pages(first, paginate, failWhen, scope);
+    } catch (UpstreamException e) {
+      throw new UpstreamException(step + " " + e.getMessage(), e.isTimeout());
+    }
+  }
+
+  private List<UpstreamResponse> pages(
       UpstreamRequest first,
       CompiledPaginate paginate,
       CompiledExpression failWhen,

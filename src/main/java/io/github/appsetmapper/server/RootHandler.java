@@ -196,16 +196,16 @@ final class RootHandler implements HttpHandler {
     String appSet = invocation == null ? "-" : invocation.applicationSetName();
     if (error == null) {
       LOG.info(
-          "getparams mapping={} appset={} status={} rows={} ms={}",
-          mapping,
+          "mapping={} appset={} status={} rows={} ms={}",
+          mapping == null ? "-" : mapping,
           appSet,
           status,
           rows,
           millis);
     } else {
       LOG.info(
-          "getparams mapping={} appset={} status={} ms={} error=\"{}\"",
-          mapping,
+          "mapping={} appset={} status={} ms={} error=\"{}\"",
+          mapping == null ? "-" : mapping,
           appSet,
           status,
           millis,

@@ -391,7 +391,7 @@ class ErrorTableTest {
       assertError(
           plugin.getparams("dead", "{}"),
           502,
-          "mapping 'dead': GET http://127.0.0.1:1/items: connection refused");
+          "mapping 'dead': list GET http://127.0.0.1:1/items: connection refused");
     }
 
     @Test
@@ -439,7 +439,7 @@ class ErrorTableTest {
       assertError(
           items("{\"owner\":\"huge\"}"),
           502,
-          "mapping 'items': GET "
+          "mapping 'items': list GET "
               + stub.url()
               + "/repos/huge/items: response larger than 10485760 bytes");
     }
@@ -449,7 +449,7 @@ class ErrorTableTest {
       assertError(
           items("{\"owner\":\"slow\"}"),
           504,
-          "mapping 'items': GET " + stub.url() + "/repos/slow/items: timed out after 700 ms");
+          "mapping 'items': list GET " + stub.url() + "/repos/slow/items: timed out after 700 ms");
     }
   }
 
@@ -465,7 +465,7 @@ class ErrorTableTest {
       assertError(
           guards("fail-when"),
           502,
-          "mapping 'guards': GET "
+          "mapping 'guards': list GET "
               + stub.url()
               + "/guards/fail-when: failWhen 'response.body['errors'] != null' is true");
     }
@@ -475,7 +475,7 @@ class ErrorTableTest {
       assertError(
           guards("max-pages"),
           502,
-          "mapping 'guards': GET "
+          "mapping 'guards': list GET "
               + stub.url()
               + "/guards/max-pages: more than maxPages (2) pages; raise maxPages or set onMaxPages: stop");
     }

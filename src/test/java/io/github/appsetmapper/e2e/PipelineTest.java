@@ -285,7 +285,7 @@ class PipelineTest {
           assertThat(answer.status()).isEqualTo(502);
           assertThat(answer.body())
               .isEqualTo(
-                  "{\"error\":\"mapping 'pages': GET "
+                  "{\"error\":\"mapping 'pages': list GET "
                       + stub.url()
                       + "/items?per_page=2: next page on another host '127.0.0.1' refused; list it in allowedHosts to follow it\"}");
           assertThat(other.calls()).isZero();
@@ -422,7 +422,7 @@ class PipelineTest {
           assertThat(answer.status()).isEqualTo(504);
           assertThat(answer.body())
               .isEqualTo(
-                  "{\"error\":\"mapping 'client': GET ".replace("GET", "POST")
+                  "{\"error\":\"mapping 'client': enrich.got POST "
                       + stub.url()
                       + "/drip: timed out after 600 ms\"}");
           assertThat(millis).isLessThan(2500);
@@ -478,7 +478,7 @@ class PipelineTest {
             PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
           assertThat(plugin.getparams("fenced", "{}").body())
               .isEqualTo(
-                  "{\"error\":\"mapping 'fenced': GET "
+                  "{\"error\":\"mapping 'fenced': enrich.got GET "
                       + stub.url()
                       + "/go: redirect to host '169.254.169.254' refused (not in allowedHosts)\"}");
         }
@@ -502,7 +502,7 @@ class PipelineTest {
               PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
         assertThat(plugin.getparams("fenced2", "{}").body())
             .isEqualTo(
-                "{\"error\":\"mapping 'fenced2': GET "
+                "{\"error\":\"mapping 'fenced2': enrich.got GET "
                     + stub.url()
                     + "/go: host '127.0.0.1' is not in allowedHosts\"}");
         assertThat(stub.calls()).isZero();
