@@ -13,6 +13,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -49,6 +51,22 @@ class SecurityTest {
 
   @Nested
   class InputIsData {
+    private StubUpstream stub;
+    private PluginServer plugin;
+
+    @BeforeEach
+    void start(@TempDir Path dir) {
+      stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
+      plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of("API_TOKEN", SECRET), ECHO);
+    }
+
+    @AfterEach
+    void stop() {
+      plugin.close();
+      stub.close();
+    }
+
     @ParameterizedTest
     @ValueSource(
         strings = {
@@ -57,80 +75,59 @@ class SecurityTest {
           "${jndi:ldap://x}",
           "#{secret.api}"
         })
-    void expressionsInInputComeBackAsLiteralData(String evil, @TempDir Path dir) {
-      try (StubUpstream stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
-          PluginServer plugin =
-              PluginServer.withYaml(
-                  dir, Map.of("up", stub.url()), Map.of("API_TOKEN", SECRET), ECHO)) {
-        Answer answer =
-            plugin.getparams(
-                "echo",
-                "{\"input\":{\"parameters\":{\"name\":"
-                    + io.github.appsetmapper.server.Json.write(evil)
-                    + "}}}");
-        assertThat(answer.status()).isEqualTo(200);
-        assertThat(answer.body())
-            .isEqualTo(
-                "{\"output\":{\"parameters\":[{\"name\":"
-                    + io.github.appsetmapper.server.Json.write(evil)
-                    + ",\"status\":\"200\"}]}}");
-        assertThat(answer.body()).doesNotContain(SECRET);
-        StubUpstream.Received call = stub.received().get(0);
-        assertThat(call.rawUri()).startsWith("/things/").doesNotContain("{").doesNotContain("$");
-        assertThat(call.header("x-name")).isEqualTo("name " + evil);
-      }
+    void expressionsInInputComeBackAsLiteralData(String evil) {
+      Answer answer =
+          plugin.getparams(
+              "echo",
+              "{\"input\":{\"parameters\":{\"name\":"
+                  + io.github.appsetmapper.server.Json.write(evil)
+                  + "}}}");
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(answer.body())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"name\":"
+                  + io.github.appsetmapper.server.Json.write(evil)
+                  + ",\"status\":\"200\"}]}}");
+      assertThat(answer.body()).doesNotContain(SECRET);
+      StubUpstream.Received call = stub.received().get(0);
+      assertThat(call.rawUri()).startsWith("/things/").doesNotContain("{").doesNotContain("$");
+      assertThat(call.header("x-name")).isEqualTo("name " + evil);
     }
 
     @Test
-    void cannotAddPathSegmentsQueryParametersOrFragments(@TempDir Path dir) {
-      try (StubUpstream stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
-          PluginServer plugin =
-              PluginServer.withYaml(
-                  dir, Map.of("up", stub.url()), Map.of("API_TOKEN", SECRET), ECHO)) {
-        Answer answer =
-            plugin.getparams(
-                "echo", "{\"input\":{\"parameters\":{\"name\":\"../admin/x?y=1&z#f %2F\"}}}");
-        assertThat(answer.status()).isEqualTo(200);
-        assertThat(stub.received().get(0).rawUri())
-            .isEqualTo(
-                "/things/..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F?q=..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F");
-      }
+    void cannotAddPathSegmentsQueryParametersOrFragments() {
+      Answer answer =
+          plugin.getparams(
+              "echo", "{\"input\":{\"parameters\":{\"name\":\"../admin/x?y=1&z#f %2F\"}}}");
+      assertThat(answer.status()).isEqualTo(200);
+      assertThat(stub.received().get(0).rawUri())
+          .isEqualTo(
+              "/things/..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F?q=..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"..", ".", ""})
-    void dotSegmentsAndEmptySegmentsAreRefused(String segment, @TempDir Path dir) {
-      try (StubUpstream stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
-          PluginServer plugin =
-              PluginServer.withYaml(
-                  dir, Map.of("up", stub.url()), Map.of("API_TOKEN", SECRET), ECHO)) {
-        Answer answer =
-            plugin.getparams("echo", "{\"input\":{\"parameters\":{\"name\":\"" + segment + "\"}}}");
-        assertThat(answer.status()).isEqualTo(400);
-        assertThat(answer.body())
-            .isEqualTo(
-                "{\"error\":\"enrich.got.url: #{input.name} gives "
-                    + (segment.isEmpty() ? "an empty" : "a '" + segment + "'")
-                    + " path segment\"}");
-        assertThat(stub.calls()).isZero();
-      }
+    void dotSegmentsAndEmptySegmentsAreRefused(String segment) {
+      Answer answer =
+          plugin.getparams("echo", "{\"input\":{\"parameters\":{\"name\":\"" + segment + "\"}}}");
+      assertThat(answer.status()).isEqualTo(400);
+      assertThat(answer.body())
+          .isEqualTo(
+              "{\"error\":\"enrich.got.url: #{input.name} gives "
+                  + (segment.isEmpty() ? "an empty" : "a '" + segment + "'")
+                  + " path segment\"}");
+      assertThat(stub.calls()).isZero();
     }
 
     @Test
-    void cannotAddAHeader(@TempDir Path dir) {
-      try (StubUpstream stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
-          PluginServer plugin =
-              PluginServer.withYaml(
-                  dir, Map.of("up", stub.url()), Map.of("API_TOKEN", SECRET), ECHO)) {
-        Answer answer =
-            plugin.getparams(
-                "echo", "{\"input\":{\"parameters\":{\"name\":\"x\\r\\nX-Admin: 1\"}}}");
-        assertThat(answer.status()).isEqualTo(400);
-        assertThat(answer.body())
-            .isEqualTo(
-                "{\"error\":\"enrich.got.headers.X-Name: a header value cannot hold a line break\"}");
-        assertThat(stub.calls()).isZero();
-      }
+    void cannotAddAHeader() {
+      Answer answer =
+          plugin.getparams("echo", "{\"input\":{\"parameters\":{\"name\":\"x\\r\\nX-Admin: 1\"}}}");
+      assertThat(answer.status()).isEqualTo(400);
+      assertThat(answer.body())
+          .isEqualTo(
+              "{\"error\":\"enrich.got.headers.X-Name: a header value cannot hold a line break\"}");
+      assertThat(stub.calls()).isZero();
     }
   }
 
