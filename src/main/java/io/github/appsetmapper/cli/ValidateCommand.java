@@ -37,7 +37,12 @@ final class ValidateCommand implements Callable<Integer> {
     }
     var out = spec.commandLine().getOut();
     for (CompiledMapping mapping : result.mappings()) {
-      out.println("ok " + mapping.sourceFile() + " " + mapping.name());
+      out.println(
+          "ok "
+              + mapping.sourceFile()
+              + " "
+              + mapping.name()
+              + (mapping.description() == null ? "" : " - " + mapping.description().strip()));
     }
     out.println(result.mappings().size() + " mapping(s) valid");
     out.flush();

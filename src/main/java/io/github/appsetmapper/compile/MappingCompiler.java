@@ -79,7 +79,7 @@ public final class MappingCompiler {
     }
     CompiledList list = list(spec.list(), base);
     List<CompiledEnrich> enrich = new ArrayList<>();
-    Scope rowScope = base.with("item");
+    Scope rowScope = base;
     List<String> later = new ArrayList<>(spec.enrich().keySet());
     for (String name : later) {
       rowScope =
@@ -211,6 +211,7 @@ public final class MappingCompiler {
         request,
         items,
         items == null ? null : JsonPaths.container(items),
+        items != null && JsonPaths.walksArray(items),
         paginate(list.paginate()));
   }
 
@@ -315,6 +316,11 @@ public final class MappingCompiler {
 
   private JsonPath jsonPath(Expr expr) {
     if (expr == null) {
+      return null;
+    }
+    String unbalanced = JsonPaths.unbalanced(expr.text());
+    if (unbalanced != null) {
+      problems.add(expr.pos(), "invalid JsonPath '" + expr.text() + "': " + unbalanced);
       return null;
     }
     try {

@@ -28,12 +28,13 @@ public final class MappingLoader {
 
   public static Result load(List<Path> paths, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
-    List<Path> files;
-    try {
-      files = MappingSources.expand(paths);
-    } catch (IOException e) {
-      problems.add(new Problem(new Pos(String.valueOf(paths), 1, 1, "(path)"), e.getMessage()));
-      return new Result(List.of(), problems);
+    List<Path> files = new ArrayList<>();
+    for (Path path : paths) {
+      try {
+        files.addAll(MappingSources.expand(List.of(path)));
+      } catch (IOException e) {
+        problems.add(new Problem(new Pos(path.toString(), 1, 1, ""), e.getMessage()));
+      }
     }
     Map<String, CompiledMapping> byName = new LinkedHashMap<>();
     for (Path file : files) {
@@ -58,7 +59,7 @@ public final class MappingLoader {
         if (first != null) {
           problems.add(
               new Problem(
-                  spec.pos().at("name"),
+                  spec.namePos(),
                   "duplicate mapping name '"
                       + spec.name()
                       + "' (also in "

@@ -19,6 +19,19 @@ public final class Durations {
     }
     Duration total = Duration.ZERO;
     Matcher matcher = PART.matcher(trimmed);
+    try {
+      total = sum(matcher);
+    } catch (ArithmeticException | NumberFormatException e) {
+      throw new IllegalArgumentException("duration '" + text + "' is too long");
+    }
+    if (total.isZero()) {
+      throw new IllegalArgumentException("duration '" + text + "' must be longer than zero");
+    }
+    return total;
+  }
+
+  private static Duration sum(Matcher matcher) {
+    Duration total = Duration.ZERO;
     while (matcher.find()) {
       long amount = Long.parseLong(matcher.group(1));
       total =

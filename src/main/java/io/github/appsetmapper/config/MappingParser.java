@@ -120,6 +120,7 @@ public final class MappingParser {
     List<String> allowedHosts = top.stringList("allowedHosts");
     return new MappingSpec(
         top.pos(),
+        top.pos("name"),
         name,
         top.string("description"),
         input,

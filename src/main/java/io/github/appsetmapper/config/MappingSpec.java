@@ -6,6 +6,7 @@ import java.util.Map;
 /** One mapping file's content as written (format v1), validated for shape but not yet compiled. */
 public record MappingSpec(
     Pos pos,
+    Pos namePos,
     String name,
     String description,
     Map<String, InputSpec> input,

@@ -9,6 +9,6 @@ public record Pos(String file, int line, int column, String path) {
 
   @Override
   public String toString() {
-    return file + ":" + line + ":" + column + " " + path;
+    return file + ":" + line + ":" + column + (path.isEmpty() ? "" : " " + path);
   }
 }

@@ -19,9 +19,15 @@ public final class Problems {
     return List.copyOf(list);
   }
 
+  /** Throws with the problems in the order of the file, whatever order they were found in. */
   public void throwIfAny() throws MappingException {
     if (!list.isEmpty()) {
-      throw new MappingException(list);
+      List<Problem> sorted = new ArrayList<>(list);
+      sorted.sort(
+          java.util.Comparator.comparing((Problem p) -> p.pos().file())
+              .thenComparingInt(p -> p.pos().line())
+              .thenComparingInt(p -> p.pos().column()));
+      throw new MappingException(sorted);
     }
   }
 }

@@ -19,18 +19,37 @@ import org.yaml.snakeyaml.nodes.Tag;
  * can hold templates with their positions.
  */
 final class YamlData {
-  private YamlData() {}
+  /** Aliases can make a small file expand enormously ("billion laughs"); data stops here. */
+  static final int MAX_VALUES = 100_000;
+
+  private final String file;
+  private final Problems problems;
+  private final boolean templates;
+  private int values;
+
+  private YamlData(String file, Problems problems, boolean templates) {
+    this.file = file;
+    this.problems = problems;
+    this.templates = templates;
+  }
 
   static Object toData(String file, Node node, String path, Problems problems) {
-    return convert(file, node, path, problems, false);
+    return new YamlData(file, problems, false).convert(node, path);
   }
 
   static Object toTemplateData(String file, Node node, String path, Problems problems) {
-    return convert(file, node, path, problems, true);
+    return new YamlData(file, problems, true).convert(node, path);
   }
 
-  private static Object convert(
-      String file, Node node, String path, Problems problems, boolean templates) {
+  private Object convert(Node node, String path) {
+    if (++values > MAX_VALUES) {
+      if (values == MAX_VALUES + 1) {
+        problems.add(
+            YamlMap.pos(file, node, path),
+            "expands to more than " + MAX_VALUES + " values (aliases nested too deep?)");
+      }
+      return null;
+    }
     if (node instanceof ScalarNode scalar) {
       Object value = scalar(scalar);
       if (templates && value instanceof String text) {
@@ -42,7 +61,7 @@ final class YamlData {
       List<Object> out = new ArrayList<>();
       int index = 0;
       for (Node element : sequence.getValue()) {
-        out.add(convert(file, element, path + "[" + index++ + "]", problems, templates));
+        out.add(convert(element, path + "[" + index++ + "]"));
       }
       return Collections.unmodifiableList(out);
     }
@@ -50,7 +69,7 @@ final class YamlData {
     YamlMap view = new YamlMap(file, path, mapping, problems);
     Map<String, Object> out = new LinkedHashMap<>();
     for (String key : view.keys()) {
-      out.put(key, convert(file, view.raw(key), view.join(key), problems, templates));
+      out.put(key, convert(view.raw(key), view.join(key)));
     }
     return Collections.unmodifiableMap(out);
   }

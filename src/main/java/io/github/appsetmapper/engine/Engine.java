@@ -130,17 +130,26 @@ public final class Engine {
       throw new UpstreamException(where + ": " + e.getMessage());
     }
     JsonPath items = list.items();
-    if (list.container() != null) {
-      Object container = readOrNull(list.container(), document);
-      if (container == null) {
-        throw new UpstreamException(
-            where
-                + ": items '"
-                + items.getPath()
-                + "': "
-                + list.container().getPath()
-                + " is missing or null");
-      }
+    if (document == null) {
+      throw new UpstreamException(where + ": the answer is JSON null");
+    }
+    Object container = list.container() == null ? document : readOrNull(list.container(), document);
+    String containerPath = list.container() == null ? "the body" : list.container().getPath();
+    if (container == null) {
+      throw new UpstreamException(
+          where + ": items '" + items.getPath() + "': " + containerPath + " is missing or null");
+    }
+    if (list.containerIsList() && !(container instanceof List)) {
+      throw new UpstreamException(
+          where
+              + ": items '"
+              + items.getPath()
+              + "': expected a list at "
+              + containerPath
+              + ", got "
+              + (container instanceof Map
+                  ? "an object"
+                  : "a " + container.getClass().getSimpleName().toLowerCase()));
     }
     Object selected;
     try {

@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.InputRule;
+import io.github.appsetmapper.config.InputSpec.InputType;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -49,19 +50,35 @@ final class InputValidator {
     return Collections.unmodifiableMap(out);
   }
 
+  /** Pattern and enum apply to the value, or to each element of a list input. */
   private static Object check(InputRule rule, Object value) throws InputException {
     Object typed = typed(rule, value);
-    if (rule.pattern() != null) {
-      if (!(typed instanceof String text) || !rule.pattern().matcher(text).matches()) {
-        throw new InputException(
-            "input '" + rule.name() + "' does not match the pattern " + rule.pattern().pattern());
+    if (typed instanceof List<?> list && rule.type() == InputType.LIST) {
+      for (int i = 0; i < list.size(); i++) {
+        checkScalar(rule, list.get(i), rule.name() + "[" + i + "]");
       }
-    }
-    if (!rule.enumValues().isEmpty() && !rule.enumValues().contains(String.valueOf(value))) {
-      throw new InputException(
-          "input '" + rule.name() + "' must be one of " + String.join(", ", rule.enumValues()));
+    } else {
+      checkScalar(rule, typed, rule.name());
     }
     return typed;
+  }
+
+  private static void checkScalar(InputRule rule, Object value, String name) throws InputException {
+    if (rule.pattern() == null && rule.enumValues().isEmpty()) {
+      return;
+    }
+    if (value instanceof Map || value instanceof List || value == null) {
+      throw new InputException("input '" + name + "' must be a plain value");
+    }
+    String text = io.github.appsetmapper.expr.Values.text(value);
+    if (rule.pattern() != null && !rule.pattern().matcher(text).matches()) {
+      throw new InputException(
+          "input '" + name + "' does not match the pattern " + rule.pattern().pattern());
+    }
+    if (!rule.enumValues().isEmpty() && !rule.enumValues().contains(text)) {
+      throw new InputException(
+          "input '" + name + "' must be one of " + String.join(", ", rule.enumValues()));
+    }
   }
 
   private static Object typed(InputRule rule, Object value) throws InputException {

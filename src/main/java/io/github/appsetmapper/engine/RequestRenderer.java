@@ -213,6 +213,7 @@ final class RequestRenderer {
     try {
       return template.value(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+      rethrowSecretFailure(e);
       throw new TemplateException(
           request.step()
               + "."
@@ -231,9 +232,19 @@ final class RequestRenderer {
     try {
       return hole.evaluate(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+      rethrowSecretFailure(e);
       throw new TemplateException(
           request.step() + "." + field + ": '" + hole.source().text() + "' failed: " + simple(e),
           hole.readsInput());
+    }
+  }
+
+  /** A secret that could not be read is a server problem (500), not a template error. */
+  private static void rethrowSecretFailure(Throwable e) {
+    for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+      if (cause instanceof SecretsView.Unavailable unavailable) {
+        throw unavailable;
+      }
     }
   }
 

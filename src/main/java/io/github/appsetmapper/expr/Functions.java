@@ -14,7 +14,9 @@ import java.util.Map;
 
 /** The {@code #functions} of mapping expressions. Static, pure, and safe on null. */
 public final class Functions {
-  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final ObjectMapper JSON =
+      new ObjectMapper()
+          .enable(com.fasterxml.jackson.core.JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
 
   private Functions() {}
 
@@ -56,7 +58,7 @@ public final class Functions {
   /** The value as compact JSON text. */
   public static String json(Object value) {
     try {
-      return JSON.writeValueAsString(value);
+      return JSON.writeValueAsString(Values.parameter(value, true));
     } catch (JsonProcessingException e) {
       throw new IllegalArgumentException("cannot write as JSON: " + e.getOriginalMessage());
     }

@@ -70,7 +70,11 @@ public final class SandboxChecker {
       return;
     }
     if (node instanceof MethodReference method) {
-      if (!MethodAllowlist.allNames().contains(method.getName())) {
+      if (rootRelative && !elementScope) {
+        // get('input') on the scope would read a name past the checks.
+        violations.add(
+            "method '" + method.getName() + "' cannot be called on the scope; call it on a value");
+      } else if (!MethodAllowlist.allNames().contains(method.getName())) {
         violations.add(
             "method '"
                 + method.getName()
@@ -93,17 +97,23 @@ public final class SandboxChecker {
       return;
     }
     if (node instanceof VariableReference) {
-      String name = node.toStringAST().substring(1);
+      String name = variableName(node);
       if (!name.equals("this") && !name.equals("root")) {
         violations.add(
             Functions.all().containsKey(name)
                 ? "#" + name + " is a function; call it as #" + name + "(...)"
                 : "unknown variable #" + name + "; only #this, #root and functions exist");
+      } else if (isScopeRoot(node, elementScope)) {
+        // The whole scope as a value would carry every name past the checks.
+        violations.add(
+            "#" + name + " alone is not allowed; name what you read, as #" + name + ".input");
       }
       return;
     }
     if (node instanceof PropertyOrFieldReference property) {
-      if (rootRelative && !elementScope) {
+      if (property.getName().equals("class")) {
+        violations.add("'class' cannot be read");
+      } else if (rootRelative && !elementScope) {
         roots.add(property.getName());
       }
       return;
@@ -126,15 +136,33 @@ public final class SandboxChecker {
   }
 
   private void compound(SpelNode node, boolean rootRelative, boolean elementScope) {
+    int first = 0;
     SpelNode head = node.getChild(0);
-    visit(head, rootRelative, elementScope);
-    String headName =
-        head instanceof PropertyOrFieldReference p && rootRelative && !elementScope
-            ? p.getName()
-            : null;
-    for (int i = 1; i < node.getChildCount(); i++) {
+    if (isScopeRoot(head, elementScope) && node.getChildCount() > 1) {
+      // #root.x (and #this.x outside a projection) reads the name x of the scope: check it so.
+      first = 1;
+      head = node.getChild(1);
+      rootRelative = true;
+      elementScope = false;
+    }
+    String headName;
+    if (first == 1 && head instanceof Indexer) {
+      headName = memberName(head);
+      if (headName.equals(Inspection.DYNAMIC)) {
+        violations.add("name what you read literally, as #root.input or #root['input']");
+      } else {
+        roots.add(headName);
+      }
+    } else {
+      visit(head, rootRelative, elementScope);
+      headName =
+          head instanceof PropertyOrFieldReference p && rootRelative && !elementScope
+              ? p.getName()
+              : null;
+    }
+    for (int i = first + 1; i < node.getChildCount(); i++) {
       SpelNode child = node.getChild(i);
-      if (i == 1 && headName != null && MEMBER_ROOTS.contains(headName)) {
+      if (i == first + 1 && headName != null && MEMBER_ROOTS.contains(headName)) {
         members.computeIfAbsent(headName, k -> new LinkedHashSet<>()).add(memberName(child));
       }
       if (child instanceof Projection || child instanceof Selection) {
@@ -161,6 +189,21 @@ public final class SandboxChecker {
     for (int i = from; i < node.getChildCount(); i++) {
       visit(node.getChild(i), rootRelative, elementScope);
     }
+  }
+
+  private static String variableName(SpelNode node) {
+    return node.toStringAST().substring(1);
+  }
+
+  /**
+   * {@code #root} anywhere, or {@code #this} where it still means the root (not in a projection).
+   */
+  private static boolean isScopeRoot(SpelNode node, boolean elementScope) {
+    if (!(node instanceof VariableReference)) {
+      return false;
+    }
+    String name = variableName(node);
+    return name.equals("root") || (name.equals("this") && !elementScope);
   }
 
   private static String functionName(SpelNode node) {

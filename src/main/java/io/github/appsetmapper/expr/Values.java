@@ -63,13 +63,18 @@ public final class Values {
       return out;
     }
     if (value instanceof Object[] array) {
-      return parameter(List.of(array), keepTypes);
+      return parameter(java.util.Arrays.asList(array), keepTypes);
     }
     if (keepTypes) {
       if (value instanceof Number n) {
-        return n instanceof Double || n instanceof Float
-            ? BigDecimal.valueOf(n.doubleValue()).stripTrailingZeros()
-            : n;
+        if (!(n instanceof Double || n instanceof Float)) {
+          return n;
+        }
+        double d = n.doubleValue();
+        // JSON has no NaN or infinity: they go as text rather than failing the answer.
+        return Double.isNaN(d) || Double.isInfinite(d)
+            ? Double.toString(d)
+            : BigDecimal.valueOf(d).stripTrailingZeros();
       }
       if (value instanceof Boolean || value instanceof String) {
         return value;

@@ -105,19 +105,21 @@ final class RootHandler implements HttpHandler {
                           404, "unknown mapping '" + name + "'; known: " + known(mappings)));
       invocation = GetParamsParser.parse(readBody(exchange));
       List<Map<String, Object>> parameters = engine.execute(mapping, invocation);
-      send(exchange, 200, Json.answer(parameters));
+      String body = Json.answer(parameters);
+      // Logged before the answer leaves, so the line exists once a caller has its answer.
       log(mappingName, invocation, 200, parameters.size(), started, null);
+      send(exchange, 200, body);
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
       if (answer.status() == 405) {
         exchange.getResponseHeaders().put(Headers.ALLOW, path.equals("/mappings") ? "GET" : "POST");
       }
-      send(exchange, answer.status(), Json.error(answer.message()));
       if (answer.status() == 500
           && !(failure instanceof io.github.appsetmapper.engine.EvaluationException)) {
         LOG.error("unexpected failure on {}", path, failure);
       }
       log(mappingName, invocation, answer.status(), -1, started, answer.message());
+      send(exchange, answer.status(), Json.error(answer.message()));
     }
   }
 

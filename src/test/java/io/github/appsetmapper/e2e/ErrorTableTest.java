@@ -113,6 +113,7 @@ class ErrorTableTest {
     stub.on("GET /repos/nullitems/items", Reply.json(200, "{\"items\":null}"));
     stub.on("GET /repos/noitems/items", Reply.json(200, "{\"total\":0}"));
     stub.on("GET /repos/empty/items", Reply.json(200, "{\"items\":[]}"));
+    stub.on("GET /repos/jsonnull/items", Reply.json(200, "null"));
     stub.on("GET /repos/slow/items", Reply.json(200, "{\"items\":[]}").delayed(3000));
     stub.on(
         "GET /repos/huge/items",
@@ -432,6 +433,16 @@ class ErrorTableTest {
           "mapping 'items': list GET "
               + stub.url()
               + "/repos/noitems/items: items '$['items'][*]': $['items'] is missing or null");
+    }
+
+    @Test
+    void aJsonNullBodyIsNotNone() {
+      assertError(
+          items("{\"owner\":\"jsonnull\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/jsonnull/items: the answer is JSON null");
     }
 
     @Test

@@ -199,6 +199,35 @@ class SecurityTest {
     }
 
     @Test
+    void anUnreadableSecretInAHeaderTemplateIsA500NamingTheFile(@TempDir Path dir) {
+      String yaml =
+          """
+          name: missing-file
+          vars: {up: {default: "http://unset.invalid"}}
+          secrets: {api: {file: "%s"}}
+          list:
+            request:
+              url: "#{vars.up}/items"
+              headers: {X-Key: "key #{secret.api}"}
+            items: "$[*]"
+          parameters: {id: item.id}
+          """
+              .formatted(dir.resolve("absent"));
+      try (StubUpstream stub = new StubUpstream();
+          PluginServer plugin =
+              PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+        Answer answer = plugin.getparams("missing-file", "{}");
+        assertThat(answer.status()).isEqualTo(500);
+        assertThat(answer.body())
+            .isEqualTo(
+                "{\"error\":\"mapping 'missing-file': cannot read file "
+                    + dir.resolve("absent")
+                    + "\"}");
+        assertThat(stub.calls()).isZero();
+      }
+    }
+
+    @Test
     void aRotatedSecretFileIsReadAgain(@TempDir Path dir) throws Exception {
       Path secretFile = dir.resolve("token");
       Files.writeString(secretFile, "first-token-value\n");

@@ -1,0 +1,343 @@
+package io.github.appsetmapper.expr;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.appsetmapper.server.Json;
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.standard.SpelExpressionParser;
+
+class EvaluatorTest {
+
+  private static final SpelExpressionParser PARSER = new SpelExpressionParser();
+
+  /** A row scope as the engine builds it: plain maps and lists, as upstream JSON reads. */
+  private static Map<String, Object> scope() {
+    Map<String, Object> item = new HashMap<>();
+    item.put("number", 42);
+    item.put(
+        "head",
+        Map.of("ref", "Feature/Login_Page", "sha", "3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39"));
+    item.put("labels", List.of(Map.of("name", "bug"), Map.of("name", "ui")));
+    item.put("milestone", null);
+    item.put("tags", List.of("v1.2.3", "1.10.0", "1.10.0-rc.1", "latest"));
+    Map<String, Object> scope = new HashMap<>();
+    scope.put("item", item);
+    scope.put("input", Map.of("branch", "feat/x"));
+    return scope;
+  }
+
+  /** Parses without the load-time check, as if a tree had slipped past it. */
+  private static Object evaluate(String expression) {
+    return Evaluator.evaluate(PARSER.parseExpression(expression), scope());
+  }
+
+  @Nested
+  class SecondWall {
+
+    @Test
+    void getClassCannotBeResolved() {
+      assertThatThrownBy(() -> evaluate("''.getClass()"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1004E: Method call: Method getClass() cannot be found on type java.lang.String");
+    }
+
+    @Test
+    void getClassOnAMapCannotBeResolved() {
+      assertThatThrownBy(() -> evaluate("item.getClass()"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1004E: Method call: Method getClass() cannot be found on type java.util.HashMap");
+    }
+
+    @Test
+    void typeReferencesFindNoType() {
+      assertThatThrownBy(() -> evaluate("T(java.lang.Runtime)"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage("EL1005E: Type cannot be found 'java.lang.Runtime'");
+      assertThatThrownBy(() -> evaluate("T(java.lang.Runtime).getRuntime().exec('id')"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage("EL1005E: Type cannot be found 'java.lang.Runtime'");
+    }
+
+    @Test
+    void constructorsAreNotFound() {
+      assertThatThrownBy(() -> evaluate("new java.io.File('x')"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1002E: Constructor call: No suitable constructor found on type java.io.File for"
+                  + " arguments (java.lang.String)");
+    }
+
+    @Test
+    void beansCannotBeResolved() {
+      assertThatThrownBy(() -> evaluate("@bean"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1057E: No bean resolver registered in the context to resolve access to bean"
+                  + " 'bean'");
+    }
+
+    @Test
+    void assignmentIsRefused() {
+      assertThatThrownBy(() -> evaluate("item.number = 1"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage("EL1068E: The expression component 'item.number=1' is not assignable");
+      assertThatThrownBy(() -> evaluate("#x = 1"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage("EL1068E: The expression component '#x=1' is not assignable");
+    }
+
+    @Test
+    void methodsOutsideTheAllowlistAreNotFound() {
+      assertThatThrownBy(() -> evaluate("'x'.repeat(3)"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1004E: Method call: Method repeat(java.lang.Integer) cannot be found on type"
+                  + " java.lang.String");
+      assertThatThrownBy(() -> evaluate("{1,2}.stream()"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1004E: Method call: Method stream() cannot be found on type"
+                  + " java.util.Collections$UnmodifiableRandomAccessList");
+    }
+
+    @Test
+    void anAllowedNameOnTheWrongReceiverIsNotFound() {
+      // keySet passes the load-time check (a Map method) but a String has no such allowed method.
+      assertThatThrownBy(() -> evaluate("input.branch.keySet()"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1004E: Method call: Method keySet() cannot be found on type java.lang.String");
+    }
+
+    @Test
+    void beanPropertiesOfNonMapsAreNotReadable() {
+      assertThatThrownBy(() -> evaluate("''.class"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1008E: Property or field 'class' cannot be found on object of type"
+                  + " 'java.lang.String' - maybe not public or not valid?");
+    }
+
+    @Test
+    void rootClassOnAMapIsOnlyAMissingKey() {
+      assertThat(evaluate("#root.class")).isNull();
+    }
+
+    @Test
+    void textRepetitionIsBounded() {
+      assertThatThrownBy(() -> evaluate("'x' * 1000"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessage(
+              "EL1076E: Repeated text is too long, exceeding the threshold of '256' characters");
+    }
+  }
+
+  @Nested
+  class MapAccess {
+
+    @Test
+    void aMissingKeyReadsNull() {
+      assertThat(evaluate("item.nope")).isNull();
+      assertThat(evaluate("item.milestone")).isNull();
+    }
+
+    @Test
+    void safeNavigationThroughAMissingKey() {
+      assertThat(evaluate("item.milestone?.title")).isNull();
+      assertThat(evaluate("item.nope?.deeper?.still")).isNull();
+    }
+
+    @Test
+    void nestedPropertiesAndIndexers() {
+      assertThat(evaluate("item.head.ref")).isEqualTo("Feature/Login_Page");
+      assertThat(evaluate("item['head']['ref']")).isEqualTo("Feature/Login_Page");
+      assertThat(evaluate("item.labels[1].name")).isEqualTo("ui");
+    }
+
+    @Test
+    void projectionAndSelection() {
+      assertThat(evaluate("item.labels.![name]")).isEqualTo(List.of("bug", "ui"));
+      assertThat(evaluate("item.labels.?[name == 'ui'].size()")).isEqualTo(1);
+      assertThat(evaluate("item.labels.![name].contains('bug')")).isEqualTo(true);
+    }
+
+    @Test
+    void allowlistedMethods() {
+      assertThat(evaluate("input.branch.replace('/', '-')")).isEqualTo("feat-x");
+      assertThat(evaluate("item.head.sha.substring(0, 7)")).isEqualTo("3f1c2a9");
+      assertThat(evaluate("item.labels.size()")).isEqualTo(2);
+      assertThat(evaluate("item.head.containsKey('ref')")).isEqualTo(true);
+    }
+  }
+
+  @Nested
+  class FunctionsInExpressions {
+
+    @Test
+    void slug() {
+      assertThat(evaluate("#slug(item.head.ref, 50)")).isEqualTo("feature-login-page");
+      assertThat(evaluate("#slug(item.head.ref, 7)")).isEqualTo("feature");
+      assertThat(evaluate("#slug(item.nope, 50)")).isNull();
+    }
+
+    @Test
+    void shortSha() {
+      assertThat(evaluate("#shortSha(item.head.sha, 8)")).isEqualTo("3f1c2a9d");
+      assertThat(evaluate("#shortSha('abc', 8)")).isEqualTo("abc");
+      assertThat(evaluate("#shortSha(item.nope, 8)")).isNull();
+    }
+
+    @Test
+    void lowerAndUpper() {
+      assertThat(evaluate("#lower('Feature/ABC')")).isEqualTo("feature/abc");
+      assertThat(evaluate("#upper('Feature/abc')")).isEqualTo("FEATURE/ABC");
+      assertThat(evaluate("#lower(item.nope)")).isNull();
+    }
+
+    @Test
+    void semverMaxPicksTheHighestRelease() {
+      assertThat(evaluate("#semverMax(item.tags)")).isEqualTo("1.10.0");
+      assertThat(evaluate("#semverMax({'1.0.0-rc.1', '1.0.0-rc.10', '1.0.0-beta'})"))
+          .isEqualTo("1.0.0-rc.10");
+      assertThat(evaluate("#semverMax({'v2.0.0', '10.0.0-alpha', '9.9.9'})"))
+          .isEqualTo("10.0.0-alpha");
+      assertThat(evaluate("#semverMax({'latest', 'main'})")).isNull();
+      assertThat(evaluate("#semverMax(item.nope)")).isNull();
+    }
+
+    @Test
+    void sha256KnownVector() {
+      assertThat(evaluate("#sha256('abc')"))
+          .isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+      assertThat(evaluate("#sha256('')"))
+          .isEqualTo("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    }
+
+    @Test
+    void json() {
+      assertThat(evaluate("#json(item.labels)"))
+          .isEqualTo("[{\"name\":\"bug\"},{\"name\":\"ui\"}]");
+      assertThat(evaluate("#json({a: 1, b: {true, null}})"))
+          .isEqualTo("{\"a\":1,\"b\":[true,null]}");
+      assertThat(evaluate("#json(item.nope)")).isEqualTo("null");
+    }
+
+    @Test
+    void defaultReplacesNullAndEmpty() {
+      assertThat(evaluate("#default(item.x, 'none')")).isEqualTo("none");
+      assertThat(evaluate("#default('', 'none')")).isEqualTo("none");
+      assertThat(evaluate("#default(item.head.ref, 'none')")).isEqualTo("Feature/Login_Page");
+      assertThat(evaluate("#default(item.milestone?.title, 'no milestone')"))
+          .isEqualTo("no milestone");
+    }
+  }
+
+  @Nested
+  class ParameterValues {
+
+    @Test
+    void scalarsBecomePlainStrings() {
+      assertThat(Values.parameter(10000000L, false)).isEqualTo("10000000");
+      assertThat(Values.parameter(1.0E7, false)).isEqualTo("10000000");
+      assertThat(Values.parameter(new BigDecimal("1E+7"), false)).isEqualTo("10000000");
+      assertThat(Values.parameter(1.5, false)).isEqualTo("1.5");
+      assertThat(Values.parameter(1.0E-7, false)).isEqualTo("0.0000001");
+      assertThat(Values.parameter(42, false)).isEqualTo("42");
+      assertThat(Values.parameter(true, false)).isEqualTo("true");
+      assertThat(Values.parameter("text", false)).isEqualTo("text");
+    }
+
+    @Test
+    void nullStaysNull() {
+      assertThat(Values.parameter(null, false)).isNull();
+      assertThat(Values.parameter(null, true)).isNull();
+    }
+
+    @Test
+    void scalarsInsideListsAndMapsBecomeStringsToo() {
+      Map<String, Object> nested = new LinkedHashMap<>();
+      nested.put("n", 1.0E7);
+      nested.put("b", false);
+      nested.put("none", null);
+      nested.put("list", List.of(new BigDecimal("1E+7"), true, List.of(3L)));
+
+      Object value = Values.parameter(nested, false);
+
+      Map<String, Object> expected = new LinkedHashMap<>();
+      expected.put("n", "10000000");
+      expected.put("b", "false");
+      expected.put("none", null);
+      expected.put("list", List.of("10000000", "true", List.of("3")));
+      assertThat(value).isEqualTo(expected);
+      assertThat(Json.write(value))
+          .isEqualTo(
+              "{\"n\":\"10000000\",\"b\":\"false\",\"none\":null,\"list\":[\"10000000\",\"true\",[\"3\"]]}");
+    }
+
+    @Test
+    void anArrayBecomesAList() {
+      assertThat(Values.parameter(new String[] {"a", "b"}, false)).isEqualTo(List.of("a", "b"));
+    }
+
+    @Test
+    void keepTypesKeepsNumbersWrittenPlainly() {
+      Map<String, Object> row = new LinkedHashMap<>();
+      row.put("long", 10000000L);
+      row.put("double", 1.0E7);
+      row.put("decimal", new BigDecimal("1E+7"));
+      row.put("flag", true);
+      row.put("list", List.of(1.0E7, new BigDecimal("1E+7")));
+
+      String json = Json.write(Values.parameter(row, true));
+
+      assertThat(json)
+          .isEqualTo(
+              "{\"long\":10000000,\"double\":10000000,\"decimal\":10000000,\"flag\":true,"
+                  + "\"list\":[10000000,10000000]}")
+          .doesNotContain("1.0E7", "1E+7");
+    }
+
+    @Test
+    void keepTypesKeepsNumberTypes() {
+      assertThat(Values.parameter(10000000L, true)).isEqualTo(10000000L);
+      assertThat(Values.parameter(true, true)).isEqualTo(true);
+      assertThat(Values.parameter(1.5, true)).isEqualTo(new BigDecimal("1.5"));
+    }
+
+    @Test
+    void textOfValuesForTemplates() {
+      assertThat(Values.text(null)).isEmpty();
+      assertThat(Values.text(1.0E7)).isEqualTo("10000000");
+      assertThat(Values.text(new BigDecimal("1E+7"))).isEqualTo("10000000");
+      assertThat(Values.text(List.of("a", 1))).isEqualTo("[\"a\",1]");
+    }
+  }
+
+  @Nested
+  class KnownBugs {
+
+    @Test
+    void anArrayWithNullKeepsTheNull() {
+      assertThat(Values.parameter(new Object[] {"a", null}, false))
+          .isEqualTo(new ArrayList<>(Arrays.asList("a", null)));
+    }
+
+    @Test
+    void jsonWritesNumbersPlainly() {
+      assertThat(Functions.json(List.of(new BigDecimal("1E+7"), 1.0E7)))
+          .isEqualTo("[10000000,10000000]");
+    }
+  }
+}
