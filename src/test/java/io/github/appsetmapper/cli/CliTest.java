@@ -1,0 +1,168 @@
+package io.github.appsetmapper.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+/** The command line as a user types it: exit codes, stdout and stderr. */
+class CliTest {
+  private static final String SAMPLE = "samples/pr-digests/pr-digests.yaml";
+  private static final String REPLAY = "samples/pr-digests/pr-digests.test.yaml";
+
+  record Result(int exit, String out, String err) {}
+
+  static Result run(String... args) {
+    StringWriter out = new StringWriter();
+    StringWriter err = new StringWriter();
+    CommandLine cli = Main.commandLine();
+    cli.setOut(new PrintWriter(out));
+    cli.setErr(new PrintWriter(err));
+    int exit = cli.execute(args);
+    return new Result(exit, out.toString(), err.toString());
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "serve", "validate", "run"})
+  void everyCommandHasHelp(String command) {
+    Result result = command.isEmpty() ? run("--help") : run(command, "--help");
+    assertThat(result.exit()).isZero();
+    assertThat(result.out())
+        .startsWith("Usage: appset-mapper" + (command.isEmpty() ? "" : " " + command));
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    Result result = run();
+    assertThat(result.exit()).isEqualTo(2);
+    assertThat(result.err()).startsWith("name a command: serve, validate or run");
+  }
+
+  @Nested
+  class Validate {
+    @Test
+    void everyShippedMappingLoads() {
+      Result result = run("validate", "samples/pr-digests", "mappings");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out())
+          .contains("ok " + SAMPLE + " pr-digests")
+          .contains("mapping(s) valid");
+    }
+
+    @Test
+    void oneLinePerErrorAndExitOne(@TempDir Path dir) throws Exception {
+      Path file = dir.resolve("broken.yaml");
+      Files.writeString(
+          file,
+          """
+          name: Broken_Name
+          paramters: {a: "'b'"}
+          """);
+      Result result = run("validate", file.toString());
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.err().lines())
+          .containsExactly(
+              file + ":1:1: missing required key 'parameters'",
+              file
+                  + ":1:7 name: 'Broken_Name' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
+              file + ":2:1 paramters: unknown key 'paramters'; did you mean 'parameters'?");
+    }
+  }
+
+  @Nested
+  class Run {
+    @Test
+    void printsTheExactAnswerBody() {
+      Result result = run("run", SAMPLE, "--input", "branch=feature-branch-1", "--replay", REPLAY);
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"digestFront\":\"sha256:034009e75e939b5180614ddad68e90c902794ddf9da1c053eb94e2f88653cb0d\","
+                  + "\"digestBack\":\"sha256:a421c39fa337ff80a55094e8c704dd568550e55da8e92d639d4be5ea32ae3344\"}]}}"
+                  + System.lineSeparator());
+    }
+
+    @Test
+    void inputJsonKeepsTypes() {
+      Result result = run("run", SAMPLE, "--input-json", "{\"branch\":7}", "--replay", REPLAY);
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.err())
+          .contains(
+              "error 502: mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/7: no recorded exchange matches");
+    }
+
+    @Test
+    void failureIsTheErrorBodyAndExitOne() {
+      Result result = run("run", SAMPLE, "--input", "branch=release-1.4", "--replay", REPLAY);
+      assertThat(result.exit()).isEqualTo(1);
+      String message =
+          "mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered 503";
+      assertThat(result.out())
+          .isEqualTo("{\"error\":\"" + message + "\"}" + System.lineSeparator());
+      assertThat(result.err()).isEqualTo("error 502: " + message + System.lineSeparator());
+    }
+
+    @Test
+    void badInputIsA400() {
+      Result result = run("run", SAMPLE, "--input", "branch=a b", "--replay", REPLAY);
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.err())
+          .isEqualTo(
+              "error 400: input 'branch' does not match the pattern [A-Za-z0-9._/-]{1,200}"
+                  + System.lineSeparator());
+    }
+  }
+
+  @Nested
+  class Serve {
+    @Test
+    void refusesToStartWithoutAToken(@TempDir Path dir) {
+      Result result =
+          run(
+              "serve",
+              "--mappings",
+              SAMPLE,
+              "--token-file",
+              dir.resolve("none").toString(),
+              "--port",
+              "0");
+      assertThat(result.exit()).isEqualTo(2);
+      assertThat(result.err())
+          .startsWith(
+              "error: no token: APPSET_MAPPER_TOKEN is not set and "
+                  + dir.resolve("none")
+                  + " does not exist");
+    }
+
+    @Test
+    void refusesToStartWithABrokenMapping(@TempDir Path dir) throws Exception {
+      Path token = dir.resolve("token");
+      Files.writeString(token, "t0ken-value\n");
+      Path broken = dir.resolve("broken.yaml");
+      Files.writeString(broken, "name: x\nparameters: {a: \"T(java.lang.Runtime)\"}\n");
+      Result result =
+          run(
+              "serve",
+              "--mappings",
+              broken.toString(),
+              "--token-file",
+              token.toString(),
+              "--port",
+              "0");
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.err())
+          .isEqualTo(
+              broken
+                  + ":2:17 parameters.a: type references (T(...)) are not allowed (in 'T(java.lang.Runtime)')"
+                  + System.lineSeparator());
+    }
+  }
+}
