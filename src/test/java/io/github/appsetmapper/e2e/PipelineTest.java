@@ -510,6 +510,54 @@ class PipelineTest {
     }
   }
 
+  @Nested
+  class Auth {
+    @Test
+    void basicAndHeaderAuthCarryTheSecret() {
+      String yaml =
+          """
+          name: auths
+          vars: {up: {default: "http://unset.invalid"}}
+          secrets:
+            pw: {env: PW}
+            key: {env: KEY}
+          enrich:
+            basic:
+              request:
+                url: "#{vars.up}/basic"
+                auth: {basic: {username: "bot-#{applicationSetName}", password: {secret: pw}}}
+              value: "response.status"
+            header:
+              request:
+                url: "#{vars.up}/header"
+                headers: {X-Api-Key: "overridden by auth"}
+                auth: {header: {name: X-Api-Key, secret: key}}
+              value: "response.status"
+          parameters: {basic: basic, header: header}
+          """;
+      try (StubUpstream stub = new StubUpstream().otherwise(r -> Reply.json(200, "{}"));
+          PluginServer plugin =
+              PluginServer.withYaml(
+                  dir,
+                  Map.of("up", stub.url()),
+                  Map.of("PW", "pa:ss-w0rd", "KEY", "k-123456"),
+                  yaml)) {
+        Answer answer = plugin.getparams("auths", "{\"applicationSetName\":\"team-a\"}");
+        assertThat(answer.body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"basic\":\"200\",\"header\":\"200\"}]}}");
+        assertThat(stub.received())
+            .extracting(
+                r -> r.rawUri() + " " + r.header("authorization") + " " + r.header("x-api-key"))
+            .containsExactly(
+                "/basic Basic "
+                    + java.util.Base64.getEncoder()
+                        .encodeToString("bot-team-a:pa:ss-w0rd".getBytes(StandardCharsets.UTF_8))
+                    + " null",
+                "/header null k-123456");
+      }
+    }
+  }
+
   private static void gzip(io.undertow.server.HttpServerExchange exchange, byte[] content)
       throws Exception {
     ByteArrayOutputStream compressed = new ByteArrayOutputStream();
