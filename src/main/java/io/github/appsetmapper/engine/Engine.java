@@ -47,9 +47,16 @@ public final class Engine {
 
   public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
       throws InputException, UpstreamException, EvaluationException, GuardException {
+    return execute(mapping, invocation, Trace.NONE);
+  }
+
+  /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
+  public List<Map<String, Object>> execute(
+      CompiledMapping mapping, Invocation invocation, Trace trace)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
     try {
-      return run(mapping, invocation);
+      return run(mapping, invocation, trace);
     } catch (InputException e) {
       throw new InputException(redactor.redact(e.getMessage()));
     } catch (UpstreamException e) {
@@ -63,7 +70,7 @@ public final class Engine {
     }
   }
 
-  private List<Map<String, Object>> run(CompiledMapping mapping, Invocation invocation)
+  private List<Map<String, Object>> run(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws InputException,
           UpstreamException,
           EvaluationException,
@@ -74,19 +81,23 @@ public final class Engine {
     base.put("input", input);
     base.put("applicationSetName", invocation.applicationSetName());
     base.put("vars", mapping.vars());
-    Fetcher fetcher = new Fetcher(upstream);
+    Fetcher fetcher = new Fetcher(upstream, trace);
     List<Row> rows =
         mapping.list() == null
             ? List.of(new Row(0, Map.of(), Map.of()))
             : list(mapping, mapping.list(), base, fetcher);
-    EnrichStage stage = new EnrichStage(mapping, fetcher, pool);
+    trace.stage("list", rows.size());
+    EnrichStage stage = new EnrichStage(mapping, fetcher, pool, trace);
     for (CompiledEnrich enrich : mapping.enrich()) {
       rows = stage.run(enrich, rows, base);
+      trace.stage("enrich." + enrich.name(), rows.size());
     }
-    rows = RowOrdering.apply(mapping, rows, base);
+    rows = RowOrdering.apply(mapping, rows, base, trace);
     List<Map<String, Object>> answer = new ArrayList<>(rows.size());
     for (Row row : rows) {
-      answer.add(parameters(mapping, row, base));
+      Map<String, Object> parameters = parameters(mapping, row, base);
+      trace.parameters(row.index(), parameters);
+      answer.add(parameters);
     }
     if (answer.size() < mapping.minItems()) {
       throw new GuardException(

@@ -30,11 +30,13 @@ final class EnrichStage {
   private final CompiledMapping mapping;
   private final Fetcher fetcher;
   private final ExecutorService pool;
+  private final Trace trace;
 
-  EnrichStage(CompiledMapping mapping, Fetcher fetcher, ExecutorService pool) {
+  EnrichStage(CompiledMapping mapping, Fetcher fetcher, ExecutorService pool, Trace trace) {
     this.mapping = mapping;
     this.fetcher = fetcher;
     this.pool = pool;
+    this.trace = trace;
   }
 
   /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
@@ -163,6 +165,9 @@ final class EnrichStage {
         throw new UpstreamException(
             step + HttpUpstream.describe(request) + ": explode needs a list, got " + kind(value));
       }
+      if (elements.isEmpty()) {
+        trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
+      }
       List<Row> exploded = new ArrayList<>(elements.size());
       for (Object element : elements) {
         exploded.add(row.with(enrich.name(), element));
@@ -207,11 +212,13 @@ final class EnrichStage {
     return joined;
   }
 
-  private static Outcome missing(CompiledEnrich enrich, Row row, String why)
-      throws UpstreamException {
+  private Outcome missing(CompiledEnrich enrich, Row row, String why) throws UpstreamException {
     OnMissing onMissing = enrich.onMissing();
     return switch (onMissing) {
-      case DROP -> new Outcome(List.of());
+      case DROP -> {
+        trace.dropped("enrich." + enrich.name(), row.index(), "onMissing: drop (" + why + ")");
+        yield new Outcome(List.of());
+      }
       case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
       default -> throw new UpstreamException(why);
     };

@@ -28,18 +28,28 @@ import java.util.concurrent.ExecutionException;
  */
 final class Fetcher {
   private final Upstream upstream;
+  private final Trace trace;
   private final Map<String, CompletableFuture<UpstreamResponse>> calls = new ConcurrentHashMap<>();
 
-  Fetcher(Upstream upstream) {
+  Fetcher(Upstream upstream, Trace trace) {
     this.upstream = upstream;
+    this.trace = trace;
   }
 
-  UpstreamResponse call(UpstreamRequest request) throws UpstreamException {
+  /** The number of distinct upstream calls made so far. */
+  int calls() {
+    return calls.size();
+  }
+
+  UpstreamResponse call(String step, UpstreamRequest request, int page) throws UpstreamException {
+    long started = System.nanoTime();
     CompletableFuture<UpstreamResponse> mine = new CompletableFuture<>();
     CompletableFuture<UpstreamResponse> existing = calls.putIfAbsent(request.identity(), mine);
     if (existing != null) {
       try {
-        return existing.get();
+        UpstreamResponse shared = existing.get();
+        trace.call(step, request, shared, null, System.nanoTime() - started, page, true);
+        return shared;
       } catch (ExecutionException e) {
         if (e.getCause() instanceof UpstreamException upstreamFailure) {
           throw upstreamFailure;
@@ -53,9 +63,11 @@ final class Fetcher {
     try {
       UpstreamResponse response = upstream.exchange(request);
       mine.complete(response);
+      trace.call(step, request, response, null, System.nanoTime() - started, page, false);
       return response;
     } catch (UpstreamException | RuntimeException e) {
       mine.completeExceptionally(e);
+      trace.call(step, request, null, e.getMessage(), System.nanoTime() - started, page, false);
       throw e;
     }
   }
@@ -72,13 +84,14 @@ final class Fetcher {
       Map<String, Object> scope)
       throws UpstreamException, EvaluationException {
     try {
-      return pages(first, paginate, failWhen, scope);
+      return followPages(step, first, paginate, failWhen, scope);
     } catch (UpstreamException e) {
       throw new UpstreamException(step + " " + e.getMessage(), e.isTimeout());
     }
   }
 
-  private List<UpstreamResponse> pages(
+  private List<UpstreamResponse> followPages(
+      String step,
       UpstreamRequest first,
       CompiledPaginate paginate,
       CompiledExpression failWhen,
@@ -87,7 +100,7 @@ final class Fetcher {
     List<UpstreamResponse> pages = new ArrayList<>();
     UpstreamRequest current = first;
     while (true) {
-      UpstreamResponse response = call(current);
+      UpstreamResponse response = call(step, current, pages.size() + 1);
       if (!response.isSuccess()) {
         if (pages.isEmpty()) {
           pages.add(response);

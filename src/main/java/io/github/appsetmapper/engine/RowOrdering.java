@@ -15,29 +15,47 @@ import java.util.Set;
 final class RowOrdering {
   private RowOrdering() {}
 
-  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Map<String, Object> base)
+  static List<Row> apply(
+      CompiledMapping mapping, List<Row> rows, Map<String, Object> base, Trace trace)
       throws EvaluationException {
     List<Row> kept = new ArrayList<>(rows.size());
-    for (Row row : rows) {
-      if (mapping.filter() == null || passes(mapping.filter(), row, base)) {
-        kept.add(row);
+    if (mapping.filter() == null) {
+      kept.addAll(rows);
+    } else {
+      for (Row row : rows) {
+        if (passes(mapping.filter(), row, base)) {
+          kept.add(row);
+        } else {
+          trace.dropped(
+              "filter", row.index(), "'" + mapping.filter().source().text() + "' is not true");
+        }
       }
+      trace.stage("filter", kept.size());
     }
     if (mapping.sortBy() != null) {
       kept = sorted(mapping.sortBy(), mapping.sortOrder(), kept, base);
+      trace.stage("sortBy", kept.size());
     }
     if (mapping.distinctBy() != null) {
       Set<Object> seen = new HashSet<>();
       List<Row> distinct = new ArrayList<>();
       for (Row row : kept) {
-        if (seen.add(normalize(key(mapping.distinctBy(), row, base)))) {
+        Object key = normalize(key(mapping.distinctBy(), row, base));
+        if (seen.add(key)) {
           distinct.add(row);
+        } else {
+          trace.dropped("distinctBy", row.index(), "an earlier row has the key " + key);
         }
       }
       kept = distinct;
+      trace.stage("distinctBy", kept.size());
     }
     if (mapping.limit() != null && kept.size() > mapping.limit()) {
+      for (Row row : kept.subList(mapping.limit(), kept.size())) {
+        trace.dropped("limit", row.index(), "beyond limit " + mapping.limit());
+      }
       kept = new ArrayList<>(kept.subList(0, mapping.limit()));
+      trace.stage("limit", kept.size());
     }
     return kept;
   }
