@@ -104,7 +104,7 @@ class CliTest {
       Result result = run("run", SAMPLE, "--input", "branch=release-1.4", "--replay", REPLAY);
       assertThat(result.exit()).isEqualTo(1);
       String message =
-          "mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered 503";
+          "mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered 503 after 3 attempts";
       assertThat(result.out())
           .isEqualTo("{\"error\":\"" + message + "\"}" + System.lineSeparator());
       assertThat(result.err()).isEqualTo("error 502: " + message + System.lineSeparator());
