@@ -7,6 +7,7 @@ import io.github.appsetmapper.replay.ReplayUpstream;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamOptions;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,11 +27,14 @@ final class EngineRuntime implements AutoCloseable {
   final Map<String, String> replaySecrets;
 
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
+    this(UpstreamOptions.defaults(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES), replay);
+  }
+
+  EngineRuntime(UpstreamOptions options, Path replay) throws IOException {
+    int upstreamThreads = options.maxConnections();
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
-        recorded == null
-            ? new HttpUpstream(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-            : new ReplayUpstream(recorded.allExchanges());
+        recorded == null ? new HttpUpstream(options) : new ReplayUpstream(recorded.allExchanges());
     this.replaySecrets = recorded == null ? Map.of() : recorded.secrets();
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
     this.engine = new Engine(upstream, pool, redactor);

@@ -270,7 +270,12 @@ public final class HttpUpstream implements Upstream {
             .setConnectionRequestTimeout(Timeout.of(budget))
             .build());
     if (request.settings().tls() != null && "https".equalsIgnoreCase(request.uri().getScheme())) {
-      TlsContexts.Material material = tls.material(request.settings().tls());
+      TlsContexts.Material material;
+      try {
+        material = tls.material(request.settings().tls());
+      } catch (UpstreamException e) {
+        throw e.withMessage(describe(request) + ": " + e.getMessage());
+      }
       context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
       context.setUserToken(material.version());
     }

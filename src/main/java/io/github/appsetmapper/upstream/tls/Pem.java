@@ -29,7 +29,7 @@ public final class Pem {
       JcaPEMKeyConverter converter = new JcaPEMKeyConverter();
       for (Object object; (object = parser.readObject()) != null; ) {
         if (object instanceof PEMKeyPair pair) {
-          return converter.getKeyPair(pair).getPrivate();
+          return converter.getPrivateKey(pair.getPrivateKeyInfo());
         }
         if (object instanceof PrivateKeyInfo info) {
           return converter.getPrivateKey(info);
