@@ -45,16 +45,31 @@ public final class GuardedDnsResolver implements DnsResolver {
       }
     }
     if (allowed.isEmpty() && firstRefusal != null) {
+      String address = firstRefused.getHostAddress();
+      boolean literal =
+          address.equalsIgnoreCase(host)
+              || ("[" + address + "]").equalsIgnoreCase(host)
+              || sameAddress(host, firstRefused);
       throw new RefusedAddressException(
           "refused: "
               + host
-              + " resolves to "
-              + firstRefused.getHostAddress()
-              + ", "
+              + (literal ? " is " : " resolves to " + address + ", ")
               + firstRefusal
               + Addresses.hint(firstRefusal));
     }
     return allowed.toArray(new InetAddress[0]);
+  }
+
+  private static boolean sameAddress(String host, InetAddress address) {
+    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
+    if (!h.matches("[0-9.]+") && !h.matches("[0-9a-fA-F:.]+")) {
+      return false;
+    }
+    try {
+      return InetAddress.getByName(h).equals(address);
+    } catch (UnknownHostException e) {
+      return false;
+    }
   }
 
   @Override
