@@ -664,7 +664,7 @@ class MappingParserTest {
           .containsExactly(
               "m.yaml:2:1 maxDrop: 'maxDrop' is not supported by this version yet",
               "m.yaml:4:3 defaults.cache: 'cache' is not supported by this version yet",
-              "m.yaml:7:5 list.request.cache: 'cache' is not supported by this version yet");
+              "m.yaml:8:5 list.request.cache: 'cache' is not supported by this version yet");
     }
   }
 
