@@ -8,6 +8,7 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -26,8 +27,18 @@ final class EngineRuntime implements AutoCloseable {
   /** With a replay, the test file's secret values stand in for the mapping's own sources. */
   final Map<String, String> replaySecrets;
 
+  /** The defaults, with proxies from the environment (run). */
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
-    this(UpstreamOptions.defaults(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES), replay);
+    this(defaults(upstreamThreads), replay);
+  }
+
+  private static UpstreamOptions defaults(int upstreamThreads) throws IOException {
+    try {
+      return UpstreamOptions.defaults(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+          .withProxies(ProxySettings.fromEnvironment(System::getenv));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage());
+    }
   }
 
   EngineRuntime(UpstreamOptions options, Path replay) throws IOException {

@@ -57,19 +57,29 @@ public record Addresses(boolean allowLinkLocal, boolean denyPrivate) {
       return false;
     }
     String h = host.toLowerCase(Locale.ROOT);
-    if (h.startsWith("[") && h.endsWith("]")) {
-      h = h.substring(1, h.length() - 1);
-    }
     if (h.equals("localhost") || h.endsWith(".localhost")) {
       return true;
     }
-    if (!h.matches("[0-9.]+") && !h.matches("[0-9a-f:.]+")) {
-      return false;
+    InetAddress literal = literal(h);
+    return literal != null && literal.isLoopbackAddress();
+  }
+
+  /**
+   * The address an IP literal ({@code 10.0.0.1}, {@code ::1}, {@code [::1]}) names, or null for a
+   * host name; never a DNS query.
+   */
+  public static InetAddress literal(String host) {
+    String h =
+        host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+    boolean ipv4 = h.matches("\\d{1,3}(\\.\\d{1,3}){3}");
+    boolean ipv6 = h.contains(":") && h.matches("[0-9A-Fa-f:.%a-zA-Z0-9]+");
+    if (!ipv4 && !ipv6) {
+      return null;
     }
     try {
-      return InetAddress.getByName(h).isLoopbackAddress();
+      return InetAddress.getByName(h);
     } catch (UnknownHostException e) {
-      return false;
+      return null;
     }
   }
 

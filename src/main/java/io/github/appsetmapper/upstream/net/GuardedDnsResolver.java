@@ -61,15 +61,8 @@ public final class GuardedDnsResolver implements DnsResolver {
   }
 
   private static boolean sameAddress(String host, InetAddress address) {
-    String h = host.startsWith("[") ? host.substring(1, host.length() - 1) : host;
-    if (!h.matches("[0-9.]+") && !h.matches("[0-9a-fA-F:.]+")) {
-      return false;
-    }
-    try {
-      return InetAddress.getByName(h).equals(address);
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    InetAddress literal = Addresses.literal(host);
+    return literal != null && literal.equals(address);
   }
 
   @Override

@@ -3,7 +3,6 @@ package io.github.appsetmapper.upstream.net;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.net.UnknownHostException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -111,13 +110,15 @@ public record ProxySettings(Proxy http, Proxy https, List<String> noProxy) {
   }
 
   private static boolean inCidr(String host, String cidr) {
-    if (!host.matches("[0-9.]+") && !host.matches("[0-9a-f:.]+")) {
+    InetAddress hostAddress = Addresses.literal(host);
+    int slash = cidr.indexOf('/');
+    InetAddress networkAddress = Addresses.literal(cidr.substring(0, slash));
+    if (hostAddress == null || networkAddress == null) {
       return false;
     }
     try {
-      int slash = cidr.indexOf('/');
-      byte[] network = InetAddress.getByName(cidr.substring(0, slash)).getAddress();
-      byte[] address = InetAddress.getByName(host).getAddress();
+      byte[] network = networkAddress.getAddress();
+      byte[] address = hostAddress.getAddress();
       int bits = Integer.parseInt(cidr.substring(slash + 1));
       if (network.length != address.length || bits > network.length * 8) {
         return false;
@@ -129,7 +130,7 @@ public record ProxySettings(Proxy http, Proxy https, List<String> noProxy) {
         }
       }
       return true;
-    } catch (UnknownHostException | NumberFormatException e) {
+    } catch (NumberFormatException e) {
       return false;
     }
   }
