@@ -169,6 +169,44 @@ class TokenAuthTest {
     }
 
     @Test
+    void aRotatedClientSecretFileGetsANewTokenWithoutRestart() throws Exception {
+      Path secret = dir.resolve("client-secret");
+      java.nio.file.Files.writeString(secret, "first-secret\n");
+      String yaml = YAML.replace("{env: CLIENT_SECRET}", "{file: " + secret + "}");
+      try (StubUpstream stub = new StubUpstream()) {
+        stub.on(
+            "POST /oauth/token",
+            r ->
+                Reply.json(
+                    200,
+                    "{\"access_token\":\"tok-for-"
+                        + (r.header("Authorization").equals(basic("appset-mapper:first-secret"))
+                            ? "first"
+                            : "second")
+                        + "\",\"expires_in\":3600}"));
+        stub.on("GET /items", Reply.json(200, "[]"));
+        try (PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+          assertThat(plugin.getparams("inv", "{}").status()).isEqualTo(200);
+          java.nio.file.Files.writeString(secret, "second-secret-longer\n");
+          java.nio.file.Files.setLastModifiedTime(
+              secret, java.nio.file.attribute.FileTime.from(Instant.now().plusSeconds(5)));
+          assertThat(plugin.getparams("inv", "{}").status()).isEqualTo(200);
+        }
+        assertThat(stub.received().stream().map(r -> r.header("Authorization")).toList())
+            .containsExactly(
+                basic("appset-mapper:first-secret"),
+                "Bearer tok-for-first",
+                basic("appset-mapper:second-secret-longer"),
+                "Bearer tok-for-second");
+      }
+    }
+
+    private static String basic(String pair) {
+      return "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void aTokenEndpointThatRefusesIsA502NamingItWithoutTheSecret() {
       try (StubUpstream stub = new StubUpstream()) {
         stub.on(

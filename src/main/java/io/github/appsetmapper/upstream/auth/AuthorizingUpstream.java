@@ -21,16 +21,12 @@ import java.util.Set;
  */
 public final class AuthorizingUpstream implements Upstream {
   private final Upstream next;
-  private final Redactor redactor;
-  private final Clock clock;
   private final TokenCache tokens;
   private final TokenEndpoints endpoints;
   private final RegistryFlow registry;
 
   public AuthorizingUpstream(Upstream next, Redactor redactor, Clock clock) {
     this.next = next;
-    this.redactor = redactor;
-    this.clock = clock;
     this.tokens = new TokenCache(clock);
     this.endpoints = new TokenEndpoints(next, redactor, clock);
     this.registry = new RegistryFlow(next, tokens, redactor, clock);
@@ -99,13 +95,5 @@ public final class AuthorizingUpstream implements Upstream {
   @Override
   public void close() {
     next.close();
-  }
-
-  Clock clock() {
-    return clock;
-  }
-
-  Redactor redactor() {
-    return redactor;
   }
 }
