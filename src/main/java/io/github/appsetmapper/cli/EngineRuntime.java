@@ -26,10 +26,18 @@ final class EngineRuntime implements AutoCloseable {
   final Map<String, String> replaySecrets;
 
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
+    this(upstreamThreads, upstreamThreads, replay);
+  }
+
+  /**
+   * @param upstreamThreads threads that run enrich requests
+   * @param connections pooled upstream connections: enrich threads plus getparams threads
+   */
+  EngineRuntime(int upstreamThreads, int connections, Path replay) throws IOException {
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
         recorded == null
-            ? new HttpUpstream(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+            ? new HttpUpstream(connections, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
             : new ReplayUpstream(recorded.allExchanges());
     this.replaySecrets = recorded == null ? Map.of() : recorded.secrets();
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));

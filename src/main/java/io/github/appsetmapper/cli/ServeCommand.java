@@ -95,7 +95,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--worker-threads",
-      defaultValue = "32",
+      defaultValue = "128",
       description = "Threads that run getparams calls (default ${DEFAULT-VALUE}).")
   int workerThreads;
 
@@ -151,7 +151,10 @@ final class ServeCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    EngineRuntime runtime = new EngineRuntime(upstreamThreads, replay);
+    // Every getparams thread may call upstream itself (the list request) beside the enrich
+    // threads: the connection pool must hold both, or callers queue on it.
+    EngineRuntime runtime =
+        new EngineRuntime(upstreamThreads, workerThreads + upstreamThreads, replay);
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));

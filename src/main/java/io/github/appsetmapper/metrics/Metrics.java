@@ -15,9 +15,11 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -51,52 +53,84 @@ public final class Metrics {
         .register(registry);
   }
 
+  /** The meters of one label set, looked up once: registering on every call costs per request. */
+  private record GetparamsMeters(Counter requests, Timer duration) {}
+
+  private record RowMeters(DistributionSummary rows, Counter empty) {}
+
+  private record UpstreamMeters(Counter requests, Timer duration) {}
+
+  private final Map<List<String>, GetparamsMeters> getparamsMeters = new ConcurrentHashMap<>();
+  private final Map<String, RowMeters> rowMeters = new ConcurrentHashMap<>();
+  private final Map<List<String>, UpstreamMeters> upstreamMeters = new ConcurrentHashMap<>();
+
   /** One getparams answer. {@code mapping} must be a loaded name or "unknown". */
   public void getparams(String mapping, int status, long nanos, int rows) {
-    Tags tags = Tags.of("mapping", mapping, "status", Integer.toString(status));
-    Counter.builder("appset_mapper.getparams.requests")
-        .description("getparams calls answered, by mapping and HTTP status")
-        .tags(tags)
-        .register(registry)
-        .increment();
-    Timer.builder("appset_mapper.getparams.duration")
-        .description("Time to answer getparams")
-        .tags(tags)
-        .serviceLevelObjectives(LATENCY_BUCKETS)
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
-    if (rows >= 0) {
-      DistributionSummary.builder("appset_mapper.getparams.rows")
-          .description("Parameter maps (Applications) per successful answer")
-          .tags("mapping", mapping)
-          .serviceLevelObjectives(1, 5, 10, 50, 100, 500, 1000)
-          .register(registry)
-          .record(rows);
+    GetparamsMeters meters =
+        getparamsMeters.computeIfAbsent(
+            List.of(mapping, Integer.toString(status)),
+            key -> {
+              Tags tags = Tags.of("mapping", key.get(0), "status", key.get(1));
+              return new GetparamsMeters(
+                  Counter.builder("appset_mapper.getparams.requests")
+                      .description("getparams calls answered, by mapping and HTTP status")
+                      .tags(tags)
+                      .register(registry),
+                  Timer.builder("appset_mapper.getparams.duration")
+                      .description("Time to answer getparams")
+                      .tags(tags)
+                      .serviceLevelObjectives(LATENCY_BUCKETS)
+                      .register(registry));
+            });
+    meters.requests().increment();
+    meters.duration().record(nanos, TimeUnit.NANOSECONDS);
+    if (rows < 0) {
+      return;
     }
+    RowMeters perMapping =
+        rowMeters.computeIfAbsent(
+            mapping,
+            name ->
+                new RowMeters(
+                    DistributionSummary.builder("appset_mapper.getparams.rows")
+                        .description("Parameter maps (Applications) per successful answer")
+                        .tags("mapping", name)
+                        .serviceLevelObjectives(1, 5, 10, 50, 100, 500, 1000)
+                        .register(registry),
+                    // An empty answer deletes every Application of the ApplicationSet: its own
+                    // counter, for an alert.
+                    Counter.builder("appset_mapper.getparams.empty")
+                        .description(
+                            "Successful answers with no parameters (Argo CD deletes the"
+                                + " Applications)")
+                        .tag("mapping", name)
+                        .register(registry)));
+    perMapping.rows().record(rows);
     if (rows == 0) {
-      // An empty answer deletes every Application of the ApplicationSet: worth its own alert.
-      Counter.builder("appset_mapper.getparams.empty")
-          .description("Successful answers with no parameters (Argo CD deletes the Applications)")
-          .tag("mapping", mapping)
-          .register(registry)
-          .increment();
+      perMapping.empty().increment();
     }
   }
 
   /** One upstream call; {@code status} is the HTTP status, or "error" when none came. */
   public void upstream(String mapping, String host, String status, long nanos) {
-    Tags tags = Tags.of("mapping", mapping, "host", host, "status", status);
-    Counter.builder("appset_mapper.upstream.requests")
-        .description("Upstream calls, by mapping, host and HTTP status")
-        .tags(tags)
-        .register(registry)
-        .increment();
-    Timer.builder("appset_mapper.upstream.duration")
-        .description("Upstream call latency")
-        .tags(tags)
-        .serviceLevelObjectives(LATENCY_BUCKETS)
-        .register(registry)
-        .record(Duration.ofNanos(nanos));
+    UpstreamMeters meters =
+        upstreamMeters.computeIfAbsent(
+            List.of(mapping, host, status),
+            key -> {
+              Tags tags = Tags.of("mapping", key.get(0), "host", key.get(1), "status", key.get(2));
+              return new UpstreamMeters(
+                  Counter.builder("appset_mapper.upstream.requests")
+                      .description("Upstream calls, by mapping, host and HTTP status")
+                      .tags(tags)
+                      .register(registry),
+                  Timer.builder("appset_mapper.upstream.duration")
+                      .description("Upstream call latency")
+                      .tags(tags)
+                      .serviceLevelObjectives(LATENCY_BUCKETS)
+                      .register(registry));
+            });
+    meters.requests().increment();
+    meters.duration().record(nanos, TimeUnit.NANOSECONDS);
   }
 
   /** The load state of each mapping: 1 loaded as written, 0 serving a previous version. */
