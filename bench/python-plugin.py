@@ -1,7 +1,8 @@
 # Argo CD's documented Python plugin (Generators-Plugin docs, "A Simple Python Plugin"), changed
 # only where the benchmark needs it: the token path comes from PLUGIN_TOKEN_FILE, the port from
 # PLUGIN_PORT, and the reply echoes the input like the benchmark's static mapping does, so that
-# every compared system sends the same bytes. Still a single-threaded http.server, as documented.
+# every compared system sends the same bytes. Still a single-threaded http.server that logs each
+# request to stderr, as documented (appset-mapper logs one line per getparams too).
 import json
 import os
 from http.server import BaseHTTPRequestHandler, HTTPServer
@@ -51,9 +52,6 @@ class Plugin(BaseHTTPRequestHandler):
             })
         else:
             self.unsupported()
-
-    def log_message(self, *args):
-        pass
 
 
 if __name__ == '__main__':

@@ -249,6 +249,7 @@ final class ServeCommand implements Callable<Integer> {
     }
     runtime.close();
     LOG.info("stopped");
+    LogFormat.flush();
     stopped.countDown();
   }
 
