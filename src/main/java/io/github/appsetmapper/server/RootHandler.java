@@ -29,11 +29,14 @@ final class RootHandler implements HttpHandler {
   private static final Pattern MAPPING_ROUTE =
       Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.execute");
   private static final String DEFAULT_ROUTE = "/api/v1/getparams.execute";
+  private static final Pattern EXPLAIN_ROUTE =
+      Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.explain");
 
   private final ServerOptions options;
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
   private final ErrorAnswers errors;
+  private final ExplainHandler explain;
   private volatile boolean ready;
 
   RootHandler(ServerOptions options, AtomicReference<MappingRegistry> registry, Engine engine) {
@@ -41,10 +44,15 @@ final class RootHandler implements HttpHandler {
     this.registry = registry;
     this.engine = engine;
     this.errors = new ErrorAnswers(engine.redactor());
+    this.explain = new ExplainHandler(this, registry, engine, errors);
   }
 
   void ready(boolean value) {
     ready = value;
+  }
+
+  boolean ready() {
+    return ready;
   }
 
   @Override
@@ -60,6 +68,11 @@ final class RootHandler implements HttpHandler {
     }
     if (exchange.isInIoThread()) {
       exchange.dispatch(this);
+      return;
+    }
+    Matcher explainRoute = EXPLAIN_ROUTE.matcher(path);
+    if (explainRoute.matches()) {
+      explain.handle(exchange, explainRoute.group(1));
       return;
     }
     long started = System.nanoTime();
@@ -123,18 +136,18 @@ final class RootHandler implements HttpHandler {
     }
   }
 
-  private static String known(MappingRegistry mappings) {
+  static String known(MappingRegistry mappings) {
     return mappings.names().isEmpty() ? "(none loaded)" : String.join(", ", mappings.names());
   }
 
-  private static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
+  static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
     if (!exchange.getRequestMethod().equalToString(method)) {
       throw new HttpError(
           405, "method " + exchange.getRequestMethod() + " not allowed; use " + method);
     }
   }
 
-  private void authorize(HttpServerExchange exchange) throws HttpError {
+  void authorize(HttpServerExchange exchange) throws HttpError {
     if (options.tokens() == null) {
       return;
     }
@@ -159,7 +172,7 @@ final class RootHandler implements HttpHandler {
     }
   }
 
-  private byte[] readBody(HttpServerExchange exchange) throws HttpError {
+  byte[] readBody(HttpServerExchange exchange) throws HttpError {
     long limit = options.maxBodyBytes();
     long declared = exchange.getRequestContentLength();
     if (declared > limit) {
@@ -183,7 +196,7 @@ final class RootHandler implements HttpHandler {
     return out.toByteArray();
   }
 
-  private static void send(HttpServerExchange exchange, int status, String body) {
+  static void send(HttpServerExchange exchange, int status, String body) {
     if (exchange.isResponseStarted()) {
       return;
     }

@@ -111,6 +111,60 @@ class CliTest {
     }
 
     @Test
+    void explainTellsWhyARowDropped() {
+      Result result =
+          run("run", SAMPLE, "--input", "branch=feature-branch-2", "--replay", REPLAY, "--explain");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out().replaceAll("\\d+\\.\\dms ", "T.Tms "))
+          .isEqualTo(
+              """
+              explain pr-digests for applicationSetName 'appset-mapper-run'
+              input: {"branch":"feature-branch-2"}
+
+              upstream calls: 2
+                step          page  status  time      call
+                enrich.front     1  200     T.Tms     HEAD https://registry.example.com/v2/myorg/front/manifests/feature-branch-2
+                enrich.back      1  404     T.Tms     HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2
+
+              rows after each stage (a row is numbered by its place in the list, from 0):
+                list          1
+                enrich.front  1
+                enrich.back   0
+                    dropped row 0: onMissing: drop (enrich.back HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2: answered 404)
+
+              parameters: 0 row(s)
+
+              getparams would answer 200: {"output":{"parameters":[]}}
+              """);
+    }
+
+    @Test
+    void explainAsJsonExitsOneWhenGetparamsWouldFail() throws Exception {
+      Result result =
+          run(
+              "run",
+              SAMPLE,
+              "--input",
+              "branch=release-1.4",
+              "--replay",
+              REPLAY,
+              "--explain",
+              "--explain-format",
+              "json");
+      assertThat(result.exit()).isEqualTo(1);
+      var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.out());
+      assertThat(report.get("explain").asText()).isEqualTo("pr-digests");
+      assertThat(report.get("calls").get(0).get("headers").get("Authorization").asText())
+          .isEqualTo("***");
+      assertThat(report.get("answer").toString())
+          .isEqualTo(
+              "{\"status\":502,\"body\":{\"error\":\"mapping 'pr-digests': enrich.front HEAD"
+                  + " https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered"
+                  + " 503\"}}");
+      assertThat(result.out()).doesNotContain("demo-registry-token");
+    }
+
+    @Test
     void badInputIsA400() {
       Result result = run("run", SAMPLE, "--input", "branch=a b", "--replay", REPLAY);
       assertThat(result.exit()).isEqualTo(1);
