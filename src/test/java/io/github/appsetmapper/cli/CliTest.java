@@ -75,6 +75,26 @@ class CliTest {
                   + ":1:7 name: 'Broken_Name' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
               file + ":2:1 paramters: unknown key 'paramters'; did you mean 'parameters'?");
     }
+
+    @Test
+    void checksTheJsonSchemaToo(@TempDir Path dir) throws Exception {
+      Path file = dir.resolve("schema.yaml");
+      Files.writeString(
+          file,
+          """
+          name: quoted-limit
+          limit: "5"
+          parameters: {a: "'b'"}
+          sortOrder: up
+          """);
+      Result result = run("validate", file.toString());
+      assertThat(result.exit()).isEqualTo(1);
+      // Where the loader found the mistake too, its words are kept; the rest is the schema's.
+      assertThat(result.err().lines())
+          .containsExactly(
+              file + ":2:8 limit: schema: string found, integer expected",
+              file + ":4:12 sortOrder: must be one of asc, desc, not 'up'");
+    }
   }
 
   @Nested

@@ -173,7 +173,7 @@ class TestCommandTest {
       List<String> lines = CliTest.run("test", dir.toString()).out().lines().toList();
       assertThat(lines.get(0)).isEqualTo("FAIL " + test + ": the mapping does not load:");
       assertThat(lines.get(1))
-          .startsWith("      " + dir.resolve("pr-digests.yaml") + ":37:15 parameters.digestBack: ");
+          .startsWith("      " + dir.resolve("pr-digests.yaml") + ":38:15 parameters.digestBack: ");
       assertThat(lines.get(2))
           .isEqualTo("FAIL " + test + " > both images built for the branch (not run)");
       assertThat(lines.get(lines.size() - 1)).isEqualTo("0 passed, 5 failed");
