@@ -48,7 +48,7 @@ final class EngineRuntime implements AutoCloseable {
     return new CompileOptions(Map.copyOf(vars), System::getenv, redactor, replaySecrets);
   }
 
-  private static ThreadFactory daemon(String prefix) {
+  static ThreadFactory daemon(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return r -> {
       Thread thread = new Thread(r, prefix + "-" + count.incrementAndGet());

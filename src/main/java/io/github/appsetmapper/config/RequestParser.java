@@ -25,6 +25,10 @@ final class RequestParser {
       List.of("headers", "auth", "timeout", "failWhen", "cache", "retries", "tls");
   static final List<String> AUTH_KEYS =
       List.of("bearer", "basic", "header", "oauth2", "login", "githubApp", "registry");
+  static final List<String> BEARER_KEYS = List.of("secret");
+  static final List<String> BASIC_KEYS = List.of("username", "password");
+  static final List<String> HEADER_AUTH_KEYS = List.of("name", "secret");
+  static final List<String> SECRET_REF_KEYS = List.of("secret");
   static final List<String> PAGINATE_KEYS =
       List.of("linkHeader", "next", "cursor", "page", "maxPages", "onMaxPages");
   private static final Set<String> METHODS =
@@ -105,11 +109,11 @@ final class RequestParser {
     }
     switch (kind) {
       case "bearer" -> {
-        body.allowOnly(List.of("secret"));
+        body.allowOnly(BEARER_KEYS);
         return new AuthSpec.Bearer(body.pos(), body.requiredString("secret"));
       }
       case "basic" -> {
-        body.allowOnly(List.of("username", "password"));
+        body.allowOnly(BASIC_KEYS);
         Expr username = body.expr("username");
         if (username == null) {
           body.problems().add(body.pos(), "missing required key 'username'");
@@ -117,7 +121,7 @@ final class RequestParser {
         return new AuthSpec.Basic(body.pos(), username, secretRef(body, "password"));
       }
       case "header" -> {
-        body.allowOnly(List.of("name", "secret"));
+        body.allowOnly(HEADER_AUTH_KEYS);
         String name = body.requiredString("name");
         if (name != null && !HEADER_NAME.matcher(name).matches()) {
           body.error("name", "invalid header name '" + name + "'");
@@ -140,7 +144,7 @@ final class RequestParser {
     if (ref == null) {
       return null;
     }
-    ref.allowOnly(List.of("secret"));
+    ref.allowOnly(SECRET_REF_KEYS);
     return ref.requiredString("secret");
   }
 

@@ -31,12 +31,15 @@ final class RootHandler implements HttpHandler {
   private static final Pattern MAPPING_ROUTE =
       Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.execute");
   private static final String DEFAULT_ROUTE = "/api/v1/getparams.execute";
+  private static final Pattern EXPLAIN_ROUTE =
+      Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.explain");
 
   private final ServerOptions options;
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
   private final ErrorAnswers errors;
   private final Metrics metrics;
+  private final ExplainHandler explain;
   private volatile boolean ready;
   private volatile boolean accepting = true;
   private final java.util.concurrent.atomic.AtomicInteger inFlight =
@@ -52,6 +55,7 @@ final class RootHandler implements HttpHandler {
     this.engine = engine;
     this.errors = new ErrorAnswers(engine.redactor());
     this.metrics = metrics;
+    this.explain = new ExplainHandler(this, registry, engine, errors);
   }
 
   void ready(boolean value) {
@@ -73,6 +77,11 @@ final class RootHandler implements HttpHandler {
       Thread.sleep(20);
     }
     return true;
+  }
+
+  /** Whether getparams (and explain) calls are still taken: false once draining is over. */
+  boolean ready() {
+    return accepting;
   }
 
   @Override
@@ -107,6 +116,11 @@ final class RootHandler implements HttpHandler {
   }
 
   private void handle(HttpServerExchange exchange, String path) {
+    Matcher explainRoute = EXPLAIN_ROUTE.matcher(path);
+    if (explainRoute.matches()) {
+      explain.handle(exchange, explainRoute.group(1));
+      return;
+    }
     long started = System.nanoTime();
     String mappingName = null;
     Invocation invocation = null;
@@ -170,18 +184,18 @@ final class RootHandler implements HttpHandler {
     }
   }
 
-  private static String known(MappingRegistry mappings) {
+  static String known(MappingRegistry mappings) {
     return mappings.names().isEmpty() ? "(none loaded)" : String.join(", ", mappings.names());
   }
 
-  private static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
+  static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
     if (!exchange.getRequestMethod().equalToString(method)) {
       throw new HttpError(
           405, "method " + exchange.getRequestMethod() + " not allowed; use " + method);
     }
   }
 
-  private void authorize(HttpServerExchange exchange) throws HttpError {
+  void authorize(HttpServerExchange exchange) throws HttpError {
     if (options.tokens() == null) {
       return;
     }
@@ -206,7 +220,7 @@ final class RootHandler implements HttpHandler {
     }
   }
 
-  private byte[] readBody(HttpServerExchange exchange) throws HttpError {
+  byte[] readBody(HttpServerExchange exchange) throws HttpError {
     long limit = options.maxBodyBytes();
     long declared = exchange.getRequestContentLength();
     if (declared > limit) {
@@ -230,7 +244,7 @@ final class RootHandler implements HttpHandler {
     return out.toByteArray();
   }
 
-  private static void send(HttpServerExchange exchange, int status, String body) {
+  static void send(HttpServerExchange exchange, int status, String body) {
     if (exchange.isResponseStarted()) {
       return;
     }
