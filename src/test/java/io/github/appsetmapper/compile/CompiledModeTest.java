@@ -66,4 +66,16 @@ class CompiledModeTest {
       assertThat(expression.evaluate(scope(item))).isEqualTo("feature-login-page:a");
     }
   }
+
+  @Test
+  void projectionsWalkAMapsEntries() throws Exception {
+    CompiledExpression expression = parameter("item.env.?[value > 1].![key]");
+    Map<String, Object> env = new java.util.LinkedHashMap<>();
+    env.put("a", 1);
+    env.put("b", 2);
+    env.put("c", 3);
+    for (int i = 0; i < 200; i++) {
+      assertThat(expression.evaluate(scope(Map.of("env", env)))).isEqualTo(List.of("b", "c"));
+    }
+  }
 }
