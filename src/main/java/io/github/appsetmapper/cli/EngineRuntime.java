@@ -29,20 +29,24 @@ final class EngineRuntime implements AutoCloseable {
 
   /** The defaults, with proxies from the environment (run). */
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
-    this(defaults(upstreamThreads), replay);
+    this(upstreamThreads, defaults(upstreamThreads), replay);
   }
 
-  private static UpstreamOptions defaults(int upstreamThreads) throws IOException {
+  private static UpstreamOptions defaults(int connections) throws IOException {
     try {
-      return UpstreamOptions.defaults(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+      return UpstreamOptions.defaults(connections, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
           .withProxies(ProxySettings.fromEnvironment(System::getenv));
     } catch (IllegalArgumentException e) {
       throw new IOException(e.getMessage());
     }
   }
 
-  EngineRuntime(UpstreamOptions options, Path replay) throws IOException {
-    int upstreamThreads = options.maxConnections();
+  /**
+   * @param upstreamThreads threads that run enrich requests
+   * @param options the HTTP upstream's settings; its pool ({@code maxConnections}) holds enrich
+   *     threads plus getparams threads
+   */
+  EngineRuntime(int upstreamThreads, UpstreamOptions options, Path replay) throws IOException {
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
         recorded == null ? new HttpUpstream(options) : new ReplayUpstream(recorded.allExchanges());
@@ -55,7 +59,7 @@ final class EngineRuntime implements AutoCloseable {
     return new CompileOptions(Map.copyOf(vars), System::getenv, redactor, replaySecrets);
   }
 
-  private static ThreadFactory daemon(String prefix) {
+  static ThreadFactory daemon(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return r -> {
       Thread thread = new Thread(r, prefix + "-" + count.incrementAndGet());

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.cli;
 
+import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
@@ -27,13 +28,29 @@ enum LogFormat {
     encoder.setWithMessage(false);
     encoder.setWithFormattedMessage(true);
     encoder.start();
-    ConsoleAppender<ILoggingEvent> appender = new ConsoleAppender<>();
-    appender.setContext(context);
-    appender.setName("JSON");
-    appender.setEncoder(encoder);
-    appender.start();
+    ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+    console.setContext(context);
+    console.setName("JSON");
+    console.setEncoder(encoder);
+    console.start();
+    // Written by a background thread, as the text format is (see logback.xml).
+    AsyncAppender async = new AsyncAppender();
+    async.setContext(context);
+    async.setName("ASYNC_JSON");
+    async.setQueueSize(8192);
+    async.setDiscardingThreshold(0);
+    async.setNeverBlock(false);
+    async.addAppender(console);
+    async.start();
     root.detachAndStopAllAppenders();
-    root.addAppender(appender);
+    root.addAppender(async);
+  }
+
+  /** Writes out the lines still queued; the last thing the process does. */
+  static void flush() {
+    if (LoggerFactory.getILoggerFactory() instanceof LoggerContext context) {
+      context.stop();
+    }
   }
 
   @Override

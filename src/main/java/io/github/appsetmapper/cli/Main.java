@@ -13,6 +13,7 @@ import picocli.CommandLine.Command;
       ServeCommand.class,
       ValidateCommand.class,
       RunCommand.class,
+      TestCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -29,6 +30,6 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "name a command: serve, validate or run");
+        spec.commandLine(), "name a command: serve, validate, run or test");
   }
 }

@@ -4,6 +4,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.explain.ExplainFormat;
+import io.github.appsetmapper.explain.ExplainReport;
+import io.github.appsetmapper.explain.Explainer;
+import io.github.appsetmapper.server.ErrorAnswer;
+import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -66,6 +71,21 @@ final class RunCommand implements Callable<Integer> {
       description = "Answer upstream calls from the recorded exchanges of a test file.")
   Path replay;
 
+  @Option(
+      names = "--explain",
+      description =
+          "Print why the mapping answers what it answers (every upstream call, the rows after"
+              + " each stage, why rows dropped, each row's parameters, the answer) instead of the"
+              + " answer; the exit code is still 1 when getparams would fail.")
+  boolean explain;
+
+  @Option(
+      names = "--explain-format",
+      paramLabel = "FORMAT",
+      defaultValue = "text",
+      description = "text or json (default ${DEFAULT-VALUE}).")
+  ExplainFormat explainFormat;
+
   @Override
   @SuppressWarnings("unchecked")
   public Integer call() throws Exception {
@@ -88,13 +108,31 @@ final class RunCommand implements Callable<Integer> {
         parameters.putAll(new ObjectMapper().readValue(inputJson, Map.class));
       }
       parameters.putAll(inputs);
+      Invocation invocation = new Invocation(appSet, parameters);
+      if (explain) {
+        ErrorAnswers errors = new ErrorAnswers(runtime.redactor);
+        ExplainReport report =
+            Explainer.explain(
+                runtime.engine,
+                mapping,
+                invocation,
+                failure -> {
+                  ErrorAnswer answer = errors.map(failure);
+                  return ExplainReport.Answer.error(answer.status(), answer.message());
+                });
+        out.print(explainFormat.render(report));
+        if (explainFormat == ExplainFormat.JSON) {
+          out.println();
+        }
+        out.flush();
+        return report.answer().ok() ? 0 : 1;
+      }
       try {
-        out.println(
-            Json.answer(runtime.engine.execute(mapping, new Invocation(appSet, parameters))));
+        out.println(Json.answer(runtime.engine.execute(mapping, invocation)));
         out.flush();
         return 0;
       } catch (Exception failure) {
-        var answer = new io.github.appsetmapper.server.ErrorAnswers(runtime.redactor).map(failure);
+        var answer = new ErrorAnswers(runtime.redactor).map(failure);
         out.println(Json.error(answer.message()));
         out.flush();
         err.println("error " + answer.status() + ": " + answer.message());

@@ -1,6 +1,9 @@
 package io.github.appsetmapper.cli;
 
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.config.Durations;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.reload.MappingReloader;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
@@ -13,10 +16,13 @@ import io.github.appsetmapper.upstream.net.Addresses;
 import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine;
@@ -95,7 +101,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--worker-threads",
-      defaultValue = "32",
+      defaultValue = "128",
       description = "Threads that run getparams calls (default ${DEFAULT-VALUE}).")
   int workerThreads;
 
@@ -144,6 +150,30 @@ final class ServeCommand implements Callable<Integer> {
   List<String> hostRateLimits = List.of();
 
   @Option(
+      names = "--reload-interval",
+      defaultValue = "2s",
+      converter = DurationConverter.class,
+      description = "How often mapping files are checked for changes (default ${DEFAULT-VALUE}).")
+  Duration reloadInterval;
+
+  @Option(
+      names = "--drain-delay",
+      defaultValue = "5s",
+      converter = DurationConverter.class,
+      description =
+          "On SIGTERM, how long readiness fails while requests are still served, so that the"
+              + " Service stops routing here first (default ${DEFAULT-VALUE}).")
+  Duration drainDelay;
+
+  @Option(
+      names = "--grace-period",
+      defaultValue = "20s",
+      converter = DurationConverter.class,
+      description =
+          "Then, how long requests in flight may take to finish (default ${DEFAULT-VALUE}).")
+  Duration gracePeriod;
+
+  @Option(
       names = "--log-format",
       defaultValue = "text",
       description = "text or json (one JSON object per line); default ${DEFAULT-VALUE}.")
@@ -173,22 +203,36 @@ final class ServeCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    EngineRuntime runtime = new EngineRuntime(upstreamOptions, replay);
+    // Every getparams thread may call upstream itself (the list request) beside the enrich
+    // threads: the connection pool must hold both, or callers queue on it.
+    EngineRuntime runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay);
+    // The first load refuses to start on any error (a rollout then stalls while the old pods
+    // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));
     if (!loaded.ok()) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();
       return 1;
     }
-    MappingRegistry registry;
     try {
-      registry = MappingRegistry.of(loaded.mappings(), defaultMapping);
+      MappingRegistry.of(loaded.mappings(), defaultMapping);
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.flush();
       runtime.close();
       return 2;
     }
+    Metrics metrics = new Metrics();
+    AtomicReference<AppServer> serving = new AtomicReference<>();
+    AtomicReference<MappingRegistry> latest = new AtomicReference<>();
+    MappingReloader reloader =
+        new MappingReloader(
+            mappings,
+            runtime.compileOptions(vars),
+            defaultMapping,
+            registry -> publish(registry, latest, serving, metrics),
+            metrics::reload);
+    reloader.reloadIfChanged();
     ServerOptions options =
         new ServerOptions(
             host,
@@ -197,10 +241,13 @@ final class ServeCommand implements Callable<Integer> {
             maxBodyBytes,
             Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
             workerThreads);
-    AppServer server = new AppServer(options, registry, runtime.engine).start();
+    AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics).start();
+    serving.set(server);
+    reloader.start(reloadInterval);
     if (tokens == null) {
       LOG.warn(
-          "!!! --insecure-no-auth: ANYONE who reaches port {} can call every mapping. Never run this in production. !!!",
+          "!!! --insecure-no-auth: ANYONE who reaches port {} can call every mapping. Never run"
+              + " this in production. !!!",
           server.port());
     }
     if (replay != null) {
@@ -212,18 +259,11 @@ final class ServeCommand implements Callable<Integer> {
         "appset-mapper listening on {}:{} with {} mapping(s): {}",
         host,
         server.port(),
-        registry.names().size(),
-        String.join(", ", registry.names()));
+        latest.get().names().size(),
+        String.join(", ", latest.get().names()));
     CountDownLatch stopped = new CountDownLatch(1);
     java.lang.Runtime.getRuntime()
-        .addShutdownHook(
-            new Thread(
-                () -> {
-                  server.close();
-                  runtime.close();
-                  stopped.countDown();
-                },
-                "shutdown"));
+        .addShutdownHook(new Thread(() -> stop(server, reloader, runtime, stopped), "shutdown"));
     stopped.await();
     return 0;
   }
@@ -236,11 +276,48 @@ final class ServeCommand implements Callable<Integer> {
     if (hostMaxConnections < 1) {
       throw new IllegalArgumentException("--host-max-connections must be at least 1");
     }
-    return UpstreamOptions.defaults(upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+    return UpstreamOptions.defaults(
+            workerThreads + upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
         .withServerHosts(new HostPolicy(allowedHosts.stream().map(String::trim).toList()))
         .withAddresses(new Addresses(allowLinkLocal, denyPrivateNetworks))
         .withHostLimits(hostMaxConnections, rules)
         .withProxies(ProxySettings.fromEnvironment(System::getenv));
+  }
+
+  private static void publish(
+      MappingRegistry registry,
+      AtomicReference<MappingRegistry> latest,
+      AtomicReference<AppServer> serving,
+      Metrics metrics) {
+    latest.set(registry);
+    Map<String, Boolean> states = new TreeMap<>();
+    registry.status().forEach((name, status) -> states.put(name, status.current()));
+    metrics.loadStates(states);
+    AppServer server = serving.get();
+    if (server != null) {
+      server.swap(registry);
+    }
+  }
+
+  /** SIGTERM: not ready at once, serve through the drain delay, let requests in flight finish. */
+  private void stop(
+      AppServer server, MappingReloader reloader, EngineRuntime runtime, CountDownLatch stopped) {
+    LOG.info(
+        "stopping: not ready from now, serving {} more, then up to {} for requests in flight",
+        Durations.format(drainDelay),
+        Durations.format(gracePeriod));
+    reloader.close();
+    try {
+      if (!server.shutdown(drainDelay, gracePeriod)) {
+        LOG.warn("requests still in flight after the grace period were cut off");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    runtime.close();
+    LOG.info("stopped");
+    LogFormat.flush();
+    stopped.countDown();
   }
 
   private Tokens tokens() throws IOException {

@@ -3,17 +3,31 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.config.MappingSchema;
+import io.github.appsetmapper.config.MappingSources;
+import io.github.appsetmapper.config.Pos;
+import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.secret.Redactor;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code validate PATH...}: load every mapping as serve would; exit 1 with one line per error. */
+/**
+ * {@code validate PATH...}: load every mapping as serve would and check it against the mapping JSON
+ * Schema; exit 1 with one line per error.
+ */
 @Command(
     name = "validate",
     mixinStandardHelpOptions = true,
@@ -31,8 +45,9 @@ final class ValidateCommand implements Callable<Integer> {
   public Integer call() {
     MappingLoader.Result result =
         MappingLoader.load(paths, CompileOptions.of(vars, new Redactor()));
-    if (!result.ok()) {
-      ProblemPrinter.print(spec.commandLine().getErr(), result.problems());
+    List<Problem> problems = withSchemaProblems(result.problems());
+    if (!problems.isEmpty()) {
+      ProblemPrinter.print(spec.commandLine().getErr(), problems);
       return 1;
     }
     var out = spec.commandLine().getOut();
@@ -47,5 +62,49 @@ final class ValidateCommand implements Callable<Integer> {
     out.println(result.mappings().size() + " mapping(s) valid");
     out.flush();
     return 0;
+  }
+
+  /**
+   * The loader's problems and the JSON Schema's, file by file in line order. Where both found
+   * something at the same place the loader's words are kept: they are the more precise.
+   */
+  private List<Problem> withSchemaProblems(List<Problem> loaded) {
+    List<Path> files;
+    try {
+      files = MappingSources.expand(paths);
+    } catch (IOException e) {
+      return loaded; // the loader names the missing path
+    }
+    Set<String> places = new HashSet<>();
+    loaded.forEach(p -> places.add(place(p.pos())));
+    List<Problem> all = new ArrayList<>(loaded);
+    for (Path file : files) {
+      try {
+        String content = Files.readString(file, StandardCharsets.UTF_8);
+        for (Problem problem : MappingSchema.check(file.toString(), content)) {
+          if (places.add(place(problem.pos()))) {
+            all.add(problem);
+          }
+        }
+      } catch (IOException e) {
+        // the loader names the unreadable file
+      }
+    }
+    List<String> order = new ArrayList<>();
+    all.forEach(
+        p -> {
+          if (!order.contains(p.pos().file())) {
+            order.add(p.pos().file());
+          }
+        });
+    all.sort(
+        Comparator.comparingInt((Problem p) -> order.indexOf(p.pos().file()))
+            .thenComparingInt(p -> p.pos().line())
+            .thenComparingInt(p -> p.pos().column()));
+    return all;
+  }
+
+  private static String place(Pos pos) {
+    return pos.file() + ":" + pos.line() + ":" + pos.column();
   }
 }

@@ -12,6 +12,7 @@ public record CompiledMapping(
     String name,
     String description,
     String sourceFile,
+    io.github.appsetmapper.config.Pos namePos,
     Map<String, InputRule> inputs,
     boolean inputAdditional,
     Map<String, String> vars,

@@ -119,6 +119,7 @@ public final class MappingCompiler {
             spec.name(),
             spec.description(),
             spec.pos().file(),
+            spec.namePos(),
             inputs,
             spec.inputAdditional(),
             vars,

@@ -26,6 +26,44 @@ public final class MappingLoader {
     }
   }
 
+  /** The mappings of one file, or its problems (then no mapping of it is returned). */
+  public static Result loadFile(Path file, CompileOptions options) {
+    String content;
+    try {
+      content = Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      return new Result(
+          List.of(),
+          List.of(
+              new Problem(new Pos(file.toString(), 1, 1, ""), "cannot read: " + e.getMessage())));
+    }
+    List<MappingSpec> specs;
+    try {
+      specs = MappingParser.parse(file.toString(), content);
+    } catch (MappingException e) {
+      return new Result(List.of(), e.problems());
+    }
+    List<CompiledMapping> mappings = new ArrayList<>();
+    List<Problem> problems = new ArrayList<>();
+    Map<String, MappingSpec> names = new LinkedHashMap<>();
+    for (MappingSpec spec : specs) {
+      if (names.putIfAbsent(spec.name(), spec) != null) {
+        problems.add(
+            new Problem(
+                spec.namePos(), "duplicate mapping name '" + spec.name() + "' in this file"));
+        continue;
+      }
+      try {
+        mappings.add(MappingCompiler.compile(spec, options));
+      } catch (MappingException e) {
+        problems.addAll(e.problems());
+      }
+    }
+    return problems.isEmpty()
+        ? new Result(List.copyOf(mappings), List.of())
+        : new Result(List.of(), List.copyOf(problems));
+  }
+
   public static Result load(List<Path> paths, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
     List<Path> files = new ArrayList<>();
@@ -38,40 +76,22 @@ public final class MappingLoader {
     }
     Map<String, CompiledMapping> byName = new LinkedHashMap<>();
     for (Path file : files) {
-      String content;
-      try {
-        content = Files.readString(file, StandardCharsets.UTF_8);
-      } catch (IOException e) {
-        problems.add(
-            new Problem(
-                new Pos(file.toString(), 1, 1, "(file)"), "cannot read: " + e.getMessage()));
-        continue;
-      }
-      List<MappingSpec> specs;
-      try {
-        specs = MappingParser.parse(file.toString(), content);
-      } catch (MappingException e) {
-        problems.addAll(e.problems());
-        continue;
-      }
-      for (MappingSpec spec : specs) {
-        CompiledMapping first = byName.get(spec.name());
+      Result result = loadFile(file, options);
+      problems.addAll(result.problems());
+      for (CompiledMapping mapping : result.mappings()) {
+        CompiledMapping first = byName.get(mapping.name());
         if (first != null) {
           problems.add(
               new Problem(
-                  spec.namePos(),
+                  mapping.namePos(),
                   "duplicate mapping name '"
-                      + spec.name()
+                      + mapping.name()
                       + "' (also in "
                       + first.sourceFile()
                       + ")"));
           continue;
         }
-        try {
-          byName.put(spec.name(), MappingCompiler.compile(spec, options));
-        } catch (MappingException e) {
-          problems.addAll(e.problems());
-        }
+        byName.put(mapping.name(), mapping);
       }
     }
     return new Result(List.copyOf(byName.values()), List.copyOf(problems));

@@ -46,6 +46,9 @@ public final class MappingParser {
           "maxDrop");
   static final List<String> INPUT_KEYS =
       List.of("type", "required", "default", "pattern", "enum", "description");
+  static final List<String> VAR_KEYS = List.of("default", "env", "description");
+  static final List<String> SECRET_KEYS = List.of("file", "env");
+  static final List<String> LIST_KEYS = List.of("request", "items", "paginate");
   static final List<String> ENRICH_KEYS =
       List.of("request", "select", "value", "onMissing", "explode", "paginate");
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
@@ -181,7 +184,7 @@ public final class MappingParser {
       if (entry == null) {
         continue;
       }
-      entry.allowOnly(List.of("default", "env", "description"));
+      entry.allowOnly(VAR_KEYS);
       out.put(
           key,
           new VarSpec(
@@ -205,7 +208,7 @@ public final class MappingParser {
       if (entry == null) {
         continue;
       }
-      entry.allowOnly(List.of("file", "env"));
+      entry.allowOnly(SECRET_KEYS);
       String file = entry.string("file");
       String env = entry.string("env");
       if (file == null && env == null) {
@@ -231,7 +234,7 @@ public final class MappingParser {
     if (map == null) {
       return null;
     }
-    map.allowOnly(List.of("request", "items", "paginate"));
+    map.allowOnly(LIST_KEYS);
     YamlMap request = map.map("request");
     if (request == null && !map.has("request")) {
       map.problems().add(map.pos(), "missing required key 'request'");

@@ -25,10 +25,23 @@ final class RequestParser {
       List.of("headers", "auth", "timeout", "failWhen", "cache", "retries", "tls");
   static final List<String> AUTH_KEYS =
       List.of("bearer", "basic", "header", "oauth2", "login", "githubApp", "registry");
+  static final List<String> BEARER_KEYS = List.of("secret");
+  static final List<String> BASIC_KEYS = List.of("username", "password");
+  static final List<String> HEADER_AUTH_KEYS = List.of("name", "secret");
+  static final List<String> SECRET_REF_KEYS = List.of("secret");
   static final List<String> PAGINATE_KEYS =
       List.of("linkHeader", "next", "cursor", "page", "maxPages", "onMaxPages");
   static final List<String> TLS_KEYS =
       List.of("caFile", "certFile", "keyFile", "insecureSkipVerify");
+  static final List<String> OAUTH2_KEYS =
+      List.of("tokenUrl", "clientId", "clientSecret", "scopes", "params", "clientAuth");
+  static final List<String> LOGIN_KEYS =
+      List.of("request", "token", "expiresIn", "header", "scheme");
+  static final List<String> GITHUB_APP_KEYS =
+      List.of("appId", "installationId", "privateKey", "apiUrl");
+  static final List<String> REGISTRY_KEYS = List.of("username", "password");
+  static final List<String> CURSOR_KEYS = List.of("param", "from", "until");
+  static final List<String> PAGE_KEYS = List.of("param", "start", "size", "sizeParam");
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
@@ -157,11 +170,11 @@ final class RequestParser {
     }
     switch (kind) {
       case "bearer" -> {
-        body.allowOnly(List.of("secret"));
+        body.allowOnly(BEARER_KEYS);
         return new AuthSpec.Bearer(body.pos(), body.requiredString("secret"));
       }
       case "basic" -> {
-        body.allowOnly(List.of("username", "password"));
+        body.allowOnly(BASIC_KEYS);
         Expr username = body.expr("username");
         if (username == null) {
           body.problems().add(body.pos(), "missing required key 'username'");
@@ -169,7 +182,7 @@ final class RequestParser {
         return new AuthSpec.Basic(body.pos(), username, secretRef(body, "password"));
       }
       case "header" -> {
-        body.allowOnly(List.of("name", "secret"));
+        body.allowOnly(HEADER_AUTH_KEYS);
         String name = body.requiredString("name");
         if (name != null && !HEADER_NAME.matcher(name).matches()) {
           body.error("name", "invalid header name '" + name + "'");
@@ -183,14 +196,14 @@ final class RequestParser {
         return login(body);
       }
       case "githubApp" -> {
-        body.allowOnly(List.of("appId", "installationId", "privateKey", "apiUrl"));
+        body.allowOnly(GITHUB_APP_KEYS);
         Expr appId = requiredExpr(body, "appId");
         Expr installation = requiredExpr(body, "installationId");
         return new AuthSpec.GithubApp(
             body.pos(), appId, installation, secretRef(body, "privateKey"), body.expr("apiUrl"));
       }
       case "registry" -> {
-        body.allowOnly(List.of("username", "password"));
+        body.allowOnly(REGISTRY_KEYS);
         if (body.has("username") != body.has("password")) {
           body.problems()
               .add(
@@ -208,8 +221,7 @@ final class RequestParser {
   }
 
   private static AuthSpec oauth2(YamlMap body) {
-    body.allowOnly(
-        List.of("tokenUrl", "clientId", "clientSecret", "scopes", "params", "clientAuth"));
+    body.allowOnly(OAUTH2_KEYS);
     Expr tokenUrl = requiredExpr(body, "tokenUrl");
     Expr clientId = requiredExpr(body, "clientId");
     String secret = secretRef(body, "clientSecret");
@@ -224,7 +236,7 @@ final class RequestParser {
   }
 
   private static AuthSpec login(YamlMap body) {
-    body.allowOnly(List.of("request", "token", "expiresIn", "header", "scheme"));
+    body.allowOnly(LOGIN_KEYS);
     YamlMap request = body.map("request");
     if (request == null && !body.has("request")) {
       body.problems().add(body.pos(), "missing required key 'request'");
@@ -286,7 +298,7 @@ final class RequestParser {
     if (ref == null) {
       return null;
     }
-    ref.allowOnly(List.of("secret"));
+    ref.allowOnly(SECRET_REF_KEYS);
     return ref.requiredString("secret");
   }
 
@@ -340,7 +352,7 @@ final class RequestParser {
         if (cursor == null) {
           return null;
         }
-        cursor.allowOnly(List.of("param", "from", "until"));
+        cursor.allowOnly(CURSOR_KEYS);
         PaginateSpec.Cursor spec =
             new PaginateSpec.Cursor(
                 cursor.pos(),
@@ -355,7 +367,7 @@ final class RequestParser {
         if (page == null) {
           return null;
         }
-        page.allowOnly(List.of("param", "start", "size", "sizeParam"));
+        page.allowOnly(PAGE_KEYS);
         Integer size = page.integer("size", null, 1);
         String sizeParam = queryName(page, "sizeParam");
         if (sizeParam != null && size == null) {

@@ -17,7 +17,8 @@ public final class Evaluator {
 
   private static SimpleEvaluationContext build() {
     SimpleEvaluationContext context =
-        SimpleEvaluationContext.forPropertyAccessors(new LenientMapAccessor())
+        SimpleEvaluationContext.forPropertyAccessors(
+                new LenientMapAccessor(), new MapEntryAccessor())
             .withMethodResolvers(new AllowlistMethodResolver())
             .withAssignmentDisabled()
             .build();

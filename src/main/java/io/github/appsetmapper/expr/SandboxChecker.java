@@ -1,6 +1,5 @@
 package io.github.appsetmapper.expr;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -34,7 +33,11 @@ import org.springframework.expression.spel.ast.VariableReference;
 public final class SandboxChecker {
   private static final Set<String> MEMBER_ROOTS = Set.of("input", "secret", "vars");
 
-  private final List<String> violations = new ArrayList<>();
+  /** Names that only the scope has: read inside a projection, they are a mistake. */
+  private static final Set<String> SCOPE_ONLY =
+      Set.of("input", "vars", "secret", "response", "page", "applicationSetName");
+
+  private final Set<String> violations = new LinkedHashSet<>();
   private final Set<String> roots = new LinkedHashSet<>();
   private final Map<String, Set<String>> members = new LinkedHashMap<>();
 
@@ -115,6 +118,13 @@ public final class SandboxChecker {
         violations.add("'class' cannot be read");
       } else if (rootRelative && !elementScope) {
         roots.add(property.getName());
+      } else if (rootRelative && SCOPE_ONLY.contains(property.getName())) {
+        // Inside .![...] and .?[...] names read the element: input.x would quietly be null.
+        violations.add(
+            "inside a projection or selection '"
+                + property.getName()
+                + "' reads the element; write #root."
+                + property.getName());
       }
       return;
     }

@@ -79,7 +79,7 @@ public record ExchangeFile(
               (List<?>) list(expect.get("parameters"), path, where + ".expect.parameters");
     } else if (expect.containsKey("error")) {
       Map<String, Object> error = map(expect.get("error"), path, where + ".expect.error");
-      status = ((Number) error.get("status")).intValue();
+      status = number(error.get("status"), path, where + ".expect.error.status");
       message = error.get("message") == null ? null : error.get("message").toString();
     } else {
       throw new IOException(path + ": " + where + ".expect needs 'parameters' or 'error'");
@@ -117,9 +117,16 @@ public record ExchangeFile(
         String.valueOf(request.get("url")),
         strings(request.get("headers"), path, where + ".request.headers"),
         request.get("body"),
-        ((Number) status).intValue(),
+        number(status, path, where + ".response.status"),
         strings(response.get("headers"), path, where + ".response.headers"),
         body);
+  }
+
+  private static int number(Object value, Path path, String where) throws IOException {
+    if (!(value instanceof Number n)) {
+      throw new IOException(path + ": " + where + " must be a number, not " + value);
+    }
+    return n.intValue();
   }
 
   @SuppressWarnings("unchecked")

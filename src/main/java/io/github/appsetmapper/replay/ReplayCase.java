@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * A case of a mapping test file: an input, the exchanges it expects, and the expected answer:
- * {@code parameters}, or an error {@code status} and (part of) its {@code message}.
+ * {@code parameters}, or an error {@code status} and its exact {@code message}.
  */
 public record ReplayCase(
     String name,

@@ -25,20 +25,29 @@ public final class ReplayUpstream implements Upstream {
   @Override
   public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
     for (RecordedExchange exchange : exchanges) {
-      if (ExchangeMatcher.matches(
-          exchange,
-          request.method(),
-          request.uri().toString(),
-          request.headers(),
-          request.body())) {
-        List<Headers.Header> headers = new ArrayList<>();
-        for (Map.Entry<String, String> h : exchange.responseHeaders().entrySet()) {
-          headers.add(new Headers.Header(h.getKey(), h.getValue()));
-        }
-        return new UpstreamResponse(
-            exchange.status(), Headers.of(headers), exchange.responseBody(), request.uri());
+      if (matches(exchange, request)) {
+        return answer(exchange, request);
       }
     }
-    throw new UpstreamException(HttpUpstream.describe(request) + ": no recorded exchange matches");
+    throw noMatch(request);
+  }
+
+  static boolean matches(RecordedExchange exchange, UpstreamRequest request) {
+    return ExchangeMatcher.matches(
+        exchange, request.method(), request.uri().toString(), request.headers(), request.body());
+  }
+
+  /** The recorded answer, as the upstream would have given it to {@code request}. */
+  static UpstreamResponse answer(RecordedExchange exchange, UpstreamRequest request) {
+    List<Headers.Header> headers = new ArrayList<>();
+    for (Map.Entry<String, String> h : exchange.responseHeaders().entrySet()) {
+      headers.add(new Headers.Header(h.getKey(), h.getValue()));
+    }
+    return new UpstreamResponse(
+        exchange.status(), Headers.of(headers), exchange.responseBody(), request.uri());
+  }
+
+  static UpstreamException noMatch(UpstreamRequest request) {
+    return new UpstreamException(HttpUpstream.describe(request) + ": no recorded exchange matches");
   }
 }

@@ -1,21 +1,32 @@
 package io.github.appsetmapper.secret;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The last wall between a secret and an answer or a log line: every secret value read is
- * remembered, and every error message is scrubbed of all of them before it leaves the process.
+ * remembered, and every error message is scrubbed of all of them before it leaves the process. A
+ * value is also remembered percent-encoded, as a URL carries it when a template puts it into a path
+ * segment or a query value (a token with {@code /}, {@code +} or {@code =} would otherwise show in
+ * a URL-bearing message).
  */
 public final class Redactor {
   /** Shorter values would scrub ordinary words; a secret that short is not worth the name. */
   private static final int MIN_LENGTH = 4;
+
+  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
   private final Set<String> values = ConcurrentHashMap.newKeySet();
 
   public void remember(String value) {
     if (value != null && value.length() >= MIN_LENGTH) {
       values.add(value);
+      values.add(percentEncoded(value, ""));
+      values.add(percentEncoded(value, ":@"));
     }
   }
 
@@ -23,12 +34,33 @@ public final class Redactor {
     if (text == null || values.isEmpty()) {
       return text;
     }
+    // Longest first, so that a secret holding another one is scrubbed whole.
+    List<String> known = new ArrayList<>(values);
+    known.sort(Comparator.comparingInt(String::length).reversed());
     String out = text;
-    for (String value : values) {
+    for (String value : known) {
       if (out.contains(value)) {
         out = out.replace(value, "***");
       }
     }
     return out;
+  }
+
+  /** RFC 3986 unreserved characters kept, everything else encoded (as engine.Encoding does). */
+  private static String percentEncoded(String value, String alsoKept) {
+    StringBuilder out = new StringBuilder(value.length() + 8);
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xff);
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || "-._~".indexOf(c) >= 0
+          || alsoKept.indexOf(c) >= 0) {
+        out.append(c);
+      } else {
+        out.append('%').append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
+      }
+    }
+    return out.toString();
   }
 }

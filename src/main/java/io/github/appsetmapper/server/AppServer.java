@@ -1,9 +1,11 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.metrics.Metrics;
 import io.undertow.Undertow;
 import io.undertow.UndertowOptions;
 import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
 /** The Undertow server: one listener, one handler, the mapping registry swapped atomically. */
@@ -13,8 +15,12 @@ public final class AppServer implements AutoCloseable {
   private final RootHandler handler;
 
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine) {
+    this(options, initial, engine, new Metrics());
+  }
+
+  public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
     this.registry = new AtomicReference<>(initial);
-    this.handler = new RootHandler(options, registry, engine);
+    this.handler = new RootHandler(options, registry, engine, metrics);
     this.undertow =
         Undertow.builder()
             .addHttpListener(options.port(), options.host())
@@ -50,6 +56,23 @@ public final class AppServer implements AutoCloseable {
   /** From now on readiness fails and getparams answers 503; requests already running finish. */
   public void stopAccepting() {
     handler.ready(false);
+    handler.stopAccepting();
+  }
+
+  /**
+   * Stops as a rolling update needs: readiness fails at once while requests are still served for
+   * {@code drain} (so Endpoints and kube-proxy stop sending traffic here), then new requests get
+   * 503 and those in flight get up to {@code grace} to finish, then the listener closes.
+   *
+   * @return true when every request in flight finished within the grace period
+   */
+  public boolean shutdown(Duration drain, Duration grace) throws InterruptedException {
+    handler.ready(false);
+    Thread.sleep(drain.toMillis());
+    handler.stopAccepting();
+    boolean finished = handler.awaitIdle(grace);
+    undertow.stop();
+    return finished;
   }
 
   @Override

@@ -35,9 +35,19 @@ final class MappingCatalog {
         inputs.put(rule.name(), input);
       }
       entry.put("inputs", inputs);
-      entry.put("state", "loaded");
+      MappingStatus status = registry.status().get(name);
+      entry.put("state", status == null || status.current() ? "loaded" : "stale");
+      if (status != null && status.loadedAt() != null) {
+        entry.put("loadedAt", status.loadedAt().toString());
+      }
+      if (status != null && status.lastError() != null) {
+        entry.put("lastError", status.lastError());
+      }
       mappings.add(entry);
     }
-    return Map.of("mappings", mappings);
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("mappings", mappings);
+    out.put("failures", registry.failures());
+    return out;
   }
 }

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -11,14 +12,35 @@ import java.util.TreeMap;
  * The loaded mappings by name, immutable: a request takes one snapshot and a reload swaps the whole
  * registry. {@code defaultName} serves {@code POST /api/v1/getparams.execute}.
  */
-public record MappingRegistry(Map<String, CompiledMapping> byName, String defaultName) {
+public record MappingRegistry(
+    Map<String, CompiledMapping> byName,
+    String defaultName,
+    Map<String, MappingStatus> status,
+    List<String> failures) {
 
   public MappingRegistry {
     byName = Map.copyOf(byName);
+    status = Map.copyOf(status);
+    failures = List.copyOf(failures);
   }
 
   /** The default is the one named, or the only mapping when exactly one is loaded. */
   public static MappingRegistry of(List<CompiledMapping> mappings, String defaultName) {
+    Map<String, MappingStatus> status = new TreeMap<>();
+    Instant now = Instant.now();
+    mappings.forEach(m -> status.put(m.name(), new MappingStatus(m.sourceFile(), now, null)));
+    return of(mappings, defaultName, status, List.of());
+  }
+
+  /**
+   * With each mapping's load status, and the load errors of files that serve nothing (the reload
+   * keeps a failed file's previous mappings; a file that never loaded only has its error here).
+   */
+  public static MappingRegistry of(
+      List<CompiledMapping> mappings,
+      String defaultName,
+      Map<String, MappingStatus> status,
+      List<String> failures) {
     Map<String, CompiledMapping> byName = new TreeMap<>();
     mappings.forEach(m -> byName.put(m.name(), m));
     if (defaultName == null && byName.size() == 1) {
@@ -31,7 +53,7 @@ public record MappingRegistry(Map<String, CompiledMapping> byName, String defaul
               + "' is not loaded; loaded: "
               + String.join(", ", byName.keySet()));
     }
-    return new MappingRegistry(byName, defaultName);
+    return new MappingRegistry(byName, defaultName, status, failures);
   }
 
   public Optional<CompiledMapping> find(String name) {

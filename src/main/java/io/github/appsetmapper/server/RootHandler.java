@@ -3,6 +3,8 @@ package io.github.appsetmapper.server;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.metrics.MetricsTrace;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.HeaderValues;
@@ -29,22 +31,57 @@ final class RootHandler implements HttpHandler {
   private static final Pattern MAPPING_ROUTE =
       Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.execute");
   private static final String DEFAULT_ROUTE = "/api/v1/getparams.execute";
+  private static final Pattern EXPLAIN_ROUTE =
+      Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.explain");
 
   private final ServerOptions options;
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
   private final ErrorAnswers errors;
+  private final Metrics metrics;
+  private final ExplainHandler explain;
   private volatile boolean ready;
+  private volatile boolean accepting = true;
+  private final java.util.concurrent.atomic.AtomicInteger inFlight =
+      new java.util.concurrent.atomic.AtomicInteger();
 
-  RootHandler(ServerOptions options, AtomicReference<MappingRegistry> registry, Engine engine) {
+  RootHandler(
+      ServerOptions options,
+      AtomicReference<MappingRegistry> registry,
+      Engine engine,
+      Metrics metrics) {
     this.options = options;
     this.registry = registry;
     this.engine = engine;
     this.errors = new ErrorAnswers(engine.redactor());
+    this.metrics = metrics;
+    this.explain = new ExplainHandler(this, registry, engine, errors);
   }
 
   void ready(boolean value) {
     ready = value;
+  }
+
+  /** From now on getparams answers 503 (readiness is separate: it fails first, while draining). */
+  void stopAccepting() {
+    accepting = false;
+  }
+
+  /** Waits until no request is being handled, or the time is up; true when idle. */
+  boolean awaitIdle(java.time.Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (inFlight.get() > 0) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  /** Whether getparams (and explain) calls are still taken: false once draining is over. */
+  boolean ready() {
+    return accepting;
   }
 
   @Override
@@ -62,9 +99,32 @@ final class RootHandler implements HttpHandler {
       exchange.dispatch(this);
       return;
     }
+    if (path.equals("/metrics")) {
+      exchange.setStatusCode(200);
+      exchange
+          .getResponseHeaders()
+          .put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+      exchange.getResponseSender().send(metrics.scrape(), StandardCharsets.UTF_8);
+      return;
+    }
+    inFlight.incrementAndGet();
+    try {
+      handle(exchange, path);
+    } finally {
+      inFlight.decrementAndGet();
+    }
+  }
+
+  private void handle(HttpServerExchange exchange, String path) {
+    Matcher explainRoute = EXPLAIN_ROUTE.matcher(path);
+    if (explainRoute.matches()) {
+      explain.handle(exchange, explainRoute.group(1));
+      return;
+    }
     long started = System.nanoTime();
     String mappingName = null;
     Invocation invocation = null;
+    MetricsTrace trace = null;
     try {
       Matcher matcher = MAPPING_ROUTE.matcher(path);
       boolean isDefault = path.equals(DEFAULT_ROUTE);
@@ -83,7 +143,7 @@ final class RootHandler implements HttpHandler {
       }
       requireMethod(exchange, "POST");
       authorize(exchange);
-      if (!ready) {
+      if (!accepting) {
         throw new HttpError(503, "the server is shutting down; retry");
       }
       MappingRegistry mappings = registry.get();
@@ -104,10 +164,11 @@ final class RootHandler implements HttpHandler {
                       new HttpError(
                           404, "unknown mapping '" + name + "'; known: " + known(mappings)));
       invocation = GetParamsParser.parse(readBody(exchange));
-      List<Map<String, Object>> parameters = engine.execute(mapping, invocation);
+      trace = new MetricsTrace(metrics, mapping.name());
+      List<Map<String, Object>> parameters = engine.execute(mapping, invocation, trace);
       String body = Json.answer(parameters);
       // Logged before the answer leaves, so the line exists once a caller has its answer.
-      log(mappingName, invocation, 200, parameters.size(), started, null);
+      finish(mappingName, invocation, 200, parameters.size(), started, trace, null);
       send(exchange, 200, body);
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
@@ -118,23 +179,23 @@ final class RootHandler implements HttpHandler {
           && !(failure instanceof io.github.appsetmapper.engine.EvaluationException)) {
         LOG.error("unexpected failure on {}", path, failure);
       }
-      log(mappingName, invocation, answer.status(), -1, started, answer.message());
+      finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
       send(exchange, answer.status(), Json.error(answer.message()));
     }
   }
 
-  private static String known(MappingRegistry mappings) {
+  static String known(MappingRegistry mappings) {
     return mappings.names().isEmpty() ? "(none loaded)" : String.join(", ", mappings.names());
   }
 
-  private static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
+  static void requireMethod(HttpServerExchange exchange, String method) throws HttpError {
     if (!exchange.getRequestMethod().equalToString(method)) {
       throw new HttpError(
           405, "method " + exchange.getRequestMethod() + " not allowed; use " + method);
     }
   }
 
-  private void authorize(HttpServerExchange exchange) throws HttpError {
+  void authorize(HttpServerExchange exchange) throws HttpError {
     if (options.tokens() == null) {
       return;
     }
@@ -159,7 +220,7 @@ final class RootHandler implements HttpHandler {
     }
   }
 
-  private byte[] readBody(HttpServerExchange exchange) throws HttpError {
+  byte[] readBody(HttpServerExchange exchange) throws HttpError {
     long limit = options.maxBodyBytes();
     long declared = exchange.getRequestContentLength();
     if (declared > limit) {
@@ -183,7 +244,7 @@ final class RootHandler implements HttpHandler {
     return out.toByteArray();
   }
 
-  private static void send(HttpServerExchange exchange, int status, String body) {
+  static void send(HttpServerExchange exchange, int status, String body) {
     if (exchange.isResponseStarted()) {
       return;
     }
@@ -192,24 +253,48 @@ final class RootHandler implements HttpHandler {
     exchange.getResponseSender().send(body, StandardCharsets.UTF_8);
   }
 
-  private static void log(
-      String mapping, Invocation invocation, int status, int rows, long started, String error) {
-    long millis = (System.nanoTime() - started) / 1_000_000;
-    String appSet = invocation == null ? "-" : invocation.applicationSetName();
+  /** The log line and the metrics of one getparams. */
+  private void finish(
+      String mapping,
+      Invocation invocation,
+      int status,
+      int rows,
+      long started,
+      MetricsTrace trace,
+      String error) {
+    long nanos = System.nanoTime() - started;
+    if (mapping != null) {
+      // Only loaded names become label values: a scan of random paths cannot grow the metrics.
+      String label = registry.get().find(mapping).isPresent() ? mapping : "unknown";
+      try {
+        metrics.getparams(label, status, nanos, rows);
+      } catch (RuntimeException e) {
+        // Bookkeeping must never change an answer.
+        LOG.error("recording metrics failed", e);
+      }
+    }
+    String appSet =
+        invocation == null || invocation.applicationSetName().isEmpty()
+            ? "-"
+            : invocation.applicationSetName();
+    int calls = trace == null ? 0 : trace.calls();
+    long millis = nanos / 1_000_000;
     if (error == null) {
       LOG.info(
-          "mapping={} appset={} status={} rows={} ms={}",
+          "mapping={} appset={} status={} rows={} upstream_calls={} ms={}",
           mapping == null ? "-" : mapping,
           appSet,
           status,
           rows,
+          calls,
           millis);
     } else {
       LOG.info(
-          "mapping={} appset={} status={} ms={} error=\"{}\"",
+          "mapping={} appset={} status={} upstream_calls={} ms={} error=\"{}\"",
           mapping == null ? "-" : mapping,
           appSet,
           status,
+          calls,
           millis,
           error);
     }

@@ -31,7 +31,7 @@ class CliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "serve", "validate", "run"})
+  @ValueSource(strings = {"", "serve", "validate", "run", "test"})
   void everyCommandHasHelp(String command) {
     Result result = command.isEmpty() ? run("--help") : run(command, "--help");
     assertThat(result.exit()).isZero();
@@ -43,7 +43,7 @@ class CliTest {
   void noCommandIsAUsageError() {
     Result result = run();
     assertThat(result.exit()).isEqualTo(2);
-    assertThat(result.err()).startsWith("name a command: serve, validate or run");
+    assertThat(result.err()).startsWith("name a command: serve, validate, run or test");
   }
 
   @Nested
@@ -74,6 +74,26 @@ class CliTest {
               file
                   + ":1:7 name: 'Broken_Name' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
               file + ":2:1 paramters: unknown key 'paramters'; did you mean 'parameters'?");
+    }
+
+    @Test
+    void checksTheJsonSchemaToo(@TempDir Path dir) throws Exception {
+      Path file = dir.resolve("schema.yaml");
+      Files.writeString(
+          file,
+          """
+          name: quoted-limit
+          limit: "5"
+          parameters: {a: "'b'"}
+          sortOrder: up
+          """);
+      Result result = run("validate", file.toString());
+      assertThat(result.exit()).isEqualTo(1);
+      // Where the loader found the mistake too, its words are kept; the rest is the schema's.
+      assertThat(result.err().lines())
+          .containsExactly(
+              file + ":2:8 limit: schema: string found, integer expected",
+              file + ":4:12 sortOrder: must be one of asc, desc, not 'up'");
     }
   }
 
@@ -108,6 +128,60 @@ class CliTest {
       assertThat(result.out())
           .isEqualTo("{\"error\":\"" + message + "\"}" + System.lineSeparator());
       assertThat(result.err()).isEqualTo("error 502: " + message + System.lineSeparator());
+    }
+
+    @Test
+    void explainTellsWhyARowDropped() {
+      Result result =
+          run("run", SAMPLE, "--input", "branch=feature-branch-2", "--replay", REPLAY, "--explain");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out().replaceAll("\\d+\\.\\dms ", "T.Tms "))
+          .isEqualTo(
+              """
+              explain pr-digests for applicationSetName 'appset-mapper-run'
+              input: {"branch":"feature-branch-2"}
+
+              upstream calls: 2
+                step          page  status  time      call
+                enrich.front     1  200     T.Tms     HEAD https://registry.example.com/v2/myorg/front/manifests/feature-branch-2
+                enrich.back      1  404     T.Tms     HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2
+
+              rows after each stage (a row is numbered by its place in the list, from 0):
+                list          1
+                enrich.front  1
+                enrich.back   0
+                    dropped row 0: onMissing: drop (enrich.back HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2: answered 404)
+
+              parameters: 0 row(s)
+
+              getparams would answer 200: {"output":{"parameters":[]}}
+              """);
+    }
+
+    @Test
+    void explainAsJsonExitsOneWhenGetparamsWouldFail() throws Exception {
+      Result result =
+          run(
+              "run",
+              SAMPLE,
+              "--input",
+              "branch=release-1.4",
+              "--replay",
+              REPLAY,
+              "--explain",
+              "--explain-format",
+              "json");
+      assertThat(result.exit()).isEqualTo(1);
+      var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.out());
+      assertThat(report.get("explain").asText()).isEqualTo("pr-digests");
+      // Registry auth adds its token below the trace: explain never holds it.
+      assertThat(report.get("calls").get(0).get("headers").has("Authorization")).isFalse();
+      assertThat(report.get("answer").toString())
+          .isEqualTo(
+              "{\"status\":502,\"body\":{\"error\":\"mapping 'pr-digests': enrich.front HEAD"
+                  + " https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered"
+                  + " 503 after 3 attempts\"}}");
+      assertThat(result.out()).doesNotContain("demo-registry-token");
     }
 
     @Test

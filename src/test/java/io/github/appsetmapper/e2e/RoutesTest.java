@@ -49,13 +49,16 @@ class RoutesTest {
       Answer answer = plugin.send("GET", "/mappings", null, "Bearer " + PluginServer.TOKEN, null);
       assertThat(answer.status()).isEqualTo(200);
       assertThat(answer.body())
-          .isEqualTo(
-              "{\"mappings\":[{\"name\":\"hello\",\"route\":\"/mappings/hello/api/v1/getparams.execute\",\"default\":true,"
-                  + "\"source\":\""
-                  + dir.resolve("mapping-0.yaml")
-                  + "\",\"description\":\"Says hello.\","
-                  + "\"inputs\":{\"who\":{\"type\":\"string\",\"required\":false,\"default\":\"world\",\"description\":\"whom to greet\"}},"
-                  + "\"state\":\"loaded\"}]}");
+          .matches(
+              java.util.regex.Pattern.quote(
+                      "{\"mappings\":[{\"name\":\"hello\",\"route\":\"/mappings/hello/api/v1/getparams.execute\",\"default\":true,"
+                          + "\"source\":\""
+                          + dir.resolve("mapping-0.yaml")
+                          + "\",\"description\":\"Says hello.\","
+                          + "\"inputs\":{\"who\":{\"type\":\"string\",\"required\":false,\"default\":\"world\",\"description\":\"whom to greet\"}},"
+                          + "\"state\":\"loaded\",\"loadedAt\":\"")
+                  + "[0-9T:.Z-]+"
+                  + java.util.regex.Pattern.quote("\"}],\"failures\":[]}"));
     }
   }
 

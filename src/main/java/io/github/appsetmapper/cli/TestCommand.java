@@ -1,0 +1,137 @@
+package io.github.appsetmapper.cli;
+
+import io.github.appsetmapper.config.MappingSources;
+import io.github.appsetmapper.replay.MappingTestRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code test PATH...}: runs mapping test files in-process against their recorded exchanges, one
+ * line per case, a diff under each failure, then {@code N passed, N failed}; exit 0 only when every
+ * case passed (and there was at least one).
+ */
+@Command(
+    name = "test",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Run mapping test files (*.test.yaml) offline against their recorded upstream exchanges.",
+      "A PATH is a test file, a mapping file (its x.test.yaml beside it is run) or a directory"
+          + " (every *.test.yaml under it, recursively)."
+    })
+final class TestCommand implements Callable<Integer> {
+  @CommandLine.Spec CommandLine.Model.CommandSpec spec;
+
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "PATH",
+      description = "Test files, mapping files or directories.")
+  List<Path> paths;
+
+  @Override
+  public Integer call() {
+    PrintWriter out = spec.commandLine().getOut();
+    int passed = 0;
+    int failed = 0;
+    Set<Path> files = new LinkedHashSet<>();
+    for (Path path : paths) {
+      String problem = collect(path, files);
+      if (problem != null) {
+        out.println("FAIL " + path + ": " + problem);
+        failed++;
+      }
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(8, EngineRuntime.daemon("test-enrich"));
+    try {
+      for (Path file : files) {
+        MappingTestRun.FileResult result = MappingTestRun.run(file, pool);
+        print(out, result);
+        passed += result.passed();
+        failed += result.failed();
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    if (passed + failed == 0) {
+      out.println("FAIL no test case found");
+      failed++;
+    }
+    out.println(passed + " passed, " + failed + " failed");
+    out.flush();
+    return failed == 0 ? 0 : 1;
+  }
+
+  private static void print(PrintWriter out, MappingTestRun.FileResult result) {
+    if (!result.problems().isEmpty()) {
+      out.println("FAIL " + result.file() + ": " + result.problems().get(0));
+      result.problems().stream().skip(1).forEach(line -> out.println("    " + line));
+      if (result.cases().isEmpty()) {
+        return;
+      }
+    }
+    for (MappingTestRun.CaseResult c : result.cases()) {
+      boolean notRun = !result.problems().isEmpty();
+      out.println(
+          (c.passed() ? "ok   " : "FAIL ")
+              + result.file()
+              + " > "
+              + c.name()
+              + (notRun ? " (not run)" : ""));
+      c.details().forEach(line -> out.println("    " + line));
+    }
+  }
+
+  /** Adds the test files a PATH names; returns why it names none, or null. */
+  private static String collect(Path path, Set<Path> into) {
+    if (Files.isDirectory(path)) {
+      List<Path> found = new ArrayList<>();
+      try (Stream<Path> walk = Files.walk(path)) {
+        walk.filter(p -> MappingSources.isTestFile(p) && Files.isRegularFile(p))
+            .filter(p -> !hidden(path.relativize(p)))
+            .sorted()
+            .forEach(found::add);
+      } catch (IOException e) {
+        return "cannot read: " + e.getMessage();
+      }
+      if (found.isEmpty()) {
+        return "no *.test.yaml under it";
+      }
+      into.addAll(found);
+      return null;
+    }
+    if (!Files.isRegularFile(path)) {
+      return "no such file or directory";
+    }
+    if (MappingSources.isTestFile(path)) {
+      into.add(path);
+      return null;
+    }
+    Path test = MappingTestRun.testFileFor(path);
+    if (!Files.isRegularFile(test)) {
+      return "no test file beside it (" + test.getFileName() + ")";
+    }
+    into.add(test);
+    return null;
+  }
+
+  private static boolean hidden(Path relative) {
+    for (Path part : relative) {
+      if (part.toString().startsWith(".")) {
+        return true;
+      }
+    }
+    return false;
+  }
+}

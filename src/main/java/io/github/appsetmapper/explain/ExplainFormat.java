@@ -1,0 +1,104 @@
+package io.github.appsetmapper.explain;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** How a report is written: {@code text} for a terminal, {@code json} for tools. */
+public enum ExplainFormat {
+  TEXT,
+  JSON;
+
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper()
+          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
+          .enable(SerializationFeature.INDENT_OUTPUT);
+  private static final ObjectMapper COMPACT =
+      new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
+
+  public String render(ExplainReport report) {
+    return this == TEXT ? ExplainText.render(report) : write(MAPPER, toJson(report));
+  }
+
+  public String contentType() {
+    return this == TEXT ? "text/plain; charset=utf-8" : "application/json";
+  }
+
+  @Override
+  public String toString() {
+    return name().toLowerCase();
+  }
+
+  static String compact(Object value) {
+    return write(COMPACT, value);
+  }
+
+  private static String write(ObjectMapper mapper, Object value) {
+    try {
+      return mapper.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * The JSON form, field by field: {@code explain} names the mapping first, so that the document
+   * says what it is; there is no {@code output} key, so it can never read as a getparams answer.
+   */
+  static Map<String, Object> toJson(ExplainReport report) {
+    Map<String, Object> out = new LinkedHashMap<>();
+    out.put("explain", report.mapping());
+    out.put("applicationSetName", report.applicationSetName());
+    out.put("input", report.input());
+    List<Object> calls = new ArrayList<>();
+    for (ExplainReport.Call call : report.calls()) {
+      Map<String, Object> c = new LinkedHashMap<>();
+      c.put("step", call.step());
+      c.put("page", call.page());
+      c.put("method", call.method());
+      c.put("url", call.url());
+      c.put("headers", call.headers());
+      c.put("status", call.status());
+      c.put("error", call.error());
+      c.put("startedMillis", call.startedMillis());
+      c.put("durationMillis", call.durationMillis());
+      c.put("shared", call.shared());
+      calls.add(c);
+    }
+    out.put("calls", calls);
+    List<Object> stages = new ArrayList<>();
+    for (ExplainReport.Stage stage : report.stages()) {
+      Map<String, Object> s = new LinkedHashMap<>();
+      s.put("stage", stage.name());
+      s.put("rows", stage.rows());
+      List<Object> dropped = new ArrayList<>();
+      for (ExplainReport.Drop drop : stage.dropped()) {
+        Map<String, Object> d = new LinkedHashMap<>();
+        d.put("row", drop.row());
+        d.put("reason", drop.reason());
+        dropped.add(d);
+      }
+      s.put("dropped", dropped);
+      stages.add(s);
+    }
+    out.put("stages", stages);
+    List<Object> rows = new ArrayList<>();
+    for (ExplainReport.RowParameters row : report.rows()) {
+      Map<String, Object> r = new LinkedHashMap<>();
+      r.put("row", row.row());
+      r.put("parameters", row.parameters());
+      rows.add(r);
+    }
+    out.put("rows", rows);
+    Map<String, Object> answer = new LinkedHashMap<>();
+    answer.put("status", report.answer().status());
+    answer.put("body", report.answer().body());
+    out.put("answer", answer);
+    return out;
+  }
+}

@@ -1,0 +1,127 @@
+package io.github.appsetmapper.explain;
+
+import io.github.appsetmapper.engine.Trace;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A {@link Trace} that remembers what the engine reports and builds the {@link ExplainReport}.
+ * Everything is redacted as it is recorded: URLs and messages by the engine's {@link Redactor},
+ * credential headers (auth, headers whose template reads a secret, and Authorization, Cookie and
+ * their kin whatever they hold) replaced by {@code ***}. Thread-safe.
+ */
+final class ExplainRecorder implements Trace {
+  private static final Set<String> ALWAYS_HIDDEN =
+      Set.of("authorization", "proxy-authorization", "cookie", "private-token", "x-api-key");
+
+  private final Redactor redactor;
+  private final long started = System.nanoTime();
+  private final List<ExplainReport.Call> calls = new ArrayList<>();
+  private final List<String> stageOrder = new ArrayList<>();
+  private final Map<String, Integer> stageRows = new LinkedHashMap<>();
+  private final Map<String, List<ExplainReport.Drop>> drops = new LinkedHashMap<>();
+  private final List<ExplainReport.RowParameters> rows = new ArrayList<>();
+
+  ExplainRecorder(Redactor redactor) {
+    this.redactor = redactor;
+  }
+
+  @Override
+  public synchronized void call(
+      String step,
+      UpstreamRequest request,
+      UpstreamResponse response,
+      String error,
+      long nanos,
+      int page,
+      boolean shared) {
+    long now = System.nanoTime();
+    calls.add(
+        new ExplainReport.Call(
+            step,
+            page,
+            request.method(),
+            redactor.redact(request.uri().toString()),
+            headers(request),
+            response == null ? null : response.status(),
+            error == null ? null : redactor.redact(error),
+            millis(now - nanos - started),
+            millis(nanos),
+            shared));
+  }
+
+  @Override
+  public synchronized void stage(String stage, int count) {
+    see(stage);
+    stageRows.put(stage, count);
+  }
+
+  @Override
+  public synchronized void dropped(String stage, int row, String reason) {
+    see(stage);
+    drops.get(stage).add(new ExplainReport.Drop(row, redactor.redact(reason)));
+  }
+
+  @Override
+  public synchronized void parameters(int row, Map<String, Object> parameters) {
+    @SuppressWarnings("unchecked")
+    Map<String, Object> clean = (Map<String, Object>) Redaction.deep(parameters, redactor);
+    rows.add(new ExplainReport.RowParameters(row, clean));
+  }
+
+  private void see(String stage) {
+    if (!drops.containsKey(stage)) {
+      stageOrder.add(stage);
+      drops.put(stage, new ArrayList<>());
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  synchronized ExplainReport report(
+      String mapping,
+      String applicationSetName,
+      Map<String, Object> input,
+      ExplainReport.Answer answer) {
+    List<ExplainReport.Call> inOrder = new ArrayList<>(calls);
+    inOrder.sort(Comparator.comparingDouble(ExplainReport.Call::startedMillis));
+    List<ExplainReport.Stage> stages = new ArrayList<>();
+    for (String name : stageOrder) {
+      stages.add(new ExplainReport.Stage(name, stageRows.get(name), drops.get(name)));
+    }
+    ExplainReport.Answer clean =
+        new ExplainReport.Answer(
+            answer.status(), (Map<String, Object>) Redaction.deep(answer.body(), redactor));
+    return new ExplainReport(
+        mapping,
+        applicationSetName,
+        (Map<String, Object>) Redaction.deep(input, redactor),
+        inOrder,
+        stages,
+        rows,
+        clean);
+  }
+
+  private Map<String, String> headers(UpstreamRequest request) {
+    Map<String, String> out = new LinkedHashMap<>();
+    for (Headers.Header h : request.headers().fields()) {
+      String lower = h.name().toLowerCase(Locale.ROOT);
+      boolean hidden = ALWAYS_HIDDEN.contains(lower) || request.sensitiveHeaders().contains(lower);
+      out.merge(h.name(), hidden ? "***" : redactor.redact(h.value()), (a, b) -> a + ", " + b);
+    }
+    return Collections.unmodifiableMap(out);
+  }
+
+  private static double millis(long nanos) {
+    return Math.round(nanos / 100_000.0) / 10.0;
+  }
+}

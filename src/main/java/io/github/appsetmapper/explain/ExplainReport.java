@@ -1,0 +1,75 @@
+package io.github.appsetmapper.explain;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Why a mapping answered what it answered, for one getparams call: every upstream call, the rows
+ * after each stage and why rows dropped, each answered row's parameters, and the answer getparams
+ * would have given. Holds no secret: URLs, headers and messages are redacted when it is built.
+ *
+ * <p>It is never a getparams answer: it has no {@code output} key, and the would-be answer sits
+ * under {@code answer}, whose {@code status} is what getparams would have answered.
+ */
+public record ExplainReport(
+    String mapping,
+    String applicationSetName,
+    Map<String, Object> input,
+    List<Call> calls,
+    List<Stage> stages,
+    List<RowParameters> rows,
+    Answer answer) {
+
+  public ExplainReport {
+    calls = List.copyOf(calls);
+    stages = List.copyOf(stages);
+    rows = List.copyOf(rows);
+  }
+
+  /**
+   * One upstream call: {@code status} is null when it failed with {@code error}; {@code shared}
+   * when an identical call of the same getparams was made once and its answer shared.
+   */
+  public record Call(
+      String step,
+      int page,
+      String method,
+      String url,
+      Map<String, String> headers,
+      Integer status,
+      String error,
+      double startedMillis,
+      double durationMillis,
+      boolean shared) {}
+
+  /** The rows after a stage ({@code null} when it did not finish), and those it dropped. */
+  public record Stage(String name, Integer rows, List<Drop> dropped) {
+    public Stage {
+      dropped = List.copyOf(dropped);
+    }
+  }
+
+  /** A row (its index in the list) that a stage dropped, and why. */
+  public record Drop(int row, String reason) {}
+
+  /** The parameters of one answered row. */
+  public record RowParameters(int row, Map<String, Object> parameters) {}
+
+  /**
+   * What getparams would have answered: the status and the exact body ({@code {"output":...}} or
+   * {@code {"error":...}}).
+   */
+  public record Answer(int status, Map<String, Object> body) {
+    public static Answer parameters(List<Map<String, Object>> parameters) {
+      return new Answer(200, Map.of("output", Map.of("parameters", parameters)));
+    }
+
+    public static Answer error(int status, String message) {
+      return new Answer(status, Map.of("error", message));
+    }
+
+    public boolean ok() {
+      return status >= 200 && status < 300;
+    }
+  }
+}

@@ -1,0 +1,91 @@
+package io.github.appsetmapper.explain;
+
+import java.util.Locale;
+
+/** The report as text for a terminal: calls as a table, stages with their drops, rows, answer. */
+final class ExplainText {
+  private ExplainText() {}
+
+  static String render(ExplainReport report) {
+    StringBuilder out = new StringBuilder();
+    out.append("explain ")
+        .append(report.mapping())
+        .append(" for applicationSetName '")
+        .append(report.applicationSetName())
+        .append("'\n");
+    out.append("input: ").append(ExplainFormat.compact(report.input())).append("\n\n");
+
+    out.append("upstream calls: ").append(report.calls().size()).append('\n');
+    int stepWidth = "step".length();
+    for (ExplainReport.Call call : report.calls()) {
+      stepWidth = Math.max(stepWidth, call.step().length());
+    }
+    if (!report.calls().isEmpty()) {
+      out.append(
+          String.format(
+              Locale.ROOT, "  %-" + stepWidth + "s  page  status  time      call%n", "step"));
+    }
+    for (ExplainReport.Call call : report.calls()) {
+      String status = call.status() == null ? "failed" : String.valueOf(call.status());
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-" + stepWidth + "s  %4d  %-6s  %-8s  %s %s%s%n",
+              call.step(),
+              call.page(),
+              status,
+              String.format(Locale.ROOT, "%.1fms", call.durationMillis()),
+              call.method(),
+              call.url(),
+              call.shared() ? "  (shared: answered by an identical call)" : ""));
+      if (call.error() != null) {
+        out.append("  ")
+            .append(" ".repeat(stepWidth))
+            .append("  error: ")
+            .append(call.error())
+            .append('\n');
+      }
+    }
+
+    out.append("\nrows after each stage (a row is numbered by its place in the list, from 0):\n");
+    int stageWidth = 0;
+    for (ExplainReport.Stage stage : report.stages()) {
+      stageWidth = Math.max(stageWidth, stage.name().length());
+    }
+    for (ExplainReport.Stage stage : report.stages()) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "  %-" + stageWidth + "s  %s%n",
+              stage.name(),
+              stage.rows() == null ? "(did not finish)" : stage.rows()));
+      for (ExplainReport.Drop drop : stage.dropped()) {
+        out.append("      dropped row ")
+            .append(drop.row())
+            .append(": ")
+            .append(drop.reason())
+            .append('\n');
+      }
+    }
+
+    out.append("\nparameters: ").append(report.rows().size()).append(" row(s)\n");
+    for (ExplainReport.RowParameters row : report.rows()) {
+      out.append("  row ").append(row.row()).append(":\n");
+      row.parameters()
+          .forEach(
+              (key, value) ->
+                  out.append("    ")
+                      .append(key)
+                      .append(" = ")
+                      .append(ExplainFormat.compact(value))
+                      .append('\n'));
+    }
+
+    out.append("\ngetparams would answer ")
+        .append(report.answer().status())
+        .append(": ")
+        .append(ExplainFormat.compact(report.answer().body()))
+        .append('\n');
+    return out.toString();
+  }
+}

@@ -1,0 +1,30 @@
+package io.github.appsetmapper.explain;
+
+import io.github.appsetmapper.secret.Redactor;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Every string inside plain data (maps, lists) passed through the redactor. */
+final class Redaction {
+  private Redaction() {}
+
+  static Object deep(Object value, Redactor redactor) {
+    if (value instanceof String text) {
+      return redactor.redact(text);
+    }
+    if (value instanceof Map<?, ?> map) {
+      Map<String, Object> out = new LinkedHashMap<>();
+      map.forEach((k, v) -> out.put(redactor.redact(String.valueOf(k)), deep(v, redactor)));
+      return Collections.unmodifiableMap(out);
+    }
+    if (value instanceof List<?> list) {
+      List<Object> out = new ArrayList<>(list.size());
+      list.forEach(v -> out.add(deep(v, redactor)));
+      return Collections.unmodifiableList(out);
+    }
+    return value;
+  }
+}

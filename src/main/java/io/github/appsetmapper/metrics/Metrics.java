@@ -1,0 +1,180 @@
+package io.github.appsetmapper.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The Prometheus metrics ({@code GET /metrics}). Names follow Prometheus conventions once rendered:
+ * {@code appset_mapper_getparams_requests_total}, {@code appset_mapper_getparams_duration_seconds},
+ * {@code appset_mapper_upstream_requests_total} ... Label values are bounded: mappings by the names
+ * loaded, hosts by what mappings call.
+ */
+public final class Metrics {
+  private static final Duration[] LATENCY_BUCKETS = {
+    Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+    Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+    Duration.ofMillis(2500), Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(25)
+  };
+
+  private final PrometheusMeterRegistry registry =
+      new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+  private final Map<String, AtomicInteger> loadStates = new ConcurrentHashMap<>();
+  private final AtomicInteger mappingsLoaded = new AtomicInteger();
+
+  public Metrics() {
+    new JvmMemoryMetrics().bindTo(registry);
+    new JvmGcMetrics().bindTo(registry);
+    new JvmThreadMetrics().bindTo(registry);
+    new ClassLoaderMetrics().bindTo(registry);
+    new ProcessorMetrics().bindTo(registry);
+    new UptimeMetrics().bindTo(registry);
+    new FileDescriptorMetrics().bindTo(registry);
+    Gauge.builder("appset_mapper.mappings", mappingsLoaded, AtomicInteger::get)
+        .description("Mappings being served")
+        .register(registry);
+  }
+
+  /** The meters of one label set, looked up once: registering on every call costs per request. */
+  private record GetparamsMeters(Counter requests, Timer duration) {}
+
+  private record RowMeters(DistributionSummary rows, Counter empty) {}
+
+  private record UpstreamMeters(Counter requests, Timer duration) {}
+
+  private final Map<List<String>, GetparamsMeters> getparamsMeters = new ConcurrentHashMap<>();
+  private final Map<String, RowMeters> rowMeters = new ConcurrentHashMap<>();
+  private final Map<List<String>, UpstreamMeters> upstreamMeters = new ConcurrentHashMap<>();
+
+  /** One getparams answer. {@code mapping} must be a loaded name or "unknown". */
+  public void getparams(String mapping, int status, long nanos, int rows) {
+    GetparamsMeters meters =
+        getparamsMeters.computeIfAbsent(
+            List.of(mapping, Integer.toString(status)),
+            key -> {
+              Tags tags = Tags.of("mapping", key.get(0), "status", key.get(1));
+              return new GetparamsMeters(
+                  Counter.builder("appset_mapper.getparams.requests")
+                      .description("getparams calls answered, by mapping and HTTP status")
+                      .tags(tags)
+                      .register(registry),
+                  Timer.builder("appset_mapper.getparams.duration")
+                      .description("Time to answer getparams")
+                      .tags(tags)
+                      .serviceLevelObjectives(LATENCY_BUCKETS)
+                      .register(registry));
+            });
+    meters.requests().increment();
+    meters.duration().record(nanos, TimeUnit.NANOSECONDS);
+    if (rows < 0) {
+      return;
+    }
+    RowMeters perMapping =
+        rowMeters.computeIfAbsent(
+            mapping,
+            name ->
+                new RowMeters(
+                    DistributionSummary.builder("appset_mapper.getparams.rows")
+                        .description("Parameter maps (Applications) per successful answer")
+                        .tags("mapping", name)
+                        .serviceLevelObjectives(1, 5, 10, 50, 100, 500, 1000)
+                        .register(registry),
+                    // An empty answer deletes every Application of the ApplicationSet: its own
+                    // counter, for an alert.
+                    Counter.builder("appset_mapper.getparams.empty")
+                        .description(
+                            "Successful answers with no parameters (Argo CD deletes the"
+                                + " Applications)")
+                        .tag("mapping", name)
+                        .register(registry)));
+    perMapping.rows().record(rows);
+    if (rows == 0) {
+      perMapping.empty().increment();
+    }
+  }
+
+  /** One upstream call; {@code status} is the HTTP status, or "error" when none came. */
+  public void upstream(String mapping, String host, String status, long nanos) {
+    UpstreamMeters meters =
+        upstreamMeters.computeIfAbsent(
+            List.of(mapping, host, status),
+            key -> {
+              Tags tags = Tags.of("mapping", key.get(0), "host", key.get(1), "status", key.get(2));
+              return new UpstreamMeters(
+                  Counter.builder("appset_mapper.upstream.requests")
+                      .description("Upstream calls, by mapping, host and HTTP status")
+                      .tags(tags)
+                      .register(registry),
+                  Timer.builder("appset_mapper.upstream.duration")
+                      .description("Upstream call latency")
+                      .tags(tags)
+                      .serviceLevelObjectives(LATENCY_BUCKETS)
+                      .register(registry));
+            });
+    meters.requests().increment();
+    meters.duration().record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** The load state of each mapping: 1 loaded as written, 0 serving a previous version. */
+  public void loadStates(Map<String, Boolean> current) {
+    mappingsLoaded.set(current.size());
+    for (Map.Entry<String, Boolean> entry : current.entrySet()) {
+      loadStates
+          .computeIfAbsent(
+              entry.getKey(),
+              name -> {
+                AtomicInteger value = new AtomicInteger();
+                Gauge.builder("appset_mapper.mapping.loaded", value, AtomicInteger::get)
+                    .description(
+                        "1 when the mapping's file loaded, 0 when a previous version serves")
+                    .tag("mapping", name)
+                    .register(registry);
+                return value;
+              })
+          .set(entry.getValue() ? 1 : 0);
+    }
+    Set<String> gone = Set.copyOf(loadStates.keySet());
+    for (String name : gone) {
+      if (!current.containsKey(name)) {
+        registry
+            .find("appset_mapper.mapping.loaded")
+            .tag("mapping", name)
+            .meters()
+            .forEach(registry::remove);
+        loadStates.remove(name);
+      }
+    }
+  }
+
+  /** A reload attempt: {@code ok} or {@code error}. */
+  public void reload(String result) {
+    Counter.builder("appset_mapper.reloads")
+        .description("Mapping reloads, by result")
+        .tag("result", result)
+        .register(registry)
+        .increment();
+  }
+
+  /** The Prometheus text exposition. */
+  public String scrape() {
+    return registry.scrape();
+  }
+}

@@ -1,0 +1,215 @@
+package io.github.appsetmapper.reload;
+
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.config.MappingSources;
+import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.server.MappingStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the served mappings in step with their files. It polls the files' contents rather than
+ * watching for events: a Kubernetes ConfigMap update swaps a {@code ..data} symlink, which file
+ * watchers report unreliably, while a content digest sees every change. A file that fails to load
+ * keeps its previous mappings serving and reports the error; a removed file's mappings go.
+ */
+public final class MappingReloader implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.reload");
+
+  private final List<Path> paths;
+  private final CompileOptions options;
+  private final String defaultName;
+  private final Consumer<MappingRegistry> publish;
+  private final Consumer<String> onReload;
+  private final ScheduledExecutorService timer =
+      Executors.newSingleThreadScheduledExecutor(
+          r -> {
+            Thread thread = new Thread(r, "mapping-reload");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** What each file gave the last time it loaded well, and its latest content digest. */
+  private record FileState(
+      String digest, List<CompiledMapping> mappings, Instant loadedAt, String error) {}
+
+  private Map<Path, FileState> files = new TreeMap<>();
+  private String fingerprint = "";
+
+  /**
+   * @param publish receives each new registry (the server swaps it in atomically)
+   * @param onReload receives "ok" or "error" after each reload that changed something
+   */
+  public MappingReloader(
+      List<Path> paths,
+      CompileOptions options,
+      String defaultName,
+      Consumer<MappingRegistry> publish,
+      Consumer<String> onReload) {
+    this.paths = List.copyOf(paths);
+    this.options = options;
+    this.defaultName = defaultName;
+    this.publish = publish;
+    this.onReload = onReload;
+  }
+
+  public void start(Duration interval) {
+    timer.scheduleWithFixedDelay(
+        () -> {
+          try {
+            reloadIfChanged();
+          } catch (RuntimeException e) {
+            LOG.error("mapping reload failed", e);
+          }
+        },
+        interval.toMillis(),
+        interval.toMillis(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  /** Loads again when any file's content, or the set of files, changed; true when it did. */
+  public synchronized boolean reloadIfChanged() {
+    Map<Path, String> digests = digests();
+    String now = digests.toString();
+    if (now.equals(fingerprint)) {
+      return false;
+    }
+    fingerprint = now;
+    Map<Path, FileState> next = new TreeMap<>();
+    boolean failed = false;
+    for (Map.Entry<Path, String> entry : digests.entrySet()) {
+      Path file = entry.getKey();
+      FileState previous = files.get(file);
+      if (previous != null && previous.digest().equals(entry.getValue())) {
+        next.put(file, previous);
+        failed |= previous.error() != null;
+        continue;
+      }
+      MappingLoader.Result result = MappingLoader.loadFile(file, options);
+      if (result.ok()) {
+        next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
+        if (previous != null) {
+          LOG.info("reloaded {}: {}", file, names(result.mappings()));
+        }
+      } else {
+        failed = true;
+        String error =
+            result.problems().stream().map(Problem::toString).collect(Collectors.joining("; "));
+        LOG.error(
+            "{} did not load{}: {}",
+            file,
+            previous == null || previous.mappings().isEmpty()
+                ? ""
+                : ", its previous version keeps serving " + names(previous.mappings()),
+            error);
+        List<CompiledMapping> kept = previous == null ? List.of() : previous.mappings();
+        Instant loadedAt = previous == null ? null : previous.loadedAt();
+        next.put(file, new FileState(entry.getValue(), kept, loadedAt, error));
+      }
+    }
+    files = next;
+    publish.accept(registry());
+    onReload.accept(failed ? "error" : "ok");
+    return true;
+  }
+
+  /** The first load: the problems of every file, empty when all loaded. */
+  public synchronized List<String> problems() {
+    List<String> problems = new ArrayList<>();
+    files.values().stream().filter(f -> f.error() != null).forEach(f -> problems.add(f.error()));
+    return problems;
+  }
+
+  private MappingRegistry registry() {
+    List<CompiledMapping> mappings = new ArrayList<>();
+    Map<String, MappingStatus> status = new LinkedHashMap<>();
+    List<String> failures = new ArrayList<>();
+    for (Map.Entry<Path, FileState> entry : files.entrySet()) {
+      FileState state = entry.getValue();
+      if (state.mappings().isEmpty() && state.error() != null) {
+        failures.add(state.error());
+      }
+      for (CompiledMapping mapping : state.mappings()) {
+        if (status.containsKey(mapping.name())) {
+          String error =
+              mapping.namePos()
+                  + ": duplicate mapping name '"
+                  + mapping.name()
+                  + "' (also in "
+                  + status.get(mapping.name()).source()
+                  + ")";
+          LOG.error(error);
+          failures.add(error);
+          continue;
+        }
+        mappings.add(mapping);
+        status.put(
+            mapping.name(),
+            new MappingStatus(entry.getKey().toString(), state.loadedAt(), state.error()));
+      }
+    }
+    String fallback = defaultName != null && !status.containsKey(defaultName) ? null : defaultName;
+    if (defaultName != null && fallback == null) {
+      failures.add("--default-mapping '" + defaultName + "' is not loaded");
+    }
+    return MappingRegistry.of(mappings, fallback, status, failures);
+  }
+
+  private Map<Path, String> digests() {
+    Map<Path, String> out = new TreeMap<>();
+    for (Path path : paths) {
+      List<Path> found;
+      try {
+        found = MappingSources.expand(List.of(path));
+      } catch (IOException e) {
+        continue;
+      }
+      for (Path file : found) {
+        try {
+          out.put(file, sha256(Files.readAllBytes(file)));
+        } catch (IOException e) {
+          // Mid-swap a file can vanish for an instant; the next poll sees the new one.
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String names(List<CompiledMapping> mappings) {
+    return mappings.stream().map(CompiledMapping::name).collect(Collectors.joining(", "));
+  }
+
+  private static String sha256(byte[] content) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    timer.shutdownNow();
+  }
+}

@@ -1,0 +1,335 @@
+package io.github.appsetmapper.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.ErrorAnswer;
+import io.github.appsetmapper.server.ErrorAnswers;
+import io.github.appsetmapper.server.Json;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+
+/**
+ * Runs the cases of one mapping test file in-process: the mapping beside it (or in its folder)
+ * compiled with the file's vars and secret values, each case executed by the real engine against a
+ * {@link RecordingUpstream} of the case's exchanges, its answer compared with the expected one.
+ * What failed is described in lines a person can act on: the call nothing matched and the recorded
+ * exchange closest to it, the expected calls not made, a line diff of the answers.
+ */
+public final class MappingTestRun {
+  /** One case: its name, whether it passed, and why not. */
+  public record CaseResult(String name, boolean passed, List<String> details) {}
+
+  /**
+   * A test file: its cases, or {@code problems} when it could not run at all (unreadable, the
+   * mapping does not load); then every case counts as failed, at least one.
+   */
+  public record FileResult(Path file, List<CaseResult> cases, List<String> problems) {
+    public int failed() {
+      if (!problems.isEmpty()) {
+        return Math.max(1, cases.size());
+      }
+      return (int) cases.stream().filter(c -> !c.passed()).count();
+    }
+
+    public int passed() {
+      return problems.isEmpty() ? cases.size() - failed() : 0;
+    }
+  }
+
+  private static final ObjectMapper INPUT =
+      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+  private static final ObjectMapper PRETTY =
+      Json.MAPPER
+          .copy()
+          .enable(SerializationFeature.INDENT_OUTPUT)
+          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+  private static final Comparator<JsonNode> NUMBERS_BY_VALUE =
+      (a, b) -> {
+        if (a.isNumber() && b.isNumber()) {
+          return a.decimalValue().compareTo(b.decimalValue());
+        }
+        return a.equals(b) ? 0 : 1;
+      };
+
+  private MappingTestRun() {}
+
+  /** The mapping file a test file tests: {@code x.test.yaml} tests {@code x.yaml}. */
+  public static Path mappingFileFor(Path testFile) {
+    String name = testFile.getFileName().toString();
+    String mapping = name.replaceFirst("\\.test\\.(ya?ml)$", ".$1");
+    return testFile.resolveSibling(mapping);
+  }
+
+  /** The test file of a mapping file: {@code x.yaml} is tested by {@code x.test.yaml}. */
+  public static Path testFileFor(Path mappingFile) {
+    String name = mappingFile.getFileName().toString();
+    return mappingFile.resolveSibling(name.replaceFirst("\\.(ya?ml)$", ".test.$1"));
+  }
+
+  public static FileResult run(Path testFile, ExecutorService pool) {
+    ExchangeFile file;
+    try {
+      file = ExchangeFile.read(testFile);
+    } catch (IOException | RuntimeException e) {
+      return new FileResult(testFile, List.of(), List.of("cannot read: " + e.getMessage()));
+    }
+    Path beside = mappingFileFor(testFile);
+    Path source = Files.isRegularFile(beside) ? beside : testFile.toAbsolutePath().getParent();
+    Redactor redactor = new Redactor();
+    // The environment is not read: a test gives the same answer on every machine.
+    MappingLoader.Result loaded =
+        MappingLoader.load(
+            List.of(source),
+            new CompileOptions(file.vars(), name -> null, redactor, file.secrets()));
+    List<String> problems = new ArrayList<>();
+    if (!loaded.ok()) {
+      problems.add("the mapping does not load:");
+      loaded.problems().forEach(p -> problems.add("  " + p));
+      return notRun(file, problems);
+    }
+    CompiledMapping mapping = pick(file, loaded.mappings(), source, problems);
+    if (mapping == null) {
+      return notRun(file, problems);
+    }
+    TreeSet<String> missing = new TreeSet<>(mapping.secrets().keySet());
+    missing.removeAll(file.secrets().keySet());
+    if (!missing.isEmpty()) {
+      problems.add(
+          "mapping '"
+              + mapping.name()
+              + "' reads secret(s) "
+              + String.join(", ", missing)
+              + " that the test file does not give under 'secrets'; tests never read real"
+              + " secrets");
+      return notRun(file, problems);
+    }
+    ErrorAnswers errors = new ErrorAnswers(redactor);
+    List<CaseResult> results = new ArrayList<>();
+    for (ReplayCase c : file.cases()) {
+      results.add(runCase(mapping, c, pool, redactor, errors));
+    }
+    return new FileResult(testFile, List.copyOf(results), List.of());
+  }
+
+  private static FileResult notRun(ExchangeFile file, List<String> problems) {
+    List<CaseResult> cases = new ArrayList<>();
+    file.cases().forEach(c -> cases.add(new CaseResult(c.name(), false, List.of())));
+    return new FileResult(file.path(), List.copyOf(cases), List.copyOf(problems));
+  }
+
+  private static CompiledMapping pick(
+      ExchangeFile file, List<CompiledMapping> mappings, Path source, List<String> problems) {
+    if (file.mapping() != null) {
+      for (CompiledMapping m : mappings) {
+        if (m.name().equals(file.mapping())) {
+          return m;
+        }
+      }
+      problems.add(
+          "no mapping '"
+              + file.mapping()
+              + "' in "
+              + source
+              + "; found: "
+              + String.join(", ", mappings.stream().map(CompiledMapping::name).toList()));
+      return null;
+    }
+    if (mappings.size() != 1) {
+      problems.add(
+          source
+              + " holds "
+              + mappings.size()
+              + " mappings; name one with 'mapping:' in the test file");
+      return null;
+    }
+    return mappings.get(0);
+  }
+
+  private static CaseResult runCase(
+      CompiledMapping mapping,
+      ReplayCase c,
+      ExecutorService pool,
+      Redactor redactor,
+      ErrorAnswers errors) {
+    RecordingUpstream upstream = new RecordingUpstream(c.exchanges());
+    Engine engine = new Engine(upstream, pool, redactor);
+    Answer actual;
+    try {
+      Invocation invocation = new Invocation(c.applicationSetName(), roundTrip(c.input()));
+      actual = Answer.of(engine.execute(mapping, invocation));
+    } catch (Exception | StackOverflowError failure) {
+      ErrorAnswer answer = errors.map(failure);
+      actual = new Answer(answer.status(), null, answer.message());
+    }
+    List<String> details = new ArrayList<>();
+    for (RecordingUpstream.Unexpected call : upstream.unexpected()) {
+      details.addAll(unexpected(call, c.exchanges()));
+    }
+    for (RecordedExchange missing : upstream.unused()) {
+      details.add("expected call not made: " + missing.method() + " " + missing.url());
+    }
+    details.addAll(compare(c, actual));
+    return new CaseResult(c.name(), details.isEmpty(), List.copyOf(details));
+  }
+
+  /** Input as the server would see it after JSON: floats as BigDecimal, as GetParamsParser does. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> roundTrip(Map<String, Object> input)
+      throws JsonProcessingException {
+    return INPUT.readValue(Json.MAPPER.writeValueAsString(input), Map.class);
+  }
+
+  /** What the case answered: parameters (status 200) or an error status and message. */
+  private record Answer(int status, List<Map<String, Object>> parameters, String message) {
+    static Answer of(List<Map<String, Object>> parameters) {
+      return new Answer(200, parameters, null);
+    }
+  }
+
+  private static List<String> compare(ReplayCase c, Answer actual) {
+    List<String> out = new ArrayList<>();
+    if (c.expectParameters() != null) {
+      if (actual.parameters() == null) {
+        out.add("expected parameters, got error " + actual.status() + ": " + actual.message());
+        return out;
+      }
+      if (!sameJson(c.expectParameters(), actual.parameters())) {
+        out.add("parameters differ (- expected, + actual):");
+        LineDiff.diff(pretty(c.expectParameters()), pretty(actual.parameters()))
+            .forEach(line -> out.add("  " + line));
+      }
+      return out;
+    }
+    if (actual.parameters() != null) {
+      out.add(
+          "expected error "
+              + c.expectStatus()
+              + (c.expectMessage() == null ? "" : ": " + c.expectMessage())
+              + ", got 200 with "
+              + actual.parameters().size()
+              + " parameter map(s):");
+      pretty(actual.parameters()).forEach(line -> out.add("  " + line));
+      return out;
+    }
+    if (c.expectStatus() != actual.status()) {
+      out.add("error status: expected " + c.expectStatus() + ", got " + actual.status());
+    }
+    if (c.expectMessage() != null && !c.expectMessage().equals(actual.message())) {
+      out.add("error message differs (- expected, + actual):");
+      out.add("  - " + c.expectMessage());
+      out.add("  + " + actual.message());
+      out.add("    " + " ".repeat(firstDifference(c.expectMessage(), actual.message())) + "^");
+    }
+    return out;
+  }
+
+  private static int firstDifference(String a, String b) {
+    int i = 0;
+    while (i < a.length() && i < b.length() && a.charAt(i) == b.charAt(i)) {
+      i++;
+    }
+    return i;
+  }
+
+  private static boolean sameJson(Object expected, Object actual) {
+    try {
+      JsonNode want = Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(expected));
+      JsonNode got = Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(actual));
+      return want.equals(NUMBERS_BY_VALUE, got);
+    } catch (JsonProcessingException e) {
+      return false;
+    }
+  }
+
+  private static List<String> pretty(Object value) {
+    try {
+      Object plain = Json.MAPPER.readValue(Json.MAPPER.writeValueAsString(value), Object.class);
+      return PRETTY.writeValueAsString(plain).lines().toList();
+    } catch (JsonProcessingException e) {
+      return List.of(String.valueOf(value));
+    }
+  }
+
+  /** An unexpected call, and how the closest recorded exchange of the case differs from it. */
+  private static List<String> unexpected(
+      RecordingUpstream.Unexpected call, List<RecordedExchange> exchanges) {
+    UpstreamRequest request = call.request();
+    List<String> out = new ArrayList<>();
+    if (call.repeatOf() != null) {
+      out.add(
+          "call made again (each recorded exchange answers one call): "
+              + HttpUpstream.describe(request));
+      return out;
+    }
+    out.add("unexpected call: " + HttpUpstream.describe(request));
+    RecordedExchange closest = closest(request, exchanges);
+    if (closest == null) {
+      out.add("  the case records no exchange; add one under 'exchanges'");
+      return out;
+    }
+    out.add("  closest recorded exchange: " + closest.method() + " " + closest.url());
+    if (!closest.method().equalsIgnoreCase(request.method())) {
+      out.add("    method: expected " + closest.method() + ", got " + request.method());
+    }
+    String url = request.uri().toString();
+    if (!closest.url().equals(url)) {
+      out.add("    url: expected " + closest.url());
+      out.add("         got      " + url);
+    }
+    for (Map.Entry<String, String> header : closest.headers().entrySet()) {
+      String got = request.headers().first(header.getKey());
+      if (!header.getValue().equals(got)) {
+        out.add(
+            "    header "
+                + header.getKey()
+                + ": expected '"
+                + header.getValue()
+                + "', got "
+                + (got == null ? "none" : "'" + got + "'"));
+      }
+    }
+    if (closest.body() != null) {
+      String got =
+          request.body() == null ? "no body" : new String(request.body(), StandardCharsets.UTF_8);
+      out.add("    body: expected " + Json.write(closest.body()));
+      out.add("          got      " + got);
+    }
+    return out;
+  }
+
+  private static RecordedExchange closest(UpstreamRequest request, List<RecordedExchange> all) {
+    RecordedExchange best = null;
+    long bestScore = -1;
+    String url = request.uri().toString();
+    for (RecordedExchange e : all) {
+      long score = firstDifference(e.url(), url);
+      if (e.method().equalsIgnoreCase(request.method())) {
+        score += 1_000_000;
+      }
+      if (score > bestScore) {
+        best = e;
+        bestScore = score;
+      }
+    }
+    return best;
+  }
+}

@@ -1,0 +1,203 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.reload.MappingReloader;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.AppServer;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Hot reload as the server runs it: files changed, broken, added, removed, and a ConfigMap-style
+ * {@code ..data} symlink swap, each seen by a real server on port 0 over HTTP.
+ */
+class ReloadTest {
+  private final HttpClient client = HttpClient.newHttpClient();
+  private final ExecutorService pool = Executors.newFixedThreadPool(4);
+  private final Metrics metrics = new Metrics();
+  private AppServer server;
+  private MappingReloader reloader;
+
+  private static String mapping(String name, String greeting) {
+    return "name: " + name + "\nparameters:\n  greeting: \"'" + greeting + "'\"\n";
+  }
+
+  private void serve(Path dir) {
+    AtomicReference<MappingRegistry> latest = new AtomicReference<>();
+    reloader =
+        new MappingReloader(
+            List.of(dir),
+            new CompileOptions(Map.of(), n -> null, new Redactor()),
+            null,
+            registry -> {
+              latest.set(registry);
+              Map<String, Boolean> states = new TreeMap<>();
+              registry.status().forEach((name, status) -> states.put(name, status.current()));
+              metrics.loadStates(states);
+              if (server != null) {
+                server.swap(registry);
+              }
+            },
+            metrics::reload);
+    reloader.reloadIfChanged();
+    server =
+        new AppServer(
+                new ServerOptions("127.0.0.1", 0, Tokens.fixed(PluginServer.TOKEN), 1 << 20, 1, 4),
+                latest.get(),
+                new Engine(new HttpUpstream(4, 1 << 20), pool, new Redactor()),
+                metrics)
+            .start();
+  }
+
+  @AfterEach
+  void stop() {
+    if (reloader != null) {
+      reloader.close();
+    }
+    if (server != null) {
+      server.close();
+    }
+    pool.shutdownNow();
+  }
+
+  private String call(String path, String method) throws Exception {
+    HttpResponse<String> response =
+        client.send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
+                .header("Authorization", "Bearer " + PluginServer.TOKEN)
+                .method(
+                    method,
+                    method.equals("POST")
+                        ? HttpRequest.BodyPublishers.ofString("{}")
+                        : HttpRequest.BodyPublishers.noBody())
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
+    return response.statusCode() + " " + response.body();
+  }
+
+  private String getparams(String name) throws Exception {
+    return call("/mappings/" + name + "/api/v1/getparams.execute", "POST");
+  }
+
+  private static void replace(Path file, String content) throws IOException {
+    Path next = file.resolveSibling(file.getFileName() + ".tmp");
+    Files.writeString(next, content);
+    Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+  }
+
+  @Test
+  void changedBrokenAddedAndRemovedFiles(@TempDir Path dir) throws Exception {
+    Path a = dir.resolve("a.yaml");
+    Files.writeString(a, mapping("a", "one"));
+    serve(dir);
+    assertThat(getparams("a"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"one\"}]}}");
+
+    replace(a, mapping("a", "two"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("a"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"two\"}]}}");
+    assertThat(reloader.reloadIfChanged()).as("nothing changed").isFalse();
+
+    replace(a, "name: a\nparameters:\n  greeting: \"T(java.lang.Runtime)\"\n");
+    reloader.reloadIfChanged();
+    assertThat(getparams("a"))
+        .as("a broken file keeps its previous version serving")
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"two\"}]}}");
+    assertThat(call("/mappings", "GET"))
+        .contains("\"state\":\"stale\"")
+        .contains(
+            "\"lastError\":\""
+                + a
+                + ":3:13 parameters.greeting: type references (T(...)) are not allowed (in 'T(java.lang.Runtime)')\"");
+    String scrape = metrics.scrape();
+    assertThat(scrape).contains("appset_mapper_mapping_loaded{mapping=\"a\"} 0.0");
+    assertThat(scrape).contains("appset_mapper_reloads_total{result=\"error\"} 1.0");
+
+    replace(a, mapping("a", "three"));
+    Files.writeString(dir.resolve("b.yaml"), mapping("b", "bee"));
+    Files.writeString(dir.resolve("c.test.yaml"), "cases: []\n");
+    reloader.reloadIfChanged();
+    assertThat(getparams("a"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"three\"}]}}");
+    assertThat(getparams("b"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"bee\"}]}}");
+    assertThat(metrics.scrape()).contains("appset_mapper_mapping_loaded{mapping=\"a\"} 1.0");
+
+    Files.delete(dir.resolve("b.yaml"));
+    reloader.reloadIfChanged();
+    assertThat(getparams("b")).isEqualTo("404 {\"error\":\"unknown mapping 'b'; known: a\"}");
+    assertThat(metrics.scrape()).doesNotContain("appset_mapper_mapping_loaded{mapping=\"b\"}");
+  }
+
+  @Test
+  void aFileThatNeverLoadedIsReportedAsAFailure(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    Files.writeString(dir.resolve("z.yaml"), "name: z\nparamters: {}\n");
+    reloader.reloadIfChanged();
+    assertThat(call("/mappings", "GET"))
+        .contains(
+            "\"failures\":[\""
+                + dir.resolve("z.yaml")
+                + ":1:1: missing required key 'parameters'; "
+                + dir.resolve("z.yaml")
+                + ":2:1 paramters: unknown key 'paramters'; did you mean 'parameters'?\"]");
+    assertThat(getparams("a")).startsWith("200 ");
+  }
+
+  @Test
+  void aConfigMapSymlinkSwapIsSeenByThePoll(@TempDir Path dir) throws Exception {
+    // How the kubelet lays out a ConfigMap volume: files link through ..data to a dated folder,
+    // and an update swaps the ..data link at once.
+    Path first = Files.createDirectory(dir.resolve("..2026_11_29_10_00_00.000000001"));
+    Files.writeString(first.resolve("a.yaml"), mapping("a", "before"));
+    Files.createSymbolicLink(dir.resolve("..data"), first.getFileName());
+    Files.createSymbolicLink(dir.resolve("a.yaml"), Path.of("..data/a.yaml"));
+    serve(dir);
+    reloader.start(Duration.ofMillis(100));
+    assertThat(getparams("a")).contains("before");
+
+    Path second = Files.createDirectory(dir.resolve("..2026_11_29_10_05_00.000000002"));
+    Files.writeString(second.resolve("a.yaml"), mapping("a", "after"));
+    Path tmpLink = dir.resolve("..data_tmp");
+    Files.createSymbolicLink(tmpLink, second.getFileName());
+    Files.move(
+        tmpLink,
+        dir.resolve("..data"),
+        StandardCopyOption.REPLACE_EXISTING,
+        StandardCopyOption.ATOMIC_MOVE);
+
+    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    while (!getparams("a").contains("after") && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+    }
+    assertThat(getparams("a"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"after\"}]}}");
+  }
+}
