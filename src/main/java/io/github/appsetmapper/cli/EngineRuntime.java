@@ -7,6 +7,8 @@ import io.github.appsetmapper.replay.ReplayUpstream;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
@@ -25,20 +27,29 @@ final class EngineRuntime implements AutoCloseable {
   /** With a replay, the test file's secret values stand in for the mapping's own sources. */
   final Map<String, String> replaySecrets;
 
+  /** The defaults, with proxies from the environment (run). */
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
-    this(upstreamThreads, upstreamThreads, replay);
+    this(upstreamThreads, defaults(upstreamThreads), replay);
+  }
+
+  private static UpstreamOptions defaults(int connections) throws IOException {
+    try {
+      return UpstreamOptions.defaults(connections, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+          .withProxies(ProxySettings.fromEnvironment(System::getenv));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage());
+    }
   }
 
   /**
    * @param upstreamThreads threads that run enrich requests
-   * @param connections pooled upstream connections: enrich threads plus getparams threads
+   * @param options the HTTP upstream's settings; its pool ({@code maxConnections}) holds enrich
+   *     threads plus getparams threads
    */
-  EngineRuntime(int upstreamThreads, int connections, Path replay) throws IOException {
+  EngineRuntime(int upstreamThreads, UpstreamOptions options, Path replay) throws IOException {
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
-        recorded == null
-            ? new HttpUpstream(connections, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-            : new ReplayUpstream(recorded.allExchanges());
+        recorded == null ? new HttpUpstream(options) : new ReplayUpstream(recorded.allExchanges());
     this.replaySecrets = recorded == null ? Map.of() : recorded.secrets();
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
     this.engine = new Engine(upstream, pool, redactor);

@@ -8,6 +8,12 @@ import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.limits.RateRule;
+import io.github.appsetmapper.upstream.net.Addresses;
+import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -106,6 +112,44 @@ final class ServeCommand implements Callable<Integer> {
   long maxBodyBytes;
 
   @Option(
+      names = "--allowed-hosts",
+      split = ",",
+      paramLabel = "HOST",
+      description =
+          "Hosts every request, redirect and page may reach, besides each mapping's allowedHosts"
+              + " (comma-separated or repeated; *.example.com for subdomains). Default: any.")
+  List<String> allowedHosts = List.of();
+
+  @Option(
+      names = "--allow-link-local",
+      description =
+          "Allow link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10,"
+              + " fd00:ec2::254), refused by default after DNS resolution.")
+  boolean allowLinkLocal;
+
+  @Option(
+      names = "--deny-private-networks",
+      description =
+          "Also refuse loopback and private addresses (10/8, 172.16/12, 192.168/16,"
+              + " 100.64/10, fc00::/7) after DNS resolution.")
+  boolean denyPrivateNetworks;
+
+  @Option(
+      names = "--host-max-connections",
+      defaultValue = "16",
+      description =
+          "Calls in flight to one upstream host at most, server-wide (default ${DEFAULT-VALUE}).")
+  int hostMaxConnections;
+
+  @Option(
+      names = "--host-rate-limit",
+      paramLabel = "[HOST=]RATE",
+      description =
+          "Calls per host at most, like 10/s or 300/m; HOST=RATE for one host (*.example.com"
+              + " for subdomains), a bare RATE for every host (repeatable).")
+  List<String> hostRateLimits = List.of();
+
+  @Option(
       names = "--reload-interval",
       defaultValue = "2s",
       converter = DurationConverter.class,
@@ -151,10 +195,17 @@ final class ServeCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
+    UpstreamOptions upstreamOptions;
+    try {
+      upstreamOptions = upstreamOptions();
+    } catch (IllegalArgumentException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
     // Every getparams thread may call upstream itself (the list request) beside the enrich
     // threads: the connection pool must hold both, or callers queue on it.
-    EngineRuntime runtime =
-        new EngineRuntime(upstreamThreads, workerThreads + upstreamThreads, replay);
+    EngineRuntime runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay);
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));
@@ -215,6 +266,22 @@ final class ServeCommand implements Callable<Integer> {
         .addShutdownHook(new Thread(() -> stop(server, reloader, runtime, stopped), "shutdown"));
     stopped.await();
     return 0;
+  }
+
+  private UpstreamOptions upstreamOptions() {
+    List<RateRule> rules = new java.util.ArrayList<>();
+    for (String text : hostRateLimits) {
+      rules.add(RateRule.parse(text));
+    }
+    if (hostMaxConnections < 1) {
+      throw new IllegalArgumentException("--host-max-connections must be at least 1");
+    }
+    return UpstreamOptions.defaults(
+            workerThreads + upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+        .withServerHosts(new HostPolicy(allowedHosts.stream().map(String::trim).toList()))
+        .withAddresses(new Addresses(allowLinkLocal, denyPrivateNetworks))
+        .withHostLimits(hostMaxConnections, rules)
+        .withProxies(ProxySettings.fromEnvironment(System::getenv));
   }
 
   private static void publish(

@@ -3,6 +3,7 @@ package io.github.appsetmapper.compile;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.upstream.HostPolicy;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -27,4 +28,5 @@ public record CompiledMapping(
     boolean keepTypes,
     int minItems,
     int concurrency,
-    HostPolicy hosts) {}
+    HostPolicy hosts,
+    Duration deadline) {}

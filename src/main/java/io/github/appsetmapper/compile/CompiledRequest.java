@@ -1,12 +1,13 @@
 package io.github.appsetmapper.compile;
 
+import io.github.appsetmapper.upstream.tls.TlsSettings;
 import java.time.Duration;
 import java.util.Map;
 
 /**
  * An upstream request ready to render: {@code defaults} already merged in. {@code body} is a tree
  * of maps, lists, scalars and {@link Template} leaves, or null. {@code step} names the request in
- * errors ({@code list}, {@code enrich.front}).
+ * errors ({@code list}, {@code enrich.front}). {@code tls} is null for the JVM's defaults.
  */
 public record CompiledRequest(
     String step,
@@ -17,4 +18,6 @@ public record CompiledRequest(
     Object body,
     Duration timeout,
     CompiledAuth auth,
-    CompiledExpression failWhen) {}
+    CompiledExpression failWhen,
+    int retries,
+    TlsSettings tls) {}

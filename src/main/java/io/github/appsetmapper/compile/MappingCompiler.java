@@ -14,6 +14,7 @@ import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestDefaults;
 import io.github.appsetmapper.config.RequestSpec;
 import io.github.appsetmapper.config.SecretSpec;
+import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.secret.EnvOrFileSecret;
 import io.github.appsetmapper.secret.EnvSecret;
@@ -21,6 +22,7 @@ import io.github.appsetmapper.secret.FileSecret;
 import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.tls.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -43,10 +45,18 @@ public final class MappingCompiler {
       "'response' can be used only in an enrich 'value' or a 'failWhen'";
   private static final String PAGE_ONLY_IN_REQUEST = "'page' exists only inside a request";
 
+  private static String sharedToken(String name) {
+    return "'"
+        + name
+        + "' cannot be read here: a token is shared by every call, so its settings may read"
+        + " only vars and secret";
+  }
+
   private final Problems problems = new Problems();
   private final ExpressionCompiler expressions = new ExpressionCompiler(problems);
   private final MappingSpec spec;
   private final CompileOptions options;
+  private Scope sharedScope;
 
   private MappingCompiler(MappingSpec spec, CompileOptions options) {
     this.spec = spec;
@@ -74,6 +84,12 @@ public final class MappingCompiler {
             .without("response", RESPONSE_ONLY_IN_VALUE)
             .without("page", PAGE_ONLY_IN_REQUEST)
             .without("item", "'item' exists only when the mapping has a 'list'");
+    sharedScope =
+        base.without("input", sharedToken("input"))
+            .without("applicationSetName", sharedToken("applicationSetName"))
+            .without("item", sharedToken("item"))
+            .without("page", sharedToken("page"))
+            .with("secret");
     if (spec.list() != null) {
       base = base.with("item");
     }
@@ -119,7 +135,8 @@ public final class MappingCompiler {
             spec.keepTypes(),
             spec.minItems(),
             spec.concurrency(),
-            new HostPolicy(spec.allowedHosts()));
+            new HostPolicy(spec.allowedHosts()),
+            spec.deadline());
     problems.throwIfAny();
     return mapping;
   }
@@ -213,12 +230,13 @@ public final class MappingCompiler {
         items,
         items == null ? null : JsonPaths.container(items),
         items != null && JsonPaths.walksArray(items),
-        paginate(list.paginate()));
+        paginate(list.paginate(), requestScope));
   }
 
   private CompiledEnrich enrich(EnrichSpec step, Scope rowScope) {
     String name = "enrich." + step.name();
-    CompiledRequest request = request(name, step.request(), requestScope(rowScope));
+    Scope requestScope = requestScope(rowScope);
+    CompiledRequest request = request(name, step.request(), requestScope);
     JsonPath select = jsonPath(step.select());
     CompiledExpression value = expressions.expression(step.value(), rowScope.with("response"));
     if (step.paginate() != null && (select == null || select.isDefinite())) {
@@ -233,7 +251,7 @@ public final class MappingCompiler {
         value,
         step.onMissing(),
         step.explode(),
-        paginate(step.paginate()));
+        paginate(step.paginate(), requestScope));
   }
 
   private static Scope requestScope(Scope scope) {
@@ -241,6 +259,11 @@ public final class MappingCompiler {
   }
 
   private CompiledRequest request(String step, RequestSpec request, Scope scope) {
+    return request(step, request, scope, false);
+  }
+
+  /** {@code login}: a login request, which never takes {@code defaults.auth} (its own token). */
+  private CompiledRequest request(String step, RequestSpec request, Scope scope, boolean login) {
     if (request == null) {
       return null;
     }
@@ -258,9 +281,14 @@ public final class MappingCompiler {
         request.timeout() != null
             ? request.timeout()
             : defaults.timeout() != null ? defaults.timeout() : RequestDefaults.DEFAULT_TIMEOUT;
-    AuthSpec auth = request.auth() != null ? request.auth() : defaults.auth();
+    AuthSpec auth = request.auth() != null || login ? request.auth() : defaults.auth();
     Expr failWhen = request.failWhen() != null ? request.failWhen() : defaults.failWhen();
     Scope responseScope = scope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+    int retries =
+        request.retries() != null
+            ? request.retries()
+            : defaults.retries() != null ? defaults.retries() : RequestDefaults.DEFAULT_RETRIES;
+    TlsSpec tls = request.tls() != null ? request.tls() : defaults.tls();
     return new CompiledRequest(
         step,
         request.method(),
@@ -269,8 +297,20 @@ public final class MappingCompiler {
         headers,
         body(request.body(), scope),
         timeout,
-        auth(auth, scope),
-        expressions.expression(failWhen, responseScope));
+        auth(step, auth, scope),
+        expressions.expression(failWhen, responseScope),
+        retries,
+        tls == null
+            ? null
+            : new TlsSettings(
+                path(tls.caFile()),
+                path(tls.certFile()),
+                path(tls.keyFile()),
+                tls.insecureSkipVerify()));
+  }
+
+  private static Path path(String file) {
+    return file == null ? null : Path.of(file);
   }
 
   private Object body(Object node, Scope scope) {
@@ -290,7 +330,7 @@ public final class MappingCompiler {
     return node;
   }
 
-  private CompiledAuth auth(AuthSpec auth, Scope scope) {
+  private CompiledAuth auth(String step, AuthSpec auth, Scope scope) {
     if (auth == null) {
       return null;
     }
@@ -304,9 +344,54 @@ public final class MappingCompiler {
       return new CompiledAuth.Basic(
           expressions.template(basic.username(), scope), basic.passwordSecret());
     }
-    AuthSpec.Header header = (AuthSpec.Header) auth;
-    secretRef(auth, header.secret(), declared);
-    return new CompiledAuth.Header(header.name(), header.secret());
+    if (auth instanceof AuthSpec.Header header) {
+      secretRef(auth, header.secret(), declared);
+      return new CompiledAuth.Header(header.name(), header.secret());
+    }
+    if (auth instanceof AuthSpec.OAuth2 oauth2) {
+      secretRef(auth, oauth2.clientSecret(), declared);
+      Map<String, Template> params = new LinkedHashMap<>();
+      oauth2.params().forEach((k, v) -> params.put(k, expressions.template(v, sharedScope)));
+      return new CompiledAuth.OAuth2(
+          expressions.template(oauth2.tokenUrl(), sharedScope),
+          expressions.template(oauth2.clientId(), sharedScope),
+          oauth2.clientSecret(),
+          oauth2.scopes(),
+          params,
+          oauth2.clientAuth() == AuthSpec.ClientAuth.BASIC);
+    }
+    if (auth instanceof AuthSpec.Login login) {
+      JsonPath token = definitePath(login.token(), "token");
+      JsonPath expiresIn = definitePath(login.expiresInPath(), "expiresIn");
+      return new CompiledAuth.Login(
+          request(step + ".auth.login", login.request(), sharedScope, true),
+          token,
+          expiresIn,
+          login.expiresIn(),
+          login.header(),
+          login.scheme());
+    }
+    if (auth instanceof AuthSpec.GithubApp app) {
+      secretRef(auth, app.privateKey(), declared);
+      return new CompiledAuth.GithubApp(
+          expressions.template(app.appId(), sharedScope),
+          expressions.template(app.installationId(), sharedScope),
+          app.privateKey(),
+          app.apiUrl() == null ? null : expressions.template(app.apiUrl(), sharedScope));
+    }
+    AuthSpec.Registry registry = (AuthSpec.Registry) auth;
+    secretRef(auth, registry.password(), declared);
+    return new CompiledAuth.Registry(
+        registry.username() == null ? null : expressions.template(registry.username(), sharedScope),
+        registry.password());
+  }
+
+  private JsonPath definitePath(Expr expr, String field) {
+    JsonPath path = jsonPath(expr);
+    if (path != null && !path.isDefinite()) {
+      problems.add(expr.pos(), "'" + field + "' must be a definite JsonPath to one value");
+    }
+    return path;
   }
 
   private void secretRef(AuthSpec auth, String name, Set<String> declared) {
@@ -332,16 +417,48 @@ public final class MappingCompiler {
     }
   }
 
-  private CompiledPaginate paginate(PaginateSpec paginate) {
+  private CompiledPaginate paginate(PaginateSpec paginate, Scope requestScope) {
     if (paginate == null) {
       return null;
     }
-    JsonPath next =
-        paginate.mode() == PaginateSpec.Mode.NEXT_URL ? jsonPath(paginate.next()) : null;
-    if (next != null && !next.isDefinite()) {
-      problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
+    JsonPath next = null;
+    if (paginate.mode() == PaginateSpec.Mode.NEXT_URL) {
+      next = jsonPath(paginate.next());
+      if (next != null && !next.isDefinite()) {
+        problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
+      }
+    }
+    String param = null;
+    JsonPath cursorFrom = null;
+    CompiledExpression until = null;
+    int start = 1;
+    Integer size = null;
+    String sizeParam = null;
+    if (paginate.cursor() != null) {
+      PaginateSpec.Cursor cursor = paginate.cursor();
+      param = cursor.param();
+      cursorFrom = definitePath(cursor.from(), "from");
+      Scope responseScope = requestScope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+      until = expressions.expression(cursor.until(), responseScope);
+    }
+    if (paginate.page() != null) {
+      PaginateSpec.Page page = paginate.page();
+      param = page.param();
+      start = page.start();
+      size = page.size();
+      sizeParam = page.sizeParam();
     }
     return new CompiledPaginate(
-        paginate.mode(), paginate.linkRel(), next, paginate.maxPages(), paginate.stopAtMax());
+        paginate.mode(),
+        paginate.linkRel(),
+        next,
+        param,
+        cursorFrom,
+        until,
+        start,
+        size,
+        sizeParam,
+        paginate.maxPages(),
+        paginate.stopAtMax());
   }
 }

@@ -100,7 +100,7 @@ public final class MappingParser {
 
   private static MappingSpec mapping(YamlMap top) {
     top.allowOnly(TOP_KEYS);
-    top.notYet("deadline", "maxDrop");
+    top.notYet("maxDrop");
     String version = top.string("version");
     if (version != null && !version.equals("1")) {
       top.error("version", "unsupported format version '" + version + "'; this reads version 1");
@@ -142,7 +142,8 @@ public final class MappingParser {
         top.bool("keepTypes", false),
         top.integer("minItems", 0, 0),
         top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1),
-        allowedHosts);
+        allowedHosts,
+        top.duration("deadline", MappingSpec.DEFAULT_DEADLINE));
   }
 
   private static Map<String, InputSpec> inputs(YamlMap map) {

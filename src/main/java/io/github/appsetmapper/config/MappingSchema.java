@@ -168,9 +168,20 @@ public final class MappingSchema {
         return (keyword.equals("oneOf") ? "must hold exactly one of " : "needs one of ")
             + String.join(", ", keys);
       }
+      case "dependencies" -> {
+        String property = error.getProperty();
+        JsonNode needs = schema == null || property == null ? null : schema.get(property);
+        if (needs != null && needs.isArray()) {
+          List<String> keys = new ArrayList<>();
+          needs.forEach(k -> keys.add("'" + k.asText() + "'"));
+          return "'" + property + "' needs " + String.join(" and ", keys);
+        }
+        return error.getMessage();
+      }
       case "minProperties", "maxProperties" -> {
         if (pointer.endsWith("/auth")) {
-          return "must hold exactly one of bearer, basic, header";
+          return "must hold exactly one of bearer, basic, header, oauth2, login, githubApp,"
+              + " registry";
         }
         return error.getMessage();
       }

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.config;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -25,9 +26,13 @@ public record MappingSpec(
     boolean keepTypes,
     int minItems,
     int concurrency,
-    List<String> allowedHosts) {
+    List<String> allowedHosts,
+    Duration deadline) {
 
   public static final int DEFAULT_CONCURRENCY = 8;
+
+  /** Under Argo CD's 30 s request timeout, so Argo CD gets our 504 rather than its own. */
+  public static final Duration DEFAULT_DEADLINE = Duration.ofSeconds(25);
 
   public enum SortOrder {
     ASC("asc"),

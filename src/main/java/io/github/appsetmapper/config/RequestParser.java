@@ -31,15 +31,29 @@ final class RequestParser {
   static final List<String> SECRET_REF_KEYS = List.of("secret");
   static final List<String> PAGINATE_KEYS =
       List.of("linkHeader", "next", "cursor", "page", "maxPages", "onMaxPages");
+  static final List<String> TLS_KEYS =
+      List.of("caFile", "certFile", "keyFile", "insecureSkipVerify");
+  static final List<String> OAUTH2_KEYS =
+      List.of("tokenUrl", "clientId", "clientSecret", "scopes", "params", "clientAuth");
+  static final List<String> LOGIN_KEYS =
+      List.of("request", "token", "expiresIn", "header", "scheme");
+  static final List<String> GITHUB_APP_KEYS =
+      List.of("appId", "installationId", "privateKey", "apiUrl");
+  static final List<String> REGISTRY_KEYS = List.of("username", "password");
+  static final List<String> CURSOR_KEYS = List.of("param", "from", "until");
+  static final List<String> PAGE_KEYS = List.of("param", "start", "size", "sizeParam");
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
+  private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
+  private static final String AUTH_KINDS =
+      "bearer, basic, header, oauth2, login, githubApp, registry";
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private RequestParser() {}
 
   static RequestSpec request(YamlMap map) {
     map.allowOnly(REQUEST_KEYS);
-    map.notYet("cache", "retries", "tls");
+    map.notYet("cache");
     String method = map.string("method");
     if (method == null) {
       method = "GET";
@@ -58,6 +72,14 @@ final class RequestParser {
     if (map.has("body")) {
       body = YamlData.toTemplateData(map.file(), map.raw("body"), map.join("body"), map.problems());
     }
+    Integer retries = retries(map);
+    if (retries != null && retries > 0 && !IDEMPOTENT.contains(method)) {
+      map.error(
+          "retries",
+          method
+              + " requests are never retried (only GET, HEAD, OPTIONS, PUT and DELETE are);"
+              + " remove it");
+    }
     return new RequestSpec(
         map.pos(),
         method,
@@ -67,7 +89,42 @@ final class RequestParser {
         body,
         map.duration("timeout", null),
         auth(map),
-        map.expr("failWhen"));
+        map.expr("failWhen"),
+        retries,
+        tls(map.map("tls")));
+  }
+
+  private static Integer retries(YamlMap map) {
+    Integer retries = map.integer("retries", null, 0);
+    if (retries != null && retries > RequestDefaults.MAX_RETRIES) {
+      map.error("retries", "must be at most " + RequestDefaults.MAX_RETRIES + ", not " + retries);
+      return RequestDefaults.MAX_RETRIES;
+    }
+    return retries;
+  }
+
+  private static TlsSpec tls(YamlMap map) {
+    if (map == null) {
+      return null;
+    }
+    map.allowOnly(TLS_KEYS);
+    String ca = map.string("caFile");
+    String cert = map.string("certFile");
+    String key = map.string("keyFile");
+    boolean insecure = map.bool("insecureSkipVerify", false);
+    if ((cert == null) != (key == null)) {
+      map.problems().add(map.pos(), "certFile and keyFile go together (a client certificate)");
+    }
+    if (insecure && ca != null) {
+      map.problems()
+          .add(map.pos(), "insecureSkipVerify and caFile contradict each other; keep one");
+    }
+    if (ca == null && cert == null && key == null && !insecure) {
+      map.problems()
+          .add(
+              map.pos(), "sets nothing; give caFile, certFile with keyFile, or insecureSkipVerify");
+    }
+    return new TlsSpec(map.pos(), ca, cert, key, insecure);
   }
 
   static RequestDefaults defaults(YamlMap map) {
@@ -75,9 +132,14 @@ final class RequestParser {
       return RequestDefaults.none();
     }
     map.allowOnly(DEFAULTS_KEYS);
-    map.notYet("cache", "retries", "tls");
+    map.notYet("cache");
     return new RequestDefaults(
-        headers(map), auth(map), map.duration("timeout", null), map.expr("failWhen"));
+        headers(map),
+        auth(map),
+        map.duration("timeout", null),
+        map.expr("failWhen"),
+        retries(map),
+        tls(map.map("tls")));
   }
 
   private static Map<String, Expr> headers(YamlMap map) {
@@ -97,9 +159,8 @@ final class RequestParser {
       return null;
     }
     auth.allowOnly(AUTH_KEYS);
-    auth.notYet("oauth2", "login", "githubApp", "registry");
     if (auth.keys().size() != 1) {
-      auth.problems().add(auth.pos(), "must hold exactly one of bearer, basic, header");
+      auth.problems().add(auth.pos(), "must hold exactly one of " + AUTH_KINDS);
       return null;
     }
     String kind = auth.keys().iterator().next();
@@ -128,10 +189,103 @@ final class RequestParser {
         }
         return new AuthSpec.Header(body.pos(), name, body.requiredString("secret"));
       }
+      case "oauth2" -> {
+        return oauth2(body);
+      }
+      case "login" -> {
+        return login(body);
+      }
+      case "githubApp" -> {
+        body.allowOnly(GITHUB_APP_KEYS);
+        Expr appId = requiredExpr(body, "appId");
+        Expr installation = requiredExpr(body, "installationId");
+        return new AuthSpec.GithubApp(
+            body.pos(), appId, installation, secretRef(body, "privateKey"), body.expr("apiUrl"));
+      }
+      case "registry" -> {
+        body.allowOnly(REGISTRY_KEYS);
+        if (body.has("username") != body.has("password")) {
+          body.problems()
+              .add(
+                  body.pos(),
+                  "username and password go together; give neither for anonymous pulls");
+        }
+        Expr username = body.expr("username");
+        String password = body.has("password") ? secretRef(body, "password") : null;
+        return new AuthSpec.Registry(body.pos(), username, password);
+      }
       default -> {
         return null;
       }
     }
+  }
+
+  private static AuthSpec oauth2(YamlMap body) {
+    body.allowOnly(OAUTH2_KEYS);
+    Expr tokenUrl = requiredExpr(body, "tokenUrl");
+    Expr clientId = requiredExpr(body, "clientId");
+    String secret = secretRef(body, "clientSecret");
+    return new AuthSpec.OAuth2(
+        body.pos(),
+        tokenUrl,
+        clientId,
+        secret,
+        body.stringList("scopes"),
+        body.exprMap("params"),
+        body.choice("clientAuth", AuthSpec.ClientAuth.class, AuthSpec.ClientAuth.BASIC));
+  }
+
+  private static AuthSpec login(YamlMap body) {
+    body.allowOnly(LOGIN_KEYS);
+    YamlMap request = body.map("request");
+    if (request == null && !body.has("request")) {
+      body.problems().add(body.pos(), "missing required key 'request'");
+    }
+    RequestSpec spec = request == null ? null : request(request);
+    if (spec != null && spec.auth() != null && !isStatic(spec.auth())) {
+      request.error("auth", "a login request may use bearer, basic or header auth only");
+    }
+    if (spec != null && spec.failWhen() != null) {
+      request.error("failWhen", "a login request takes no failWhen; a non-2xx answer fails it");
+    }
+    Expr token = requiredExpr(body, "token");
+    Expr expiresInPath = null;
+    java.time.Duration expiresIn = null;
+    String expires = body.string("expiresIn");
+    if (expires != null) {
+      if (expires.trim().startsWith("$")) {
+        expiresInPath = body.expr("expiresIn");
+      } else {
+        expiresIn = body.duration("expiresIn", null);
+      }
+    }
+    String header = body.string("header");
+    if (header != null && !HEADER_NAME.matcher(header).matches()) {
+      body.error("header", "invalid header name '" + header + "'");
+    }
+    String scheme = body.has("scheme") ? body.string("scheme") : "Bearer";
+    return new AuthSpec.Login(
+        body.pos(),
+        spec,
+        token,
+        expiresInPath,
+        expiresIn,
+        header == null ? "Authorization" : header,
+        scheme == null ? "" : scheme.strip());
+  }
+
+  private static boolean isStatic(AuthSpec auth) {
+    return auth instanceof AuthSpec.Bearer
+        || auth instanceof AuthSpec.Basic
+        || auth instanceof AuthSpec.Header;
+  }
+
+  private static Expr requiredExpr(YamlMap map, String key) {
+    if (!map.has(key)) {
+      map.problems().add(map.pos(), "missing required key '" + key + "'");
+      return null;
+    }
+    return map.expr(key);
   }
 
   /** {@code password: {secret: name}}. */
@@ -153,7 +307,6 @@ final class RequestParser {
       return null;
     }
     map.allowOnly(PAGINATE_KEYS);
-    map.notYet("cursor", "page");
     int maxPages = map.integer("maxPages", PaginateSpec.DEFAULT_MAX_PAGES, 1);
     String onMaxPages = map.string("onMaxPages");
     boolean stop = false;
@@ -164,22 +317,77 @@ final class RequestParser {
         map.error("onMaxPages", "must be error or stop, not '" + onMaxPages + "'");
       }
     }
-    boolean link = map.has("linkHeader");
-    boolean next = map.has("next");
-    if (link == next) {
-      if (!map.has("cursor") && !map.has("page")) {
-        map.problems().add(map.pos(), "must hold exactly one of linkHeader, next");
-      }
+    List<String> modes =
+        List.of("linkHeader", "next", "cursor", "page").stream().filter(map::has).toList();
+    if (modes.size() != 1) {
+      map.problems()
+          .add(
+              map.pos(),
+              "must hold exactly one of linkHeader, next, cursor, page"
+                  + (modes.isEmpty() ? "" : " (it holds " + String.join(", ", modes) + ")"));
       return null;
     }
-    if (link) {
-      String rel = map.string("linkHeader");
-      if (rel == null || rel.isBlank()) {
-        map.error("linkHeader", "names the link relation to follow, usually 'next'");
+    switch (modes.get(0)) {
+      case "linkHeader" -> {
+        String rel = map.string("linkHeader");
+        if (rel == null || rel.isBlank()) {
+          map.error("linkHeader", "names the link relation to follow, usually 'next'");
+        }
+        return new PaginateSpec(
+            map.pos(), PaginateSpec.Mode.LINK_HEADER, rel, null, null, null, maxPages, stop);
       }
-      return new PaginateSpec(map.pos(), PaginateSpec.Mode.LINK_HEADER, rel, null, maxPages, stop);
+      case "next" -> {
+        return new PaginateSpec(
+            map.pos(),
+            PaginateSpec.Mode.NEXT_URL,
+            null,
+            map.expr("next"),
+            null,
+            null,
+            maxPages,
+            stop);
+      }
+      case "cursor" -> {
+        YamlMap cursor = map.map("cursor");
+        if (cursor == null) {
+          return null;
+        }
+        cursor.allowOnly(CURSOR_KEYS);
+        PaginateSpec.Cursor spec =
+            new PaginateSpec.Cursor(
+                cursor.pos(),
+                queryName(cursor, "param"),
+                requiredExpr(cursor, "from"),
+                cursor.expr("until"));
+        return new PaginateSpec(
+            map.pos(), PaginateSpec.Mode.CURSOR, null, null, spec, null, maxPages, stop);
+      }
+      default -> {
+        YamlMap page = map.map("page");
+        if (page == null) {
+          return null;
+        }
+        page.allowOnly(PAGE_KEYS);
+        Integer size = page.integer("size", null, 1);
+        String sizeParam = queryName(page, "sizeParam");
+        if (sizeParam != null && size == null) {
+          page.problems().add(page.pos(), "sizeParam needs size (the page size to send)");
+        }
+        PaginateSpec.Page spec =
+            new PaginateSpec.Page(
+                page.pos(), queryName(page, "param"), page.integer("start", 1, 0), size, sizeParam);
+        return new PaginateSpec(
+            map.pos(), PaginateSpec.Mode.PAGE, null, null, null, spec, maxPages, stop);
+      }
     }
-    return new PaginateSpec(
-        map.pos(), PaginateSpec.Mode.NEXT_URL, null, map.expr("next"), maxPages, stop);
+  }
+
+  private static String queryName(YamlMap map, String key) {
+    String name = map.string(key);
+    if (name != null && name.isBlank()) {
+      map.error(key, "names a query parameter; it cannot be empty");
+      return null;
+    }
+    return name;
   }
 }

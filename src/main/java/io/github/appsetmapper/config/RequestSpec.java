@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * An upstream request as written. {@code body} is plain data whose string leaves are {@link Expr}
- * templates; null means no body.
+ * templates; null means no body. {@code retries} and {@code tls} are null when not set here.
  */
 public record RequestSpec(
     Pos pos,
@@ -16,4 +16,6 @@ public record RequestSpec(
     Object body,
     Duration timeout,
     AuthSpec auth,
-    Expr failWhen) {}
+    Expr failWhen,
+    Integer retries,
+    TlsSpec tls) {}

@@ -20,6 +20,30 @@ final class Encoding {
     return encode(value, "");
   }
 
+  /** {@code uri} with query parameter {@code name} set to {@code value} (replacing any). */
+  static java.net.URI withQuery(java.net.URI uri, String name, String value) {
+    String key = queryComponent(name);
+    StringBuilder query = new StringBuilder();
+    if (uri.getRawQuery() != null) {
+      for (String pair : uri.getRawQuery().split("&")) {
+        String pairName = pair.contains("=") ? pair.substring(0, pair.indexOf('=')) : pair;
+        if (!pair.isEmpty() && !pairName.equals(key)) {
+          query.append(query.length() == 0 ? "" : "&").append(pair);
+        }
+      }
+    }
+    query
+        .append(query.length() == 0 ? "" : "&")
+        .append(key)
+        .append('=')
+        .append(queryComponent(value));
+    String text = uri.toString();
+    int cut = text.indexOf('?');
+    int hash = text.indexOf('#');
+    String base = cut >= 0 ? text.substring(0, cut) : hash >= 0 ? text.substring(0, hash) : text;
+    return java.net.URI.create(base + "?" + query);
+  }
+
   private static String encode(String value, String alsoKept) {
     StringBuilder out = new StringBuilder(value.length() + 8);
     for (byte b : value.getBytes(StandardCharsets.UTF_8)) {

@@ -8,15 +8,20 @@ import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -35,8 +40,17 @@ public final class Engine {
   private final ExecutorService pool;
   private final Redactor redactor;
 
+  /**
+   * @param upstream the calls' transport (HTTP, or recorded exchanges); the engine adds retries and
+   *     token-based auth on top of it
+   */
   public Engine(Upstream upstream, ExecutorService pool, Redactor redactor) {
-    this.upstream = upstream;
+    this(upstream, pool, redactor, Clock.systemUTC());
+  }
+
+  /** With the clock that decides when cached tokens expire (tests). */
+  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor, Clock clock) {
+    this.upstream = new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock);
     this.pool = pool;
     this.redactor = redactor;
   }
@@ -55,12 +69,23 @@ public final class Engine {
       CompiledMapping mapping, Invocation invocation, Trace trace)
       throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
+    Fetcher fetcher = new Fetcher(upstream, trace, Deadline.after(mapping.deadline()));
     try {
-      return run(mapping, invocation, trace);
+      return run(mapping, invocation, trace, fetcher);
+    } catch (UpstreamException e) {
+      if (e.kind() == UpstreamException.Kind.DEADLINE || fetcher.deadline().expired()) {
+        throw new UpstreamException(
+            redactor.redact(
+                prefix
+                    + "deadline "
+                    + Durations.format(mapping.deadline())
+                    + " exceeded; slowest call: "
+                    + fetcher.slowest()),
+            UpstreamException.Kind.DEADLINE);
+      }
+      throw e.withMessage(redactor.redact(prefix + e.getMessage()));
     } catch (InputException e) {
       throw new InputException(redactor.redact(e.getMessage()));
-    } catch (UpstreamException e) {
-      throw new UpstreamException(redactor.redact(prefix + e.getMessage()), e.isTimeout());
     } catch (EvaluationException e) {
       throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
     } catch (GuardException e) {
@@ -70,7 +95,8 @@ public final class Engine {
     }
   }
 
-  private List<Map<String, Object>> run(CompiledMapping mapping, Invocation invocation, Trace trace)
+  private List<Map<String, Object>> run(
+      CompiledMapping mapping, Invocation invocation, Trace trace, Fetcher fetcher)
       throws InputException,
           UpstreamException,
           EvaluationException,
@@ -81,7 +107,6 @@ public final class Engine {
     base.put("input", input);
     base.put("applicationSetName", invocation.applicationSetName());
     base.put("vars", mapping.vars());
-    Fetcher fetcher = new Fetcher(upstream, trace);
     List<Row> rows =
         mapping.list() == null
             ? List.of(new Row(0, Map.of(), Map.of()))
@@ -114,9 +139,16 @@ public final class Engine {
       CompiledMapping mapping, CompiledList list, Map<String, Object> base, Fetcher fetcher)
       throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
     Map<String, Object> scope = requestScope(mapping, base);
-    UpstreamRequest request = render(mapping, list.request(), scope);
-    List<UpstreamResponse> pages =
-        fetcher.pages("list", request, list.paginate(), list.request().failWhen(), scope);
+    Fetcher.Pages fetched =
+        fetcher.pages(
+            "list",
+            page -> render(mapping, list.request(), withPage(scope, page)),
+            list.paginate(),
+            list.request().failWhen(),
+            scope,
+            page -> items(list, fetcherRequest(list, page), page).size());
+    UpstreamRequest request = fetched.first();
+    List<UpstreamResponse> pages = fetched.responses();
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
       throw new UpstreamException("list " + Fetcher.statusMessage(request, first));
@@ -185,10 +217,31 @@ public final class Engine {
     }
   }
 
+  /** A stand-in request naming a page's URL in errors while its rows are counted. */
+  private static UpstreamRequest fetcherRequest(CompiledList list, UpstreamResponse page) {
+    return new UpstreamRequest(
+        list.request().method(),
+        page.uri(),
+        io.github.appsetmapper.upstream.Headers.of(List.of()),
+        null,
+        list.request().timeout(),
+        java.util.Set.of(),
+        io.github.appsetmapper.upstream.HostPolicy.any());
+  }
+
   static Map<String, Object> requestScope(CompiledMapping mapping, Map<String, Object> scope) {
     Map<String, Object> out = new HashMap<>(scope);
     out.put("secret", new SecretsView(mapping.secrets()));
-    out.put("page", Map.of("number", 1));
+    Map<String, Object> page = new HashMap<>();
+    page.put("number", 1);
+    page.put("cursor", null);
+    out.put("page", page);
+    return out;
+  }
+
+  static Map<String, Object> withPage(Map<String, Object> scope, Map<String, Object> page) {
+    Map<String, Object> out = new HashMap<>(scope);
+    out.put("page", page);
     return out;
   }
 

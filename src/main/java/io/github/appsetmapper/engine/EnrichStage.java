@@ -114,15 +114,17 @@ final class EnrichStage {
       throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
     Map<String, Object> scope = Engine.rowScope(base, row);
     Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
-    UpstreamRequest request = Engine.render(mapping, enrich.request(), requestScope);
     String step = "enrich." + enrich.name() + " ";
-    List<UpstreamResponse> pages =
+    Fetcher.Pages fetched =
         fetcher.pages(
             "enrich." + enrich.name(),
-            request,
+            page -> Engine.render(mapping, enrich.request(), Engine.withPage(requestScope, page)),
             enrich.paginate(),
             enrich.request().failWhen(),
-            scope);
+            scope,
+            page -> matches(enrich, page, step));
+    UpstreamRequest request = fetched.first();
+    List<UpstreamResponse> pages = fetched.responses();
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
       if (first.status() == 404 || first.status() == 410) {
@@ -210,6 +212,19 @@ final class EnrichStage {
       }
     }
     return joined;
+  }
+
+  /** The select's matches on one page (page mode stops at a short page). */
+  private static int matches(CompiledEnrich enrich, UpstreamResponse page, String step)
+      throws UpstreamException {
+    try {
+      Object value = enrich.select().read(ResponseBodies.json(page), JsonPaths.CONFIGURATION);
+      return value instanceof List<?> list ? list.size() : value == null ? 0 : 1;
+    } catch (PathNotFoundException e) {
+      return 0;
+    } catch (IOException e) {
+      throw new UpstreamException(step + page.uri() + ": " + e.getMessage());
+    }
   }
 
   private Outcome missing(CompiledEnrich enrich, Row row, String why) throws UpstreamException {

@@ -6,6 +6,9 @@ import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.PaginateSpec;
+import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
@@ -15,6 +18,7 @@ import io.github.appsetmapper.upstream.UpstreamResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,16 +28,57 @@ import java.util.concurrent.ExecutionException;
 
 /**
  * The upstream calls of one getparams: identical requests made once (rows that share a call share
- * its answer), pages followed in order, {@code failWhen} applied to every successful page.
+ * its answer), pages followed in order, {@code failWhen} applied to every successful page, every
+ * call stamped with the answer's deadline and timed, so that a deadline error can name the slowest
+ * call.
  */
 final class Fetcher {
+  /** Renders the request for one page; {@code page} holds {@code number} and {@code cursor}. */
+  @FunctionalInterface
+  interface PageSource {
+    UpstreamRequest render(Map<String, Object> page)
+        throws InputException, UpstreamException, SecretUnavailableException;
+  }
+
+  /** How many rows a page holds (page mode stops at a short or empty page). */
+  @FunctionalInterface
+  interface RowCount {
+    int rows(UpstreamResponse page) throws UpstreamException;
+  }
+
+  /** The first request as rendered and every page's answer, in order. */
+  record Pages(UpstreamRequest first, List<UpstreamResponse> responses) {}
+
+  /** One call, for naming the slowest: when it started and ended (0 while running). */
+  private static final class Timing {
+    final String what;
+    final long started = System.nanoTime();
+    volatile long ended;
+    volatile boolean cut;
+
+    Timing(String what) {
+      this.what = what;
+    }
+
+    long nanos(long now) {
+      return (ended == 0 ? now : ended) - started;
+    }
+  }
+
   private final Upstream upstream;
   private final Trace trace;
+  private final Deadline deadline;
   private final Map<String, CompletableFuture<UpstreamResponse>> calls = new ConcurrentHashMap<>();
+  private final List<Timing> timings = Collections.synchronizedList(new ArrayList<>());
 
-  Fetcher(Upstream upstream, Trace trace) {
+  Fetcher(Upstream upstream, Trace trace, Deadline deadline) {
     this.upstream = upstream;
     this.trace = trace;
+    this.deadline = deadline;
+  }
+
+  Deadline deadline() {
+    return deadline;
   }
 
   /** The number of distinct upstream calls made so far. */
@@ -41,7 +86,31 @@ final class Fetcher {
     return calls.size();
   }
 
-  UpstreamResponse call(String step, UpstreamRequest request, int page) throws UpstreamException {
+  /** The call that took (or has been taking) longest: "enrich.x GET https://... (1200 ms)". */
+  String slowest() {
+    long now = System.nanoTime();
+    Timing slowest = null;
+    synchronized (timings) {
+      for (Timing timing : timings) {
+        if (slowest == null || timing.nanos(now) > slowest.nanos(now)) {
+          slowest = timing;
+        }
+      }
+    }
+    if (slowest == null) {
+      return "none was made";
+    }
+    String how =
+        slowest.cut
+            ? "cut off by the deadline"
+            : slowest.ended == 0
+                ? "still running"
+                : "took " + slowest.nanos(now) / 1_000_000 + " ms";
+    return slowest.what + " (" + how + ")";
+  }
+
+  UpstreamResponse call(String step, UpstreamRequest rendered, int page) throws UpstreamException {
+    UpstreamRequest request = rendered.withSettings(rendered.settings().withDeadline(deadline));
     long started = System.nanoTime();
     CompletableFuture<UpstreamResponse> mine = new CompletableFuture<>();
     CompletableFuture<UpstreamResponse> existing = calls.putIfAbsent(request.identity(), mine);
@@ -60,12 +129,22 @@ final class Fetcher {
         throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
       }
     }
+    Timing timing = new Timing(step + " " + HttpUpstream.describe(request));
+    timings.add(timing);
     try {
+      if (deadline.expired()) {
+        throw new UpstreamException(
+            HttpUpstream.describe(request) + ": not sent, the deadline ran out",
+            UpstreamException.Kind.DEADLINE);
+      }
       UpstreamResponse response = upstream.exchange(request);
+      timing.ended = System.nanoTime();
       mine.complete(response);
       trace.call(step, request, response, null, System.nanoTime() - started, page, false);
       return response;
     } catch (UpstreamException | RuntimeException e) {
+      timing.ended = System.nanoTime();
+      timing.cut = e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.DEADLINE;
       mine.completeExceptionally(e);
       trace.call(step, request, null, e.getMessage(), System.nanoTime() - started, page, false);
       throw e;
@@ -76,29 +155,35 @@ final class Fetcher {
    * Every page of a listing, in order. A first page that is not a success is returned alone so that
    * the caller can judge its status (an enrich's 404); a later one is an error.
    */
-  List<UpstreamResponse> pages(
+  Pages pages(
       String step,
-      UpstreamRequest first,
+      PageSource source,
       CompiledPaginate paginate,
       CompiledExpression failWhen,
-      Map<String, Object> scope)
-      throws UpstreamException, EvaluationException {
+      Map<String, Object> scope,
+      RowCount rowCount)
+      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+    UpstreamRequest first = pageRequest(source, paginate, 1, null);
     try {
-      return followPages(step, first, paginate, failWhen, scope);
+      return new Pages(
+          first, followPages(step, first, source, paginate, failWhen, scope, rowCount));
     } catch (UpstreamException e) {
-      throw new UpstreamException(step + " " + e.getMessage(), e.isTimeout());
+      throw e.withMessage(step + " " + e.getMessage());
     }
   }
 
   private List<UpstreamResponse> followPages(
       String step,
       UpstreamRequest first,
+      PageSource source,
       CompiledPaginate paginate,
       CompiledExpression failWhen,
-      Map<String, Object> scope)
-      throws UpstreamException, EvaluationException {
+      Map<String, Object> scope,
+      RowCount rowCount)
+      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
     List<UpstreamResponse> pages = new ArrayList<>();
     UpstreamRequest current = first;
+    String cursor = null;
     while (true) {
       UpstreamResponse response = call(step, current, pages.size() + 1);
       if (!response.isSuccess()) {
@@ -113,9 +198,45 @@ final class Fetcher {
       if (paginate == null) {
         return pages;
       }
-      URI next = next(current, response, paginate);
-      if (next == null) {
-        return pages;
+      UpstreamRequest next;
+      switch (paginate.mode()) {
+        case CURSOR -> {
+          String after = cursor(current, response, paginate, scope);
+          if (after == null) {
+            return pages;
+          }
+          if (after.equals(cursor)) {
+            throw new UpstreamException(
+                HttpUpstream.describe(current)
+                    + ": the cursor did not change ('"
+                    + paginate.cursorFrom().getPath()
+                    + "' gave the same value twice)");
+          }
+          cursor = after;
+          next = pageRequest(source, paginate, pages.size() + 1, cursor);
+        }
+        case PAGE -> {
+          int rows = rowCount.rows(response);
+          if (rows == 0 || (paginate.size() != null && rows < paginate.size())) {
+            return pages;
+          }
+          next = pageRequest(source, paginate, pages.size() + 1, null);
+        }
+        default -> {
+          URI uri = next(current, response, paginate);
+          if (uri == null) {
+            return pages;
+          }
+          if (!HostPolicy.sameOrigin(first.uri(), uri)
+              && !(first.hosts().restricts() && first.hosts().allows(uri))) {
+            throw new UpstreamException(
+                HttpUpstream.describe(current)
+                    + ": next page on another host '"
+                    + uri.getHost()
+                    + "' refused; list it in allowedHosts to follow it");
+          }
+          next = current.withUri(uri);
+        }
       }
       if (pages.size() >= paginate.maxPages()) {
         if (paginate.stopAtMax()) {
@@ -127,16 +248,64 @@ final class Fetcher {
                 + paginate.maxPages()
                 + ") pages; raise maxPages or set onMaxPages: stop");
       }
-      if (!HostPolicy.sameOrigin(first.uri(), next)
-          && !(first.hosts().restricts() && first.hosts().allows(next))) {
-        throw new UpstreamException(
-            HttpUpstream.describe(current)
-                + ": next page on another host '"
-                + next.getHost()
-                + "' refused; list it in allowedHosts to follow it");
-      }
-      current = current.withUri(next);
+      current = next;
     }
+  }
+
+  /** The request for page {@code number}: rendered with {@code page}, its page parameters set. */
+  private static UpstreamRequest pageRequest(
+      PageSource source, CompiledPaginate paginate, int number, String cursor)
+      throws InputException, UpstreamException, SecretUnavailableException {
+    Map<String, Object> page = new HashMap<>();
+    page.put("number", number);
+    page.put("cursor", cursor);
+    UpstreamRequest request = source.render(page);
+    if (paginate == null) {
+      return request;
+    }
+    URI uri = request.uri();
+    if (paginate.mode() == PaginateSpec.Mode.CURSOR && cursor != null && paginate.param() != null) {
+      uri = Encoding.withQuery(uri, paginate.param(), cursor);
+    }
+    if (paginate.mode() == PaginateSpec.Mode.PAGE) {
+      if (paginate.param() != null) {
+        uri =
+            Encoding.withQuery(
+                uri, paginate.param(), String.valueOf(paginate.start() + number - 1));
+      }
+      if (paginate.sizeParam() != null) {
+        uri = Encoding.withQuery(uri, paginate.sizeParam(), String.valueOf(paginate.size()));
+      }
+    }
+    return uri == request.uri() ? request : request.withUri(uri);
+  }
+
+  /** The next cursor, or null when there is none or {@code until} says stop. */
+  private static String cursor(
+      UpstreamRequest request,
+      UpstreamResponse response,
+      CompiledPaginate paginate,
+      Map<String, Object> scope)
+      throws UpstreamException, EvaluationException {
+    if (paginate.until() != null) {
+      Map<String, Object> withResponse = new HashMap<>(scope);
+      withResponse.remove("secret");
+      withResponse.put("response", ResponseBodies.view(response));
+      try {
+        if (Boolean.TRUE.equals(paginate.until().evaluate(withResponse))) {
+          return null;
+        }
+      } catch (org.springframework.expression.EvaluationException e) {
+        throw new EvaluationException(
+            paginate.until().path()
+                + " '"
+                + paginate.until().source().text()
+                + "' failed: "
+                + io.github.appsetmapper.expr.SpelMessages.simple(e));
+      }
+    }
+    String value = valueAt(request, response, paginate.cursorFrom());
+    return value == null || value.isBlank() ? null : value;
   }
 
   private static URI next(
@@ -146,7 +315,7 @@ final class Fetcher {
     if (paginate.mode() == PaginateSpec.Mode.LINK_HEADER) {
       target = LinkHeader.find(response.headers().all("Link"), paginate.linkRel());
     } else {
-      target = nextFromBody(request, response, paginate.next());
+      target = valueAt(request, response, paginate.next());
     }
     if (target == null || target.isBlank()) {
       return null;
@@ -158,11 +327,11 @@ final class Fetcher {
     }
   }
 
-  private static String nextFromBody(
-      UpstreamRequest request, UpstreamResponse response, JsonPath path) throws UpstreamException {
+  private static String valueAt(UpstreamRequest request, UpstreamResponse response, JsonPath path)
+      throws UpstreamException {
     try {
       Object value = path.read(ResponseBodies.json(response), JsonPaths.CONFIGURATION);
-      return value == null ? null : value.toString();
+      return value == null ? null : Values.text(value);
     } catch (PathNotFoundException e) {
       return null;
     } catch (IOException e) {
@@ -202,6 +371,12 @@ final class Fetcher {
   /** "answered 500", with the upstream's own short message when it sent one. */
   static String statusMessage(UpstreamRequest request, UpstreamResponse response) {
     String message = HttpUpstream.describe(request) + ": answered " + response.status();
+    if (response.attempts() > 1) {
+      message += " after " + response.attempts() + " attempts";
+    }
+    if (response.note() != null) {
+      message += " (not retried: " + response.note() + ")";
+    }
     Object body = ResponseBodies.lenient(response);
     if (body instanceof Map<?, ?> map) {
       Object said = map.get("message");

@@ -11,8 +11,11 @@ import io.github.appsetmapper.compile.UrlTemplate;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.CallSettings;
+import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.auth.UpstreamAuth;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -59,11 +62,14 @@ final class RequestRenderer {
         sensitive.add(header.getKey().toLowerCase(Locale.ROOT));
       }
     }
-    if (request.auth() != null) {
+    UpstreamAuth plan = null;
+    if (request.auth() != null && isStatic(request.auth())) {
       Headers.Header auth = auth(mapping, request, scope);
       headers.removeIf(h -> h.name().equalsIgnoreCase(auth.name()));
       headers.add(auth);
       sensitive.add(auth.name().toLowerCase(Locale.ROOT));
+    } else if (request.auth() != null) {
+      plan = TokenAuths.render(mapping, request, scope);
     }
     byte[] body = null;
     if (request.body() != null) {
@@ -80,7 +86,14 @@ final class RequestRenderer {
         body,
         request.timeout(),
         Set.copyOf(sensitive),
-        mapping.hosts());
+        mapping.hosts(),
+        new CallSettings(plan, request.retries(), request.tls(), Deadline.NONE));
+  }
+
+  private static boolean isStatic(CompiledAuth auth) {
+    return auth instanceof CompiledAuth.Bearer
+        || auth instanceof CompiledAuth.Basic
+        || auth instanceof CompiledAuth.Header;
   }
 
   private static URI uri(CompiledRequest request, Map<String, Object> scope)
@@ -196,8 +209,7 @@ final class RequestRenderer {
     return new Headers.Header(header.name(), secret(mapping, header.secret()));
   }
 
-  private static String secret(CompiledMapping mapping, String name)
-      throws SecretUnavailableException {
+  static String secret(CompiledMapping mapping, String name) throws SecretUnavailableException {
     SecretSource source = mapping.secrets().get(name);
     String value = source.value();
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
@@ -207,7 +219,7 @@ final class RequestRenderer {
     return value;
   }
 
-  private static Object evaluate(
+  static Object evaluate(
       CompiledRequest request, String field, Template template, Map<String, Object> scope)
       throws TemplateException {
     try {

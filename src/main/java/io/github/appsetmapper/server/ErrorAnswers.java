@@ -27,7 +27,8 @@ public final class ErrorAnswers {
       status = 400;
       message = failure.getMessage();
     } else if (failure instanceof UpstreamException upstream) {
-      status = upstream.isTimeout() ? 504 : 502;
+      status =
+          upstream.isTimeout() ? 504 : upstream.kind() == UpstreamException.Kind.LOCAL ? 500 : 502;
       message = failure.getMessage();
     } else if (failure instanceof GuardException) {
       status = 502;

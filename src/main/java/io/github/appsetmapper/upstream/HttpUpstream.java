@@ -1,5 +1,13 @@
 package io.github.appsetmapper.upstream;
 
+import io.github.appsetmapper.upstream.limits.HostLimits;
+import io.github.appsetmapper.upstream.limits.RateLimits;
+import io.github.appsetmapper.upstream.net.GuardedDnsResolver;
+import io.github.appsetmapper.upstream.net.ProxyRoutePlanner;
+import io.github.appsetmapper.upstream.net.ProxySettings;
+import io.github.appsetmapper.upstream.net.RefusedAddressException;
+import io.github.appsetmapper.upstream.tls.RoutingTlsStrategy;
+import io.github.appsetmapper.upstream.tls.TlsContexts;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,9 +26,12 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
+import org.apache.hc.client5.http.auth.AuthScope;
+import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
 import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
+import org.apache.hc.client5.http.impl.auth.BasicCredentialsProvider;
 import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
 import org.apache.hc.client5.http.impl.classic.HttpClients;
 import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
@@ -36,9 +47,13 @@ import org.apache.hc.core5.util.Timeout;
 
 /**
  * Upstream calls over one pooled Apache HttpClient 5. Redirects are followed here rather than by
- * the client so that every hop is checked against {@code allowedHosts} and credentials never follow
- * a redirect to another origin. The timeout covers the whole exchange, a slowly sent body included:
- * a timer cancels the request when it runs out.
+ * the client so that every hop is checked against {@code allowedHosts} (the mapping's and the
+ * server's) and credentials never follow a redirect to another origin. Every connection resolves
+ * its host through a {@link GuardedDnsResolver}, so link-local, metadata and (optionally) private
+ * addresses are refused after DNS on every hop. The timeout covers the whole exchange, a slowly
+ * sent body included, cut to what is left of the mapping's deadline: a timer cancels the request
+ * when it runs out. Per-host limits are taken before each call, each call's TLS settings choose its
+ * SSL context, proxies come from the environment, and rate-limit headers are kept for metrics.
  */
 public final class HttpUpstream implements Upstream {
   public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
@@ -48,17 +63,32 @@ public final class HttpUpstream implements Upstream {
   private final PoolingHttpClientConnectionManager connections;
   private final ScheduledExecutorService timer;
   private final long maxBodyBytes;
+  private final HostPolicy serverHosts;
+  private final HostLimits limits;
+  private final RateLimits rateLimits = new RateLimits();
+  private final TlsContexts tls = new TlsContexts();
 
   /**
    * @param maxConnections the pool size, per route as well as in total: it must match the number of
    *     threads that may call at once, or enrich would queue on HttpClient's default of 5 per route
    */
   public HttpUpstream(int maxConnections, long maxBodyBytes) {
-    this.maxBodyBytes = maxBodyBytes;
+    this(UpstreamOptions.defaults(maxConnections, maxBodyBytes));
+  }
+
+  public HttpUpstream(UpstreamOptions options) {
+    this.maxBodyBytes = options.maxBodyBytes();
+    this.serverHosts = options.serverHosts();
+    this.limits = new HostLimits(options.maxConnectionsPerHost(), options.rateLimits());
+    ProxySettings proxies = options.proxies();
     this.connections =
         PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnTotal(maxConnections)
-            .setMaxConnPerRoute(maxConnections)
+            .setMaxConnTotal(options.maxConnections())
+            .setMaxConnPerRoute(options.maxConnections())
+            .setDnsResolver(
+                new GuardedDnsResolver(
+                    options.dnsResolver(), options.addresses(), proxies.proxyHosts()))
+            .setTlsSocketStrategy(new RoutingTlsStrategy())
             .setDefaultConnectionConfig(
                 ConnectionConfig.custom()
                     .setConnectTimeout(Timeout.ofSeconds(10))
@@ -66,9 +96,19 @@ public final class HttpUpstream implements Upstream {
                     .setTimeToLive(TimeValue.ofMinutes(5))
                     .build())
             .build();
+    BasicCredentialsProvider proxyCredentials = new BasicCredentialsProvider();
+    for (ProxySettings.Proxy proxy : new ProxySettings.Proxy[] {proxies.http(), proxies.https()}) {
+      if (proxy != null && proxy.username() != null) {
+        proxyCredentials.setCredentials(
+            new AuthScope(proxy.host()),
+            new UsernamePasswordCredentials(proxy.username(), proxy.password().toCharArray()));
+      }
+    }
     this.client =
         HttpClients.custom()
             .setConnectionManager(connections)
+            .setRoutePlanner(new ProxyRoutePlanner(proxies))
+            .setDefaultCredentialsProvider(proxyCredentials)
             .disableRedirectHandling()
             .disableAutomaticRetries()
             .disableCookieManagement()
@@ -83,6 +123,11 @@ public final class HttpUpstream implements Upstream {
               thread.setDaemon(true);
               return thread;
             });
+  }
+
+  /** What upstreams said about their rate limits, per host (read-only, for metrics). */
+  public RateLimits rateLimits() {
+    return rateLimits;
   }
 
   @Override
@@ -122,6 +167,13 @@ public final class HttpUpstream implements Upstream {
               + next.getHost()
               + "' refused (not in allowedHosts)");
     }
+    if (!serverHosts.allows(next)) {
+      throw new UpstreamException(
+          describe(from)
+              + ": redirect to host '"
+              + next.getHost()
+              + "' refused (not in the server's --allowed-hosts)");
+    }
     Headers headers = from.headers();
     if (!HostPolicy.sameOrigin(from.uri(), next)) {
       List<Headers.Header> kept = new ArrayList<>();
@@ -140,10 +192,11 @@ public final class HttpUpstream implements Upstream {
         toGet ? null : from.body(),
         from.timeout(),
         from.sensitiveHeaders(),
-        from.hosts());
+        from.hosts(),
+        from.settings());
   }
 
-  private static void checkTarget(UpstreamRequest request) throws UpstreamException {
+  private void checkTarget(UpstreamRequest request) throws UpstreamException {
     URI uri = request.uri();
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
@@ -156,46 +209,119 @@ public final class HttpUpstream implements Upstream {
       throw new UpstreamException(
           describe(request) + ": host '" + uri.getHost() + "' is not in allowedHosts");
     }
+    if (!serverHosts.allows(uri)) {
+      throw new UpstreamException(
+          describe(request)
+              + ": host '"
+              + uri.getHost()
+              + "' is not in the server's --allowed-hosts");
+    }
   }
 
   private UpstreamResponse once(UpstreamRequest request) throws UpstreamException {
+    Duration timeout = request.timeout();
+    Deadline deadline = request.settings().deadline();
+    Duration left = deadline.remaining();
+    boolean byDeadline = deadline.isSet() && left.compareTo(timeout) < 0;
+    if (byDeadline && left.isZero()) {
+      throw new UpstreamException(
+          describe(request) + ": not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+    }
+    Duration budget = byDeadline ? left : timeout;
+    long started = System.nanoTime();
+    HostLimits.Permit permit;
+    try {
+      permit = limits.acquire(request.uri().getHost(), budget);
+    } catch (HostLimits.Refused e) {
+      throw new UpstreamException(
+          describe(request) + ": " + e.getMessage(),
+          byDeadline ? UpstreamException.Kind.DEADLINE : UpstreamException.Kind.TIMEOUT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UpstreamException(describe(request) + ": interrupted");
+    }
+    try (permit) {
+      Duration rest = budget.minusNanos(System.nanoTime() - started);
+      if (rest.isNegative() || rest.isZero()) {
+        rest = Duration.ofMillis(1);
+      }
+      return execute(request, rest, byDeadline, timeout);
+    }
+  }
+
+  private UpstreamResponse execute(
+      UpstreamRequest request, Duration budget, boolean byDeadline, Duration timeout)
+      throws UpstreamException {
     HttpUriRequestBase http = new HttpUriRequestBase(request.method(), request.uri());
     for (Headers.Header h : request.headers().fields()) {
       http.addHeader(h.name(), h.value());
     }
     if (request.body() != null) {
-      http.setEntity(new ByteArrayEntity(request.body(), ContentType.APPLICATION_JSON));
+      String type = request.headers().first("Content-Type");
+      http.setEntity(
+          new ByteArrayEntity(
+              request.body(),
+              type == null ? ContentType.APPLICATION_JSON : ContentType.parse(type)));
     }
-    Duration timeout = request.timeout();
     HttpClientContext context = HttpClientContext.create();
     context.setRequestConfig(
         RequestConfig.custom()
-            .setResponseTimeout(Timeout.of(timeout))
-            .setConnectionRequestTimeout(Timeout.of(timeout))
+            .setResponseTimeout(Timeout.of(budget))
+            .setConnectionRequestTimeout(Timeout.of(budget))
             .build());
+    if (request.settings().tls() != null && "https".equalsIgnoreCase(request.uri().getScheme())) {
+      TlsContexts.Material material;
+      try {
+        material = tls.material(request.settings().tls());
+      } catch (UpstreamException e) {
+        throw e.withMessage(describe(request) + ": " + e.getMessage());
+      }
+      context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
+      context.setUserToken(material.version());
+    }
     AtomicBoolean timedOut = new AtomicBoolean();
-    ScheduledFuture<?> deadline =
+    ScheduledFuture<?> cancel =
         timer.schedule(
             () -> {
               timedOut.set(true);
               http.cancel();
             },
-            timeout.toMillis(),
+            budget.toMillis(),
             TimeUnit.MILLISECONDS);
     try {
-      return client.execute(http, context, response -> read(request, response));
+      UpstreamResponse response = client.execute(http, context, r -> read(request, r));
+      rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
+      return response;
     } catch (BodyTooLargeException e) {
       throw new UpstreamException(
           describe(request) + ": response larger than " + maxBodyBytes + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
+        if (byDeadline) {
+          throw new UpstreamException(
+              describe(request) + ": cut off by the deadline", UpstreamException.Kind.DEADLINE);
+        }
         throw new UpstreamException(
-            describe(request) + ": timed out after " + timeout.toMillis() + " ms", true);
+            describe(request) + ": timed out after " + timeout.toMillis() + " ms",
+            UpstreamException.Kind.TIMEOUT);
       }
-      throw new UpstreamException(describe(request) + ": " + cause(e));
+      throw new UpstreamException(describe(request) + ": " + cause(e), kind(e));
     } finally {
-      deadline.cancel(false);
+      cancel.cancel(false);
     }
+  }
+
+  private static UpstreamException.Kind kind(Exception e) {
+    if (e instanceof RefusedAddressException) {
+      return UpstreamException.Kind.FAILED;
+    }
+    if (e instanceof ConnectException
+        || e instanceof NoRouteToHostException
+        || e instanceof org.apache.hc.client5.http.ConnectTimeoutException
+        || e instanceof org.apache.hc.core5.http.NoHttpResponseException) {
+      return UpstreamException.Kind.CONNECT;
+    }
+    return UpstreamException.Kind.FAILED;
   }
 
   private UpstreamResponse read(UpstreamRequest request, ClassicHttpResponse response)
@@ -231,6 +357,15 @@ public final class HttpUpstream implements Upstream {
   private static final class BodyTooLargeException extends IOException {}
 
   static String cause(Exception e) {
+    if (e instanceof RefusedAddressException) {
+      return e.getMessage();
+    }
+    if (e instanceof org.apache.hc.client5.http.ConnectTimeoutException) {
+      return "connect timed out";
+    }
+    if (e instanceof org.apache.hc.core5.http.NoHttpResponseException) {
+      return "the connection closed without an answer";
+    }
     if (e instanceof ConnectException) {
       return "connection refused";
     }

@@ -650,31 +650,21 @@ class MappingParserTest {
               problems(
                   """
                   name: m
-                  deadline: 20s
                   maxDrop: 50%
                   defaults:
-                    retries: 3
+                    cache: {ttl: 1m}
                   list:
                     request:
                       url: https://api.example.com/a
                       cache: {ttl: 1m}
-                      tls: {insecureSkipVerify: true}
-                      auth:
-                        oauth2: {tokenUrl: "https://login.example.com/token"}
                     items: "$[*]"
-                    paginate:
-                      cursor: {param: after, from: "$.next"}
                   parameters:
                     x: "'a'"
                   """))
           .containsExactly(
-              "m.yaml:2:1 deadline: 'deadline' is not supported by this version yet",
-              "m.yaml:3:1 maxDrop: 'maxDrop' is not supported by this version yet",
-              "m.yaml:5:3 defaults.retries: 'retries' is not supported by this version yet",
-              "m.yaml:9:5 list.request.cache: 'cache' is not supported by this version yet",
-              "m.yaml:10:5 list.request.tls: 'tls' is not supported by this version yet",
-              "m.yaml:12:7 list.request.auth.oauth2: 'oauth2' is not supported by this version yet",
-              "m.yaml:15:5 list.paginate.cursor: 'cursor' is not supported by this version yet");
+              "m.yaml:2:1 maxDrop: 'maxDrop' is not supported by this version yet",
+              "m.yaml:4:3 defaults.cache: 'cache' is not supported by this version yet",
+              "m.yaml:8:5 list.request.cache: 'cache' is not supported by this version yet");
     }
   }
 

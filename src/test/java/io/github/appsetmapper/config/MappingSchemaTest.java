@@ -91,7 +91,35 @@ class MappingSchemaTest {
           new Block(
               "/definitions/paginate/properties",
               RequestParser.PAGINATE_KEYS,
-              BASE + "list:\n  paginate:\n    %s: x\n"));
+              BASE + "list:\n  paginate:\n    %s: x\n"),
+          new Block(
+              "/definitions/paginate/properties/cursor/properties",
+              RequestParser.CURSOR_KEYS,
+              BASE + "list:\n  paginate:\n    cursor:\n      %s: x\n"),
+          new Block(
+              "/definitions/paginate/properties/page/properties",
+              RequestParser.PAGE_KEYS,
+              BASE + "list:\n  paginate:\n    page:\n      %s: x\n"),
+          new Block(
+              "/definitions/tls/properties",
+              RequestParser.TLS_KEYS,
+              BASE + "defaults:\n  tls:\n    %s: x\n"),
+          new Block(
+              "/definitions/auth/properties/oauth2/properties",
+              RequestParser.OAUTH2_KEYS,
+              BASE + "defaults:\n  auth:\n    oauth2:\n      %s: x\n"),
+          new Block(
+              "/definitions/auth/properties/login/properties",
+              RequestParser.LOGIN_KEYS,
+              BASE + "defaults:\n  auth:\n    login:\n      %s: x\n"),
+          new Block(
+              "/definitions/auth/properties/githubApp/properties",
+              RequestParser.GITHUB_APP_KEYS,
+              BASE + "defaults:\n  auth:\n    githubApp:\n      %s: x\n"),
+          new Block(
+              "/definitions/auth/properties/registry/properties",
+              RequestParser.REGISTRY_KEYS,
+              BASE + "defaults:\n  auth:\n    registry:\n      %s: x\n"));
 
   private static JsonNode schema() throws Exception {
     return JSON.readTree(FILE.toFile());
@@ -274,7 +302,8 @@ class MappingSchemaTest {
                   + " \"head\", \"post\", \"put\", \"patch\", \"delete\", \"options\"]",
               "bad.yaml:4:54 list.request.timeout: schema: does not match the regex pattern"
                   + " ^\\s*(?=.*[1-9])([0-9]+(ms|s|m|h))+\\s*$",
-              "bad.yaml:6:13 list.paginate: schema: must hold exactly one of linkHeader, next"));
+              "bad.yaml:6:13 list.paginate: schema: must hold exactly one of linkHeader, next, cursor,"
+                  + " page"));
       CASES.put(
           "name: bad\nparameters: {a: e}\nsecrets:\n  s: {path: /x}\nenrich:\n  e:\n"
               + "    request: {url: \"http://x\", auth: {bearer: {secret: s}, header: {name: X}}}\n"
@@ -284,7 +313,7 @@ class MappingSchemaTest {
               "bad.yaml:4:7 secrets.s.path: schema: unknown key 'path'",
               "bad.yaml:7:5 enrich.e: schema: cannot hold both 'select' and 'value'",
               "bad.yaml:7:38 enrich.e.request.auth: schema: must hold exactly one of bearer, basic,"
-                  + " header",
+                  + " header, oauth2, login, githubApp, registry",
               "bad.yaml:7:68 enrich.e.request.auth.header: schema: missing required key 'secret'",
               "bad.yaml:10:16 enrich.e.onMissing: schema: does not have a value in the enumeration"
                   + " [\"error\", \"drop\", \"null\", null]"));
@@ -305,7 +334,23 @@ class MappingSchemaTest {
           List.of(
               "bad.yaml:3:12 keepTypes: schema: string found, boolean expected",
               "bad.yaml:4:8 limit: schema: must have a minimum value of 0",
-              "bad.yaml:8:13 list.paginate: schema: must hold exactly one of linkHeader, next"));
+              "bad.yaml:8:13 list.paginate: schema: must hold exactly one of linkHeader, next, cursor,"
+                  + " page"));
+    }
+
+    static {
+      CASES.put(
+          "name: bad\nparameters: {a: b}\nlist:\n  request:\n    url: \"https://x\"\n"
+              + "    retries: 11\n    tls: {insecureSkipVerify: true, caFile: /ca.pem, certFile: /c.pem}\n"
+              + "    auth: {registry: {username: bot}}\n  items: $[*]\n"
+              + "  paginate: {page: {sizeParam: per_page}}\n",
+          List.of(
+              "bad.yaml:6:14 list.request.retries: schema: must have a maximum value of 10",
+              "bad.yaml:7:10 list.request.tls: schema: cannot hold both 'insecureSkipVerify' and"
+                  + " 'caFile'",
+              "bad.yaml:7:10 list.request.tls: schema: 'certFile' needs 'keyFile'",
+              "bad.yaml:8:22 list.request.auth.registry: schema: 'username' needs 'password'",
+              "bad.yaml:10:20 list.paginate.page: schema: 'sizeParam' needs 'size'"));
     }
 
     @TestFactory

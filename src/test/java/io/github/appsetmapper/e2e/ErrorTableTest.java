@@ -392,7 +392,7 @@ class ErrorTableTest {
       assertError(
           plugin.getparams("dead", "{}"),
           502,
-          "mapping 'dead': list GET http://127.0.0.1:1/items: connection refused");
+          "mapping 'dead': list GET http://127.0.0.1:1/items: connection refused after 3 attempts");
     }
 
     @Test

@@ -172,7 +172,7 @@ class ExplainTest {
         .isEqualTo(
             "mapping 'services': list GET "
                 + stub.url()
-                + "/teams/broken/services?api_key=***: answered 503 (maintenance)")
+                + "/teams/broken/services?api_key=***: answered 503 after 3 attempts (maintenance)")
         .isEqualTo(JSON.readTree(getparams.body()).get("error").asText());
     assertThat(report.get("calls").get(0).get("status").asInt()).isEqualTo(503);
   }

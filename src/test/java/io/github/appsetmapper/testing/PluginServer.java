@@ -77,6 +77,30 @@ public final class PluginServer implements AutoCloseable {
     return new PluginServer(mappings, vars, env, tokens, null);
   }
 
+  /** As {@link #withYaml}, calling upstreams through {@code upstream} (closed with the server). */
+  public static PluginServer withUpstream(
+      Path dir,
+      Upstream upstream,
+      Map<String, String> vars,
+      Map<String, String> env,
+      String... yamls) {
+    return new PluginServer(write(dir, yamls), vars, env, Tokens.fixed(TOKEN), upstream);
+  }
+
+  private static List<Path> write(Path dir, String... yamls) {
+    List<Path> files = new ArrayList<>();
+    try {
+      for (int i = 0; i < yamls.length; i++) {
+        Path file = dir.resolve("mapping-" + i + ".yaml");
+        Files.writeString(file, yamls[i]);
+        files.add(file);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return files;
+  }
+
   /** Writes each YAML text to a file in {@code dir} and serves them. */
   public static PluginServer withYaml(
       Path dir, Map<String, String> vars, Map<String, String> env, String... yamls) {

@@ -78,13 +78,26 @@ public final class StubUpstream implements AutoCloseable {
       r -> Reply.json(404, "{\"message\":\"no stub route\"}");
   private final AtomicInteger maxInFlight = new AtomicInteger();
 
+  private final boolean https;
+
   public StubUpstream() {
-    server =
-        Undertow.builder()
-            .addHttpListener(0, "127.0.0.1")
-            .setWorkerThreads(64)
-            .setHandler(this::handle)
-            .build();
+    this(null, false);
+  }
+
+  /** An HTTPS stub with {@code tls}; {@code requireClientCert} makes it an mTLS server. */
+  public StubUpstream(javax.net.ssl.SSLContext tls, boolean requireClientCert) {
+    Undertow.Builder builder = Undertow.builder().setWorkerThreads(64).setHandler(this::handle);
+    if (tls == null) {
+      builder.addHttpListener(0, "127.0.0.1");
+    } else {
+      builder.addHttpsListener(0, "127.0.0.1", tls);
+      if (requireClientCert) {
+        builder.setSocketOption(
+            org.xnio.Options.SSL_CLIENT_AUTH_MODE, org.xnio.SslClientAuthMode.REQUIRED);
+      }
+    }
+    this.https = tls != null;
+    server = builder.build();
     server.start();
   }
 
@@ -93,7 +106,7 @@ public final class StubUpstream implements AutoCloseable {
   }
 
   public String url() {
-    return "http://127.0.0.1:" + port();
+    return (https ? "https" : "http") + "://127.0.0.1:" + port();
   }
 
   /** Answers {@code METHOD /path} (path without query; "*" matches any method). */

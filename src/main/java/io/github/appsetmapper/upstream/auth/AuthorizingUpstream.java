@@ -1,0 +1,99 @@
+package io.github.appsetmapper.upstream.auth;
+
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.CallSettings;
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Applies token-based auth to calls that carry it ({@link CallSettings#auth()}): takes the token
+ * from the shared {@link TokenCache} (fetching it through the upstream below, so the token call
+ * gets the same host checks, TLS and deadline), sends it, and on a 401 replaces it once and tries
+ * again. Registry auth answers the registry's challenge instead ({@link RegistryFlow}). Every
+ * fetched token is given to the redactor before it is used.
+ */
+public final class AuthorizingUpstream implements Upstream {
+  private final Upstream next;
+  private final TokenCache tokens;
+  private final TokenEndpoints endpoints;
+  private final RegistryFlow registry;
+
+  public AuthorizingUpstream(Upstream next, Redactor redactor, Clock clock) {
+    this.next = next;
+    this.tokens = new TokenCache(clock);
+    this.endpoints = new TokenEndpoints(next, redactor, clock);
+    this.registry = new RegistryFlow(next, tokens, redactor, clock);
+  }
+
+  /** The shared token cache (tests look at its size). */
+  public TokenCache tokens() {
+    return tokens;
+  }
+
+  @Override
+  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+    UpstreamAuth auth = request.settings().auth();
+    if (auth == null) {
+      return next.exchange(request);
+    }
+    UpstreamRequest plain = request.withSettings(request.settings().withAuth(null));
+    if (auth instanceof UpstreamAuth.Registry credentials) {
+      return registry.exchange(plain, credentials);
+    }
+    String key = auth.cacheKey();
+    TokenCache.Fetch fetch = () -> endpoints.fetch(plain, auth);
+    Token token = tokens.get(key, request.settings().deadline(), fetch);
+    UpstreamResponse response = next.exchange(apply(plain, auth, token));
+    if (response.status() != 401) {
+      return response;
+    }
+    Token fresh = tokens.refresh(key, token, request.settings().deadline(), fetch);
+    return next.exchange(apply(plain, auth, fresh));
+  }
+
+  private static UpstreamRequest apply(UpstreamRequest request, UpstreamAuth auth, Token token) {
+    if (auth instanceof UpstreamAuth.Login login) {
+      String value =
+          login.scheme().isEmpty() ? token.value() : login.scheme() + " " + token.value();
+      return request.withCredential(login.header(), value);
+    }
+    return request.withCredential("Authorization", "Bearer " + token.value());
+  }
+
+  /** A token request: no auth of its own, never retried (a POST), the call's TLS and deadline. */
+  static UpstreamRequest tokenRequest(
+      UpstreamRequest forCall,
+      String method,
+      java.net.URI uri,
+      List<Headers.Header> headers,
+      byte[] body,
+      int retries) {
+    CallSettings settings =
+        new CallSettings(null, retries, forCall.settings().tls(), forCall.settings().deadline());
+    return new UpstreamRequest(
+        method,
+        uri,
+        Headers.of(headers),
+        body,
+        forCall.timeout(),
+        Set.of("authorization"),
+        forCall.hosts(),
+        settings);
+  }
+
+  static String describe(UpstreamRequest request) {
+    return HttpUpstream.describe(request);
+  }
+
+  @Override
+  public void close() {
+    next.close();
+  }
+}

@@ -1,0 +1,77 @@
+package io.github.appsetmapper.upstream.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+
+/** Reading token endpoints' JSON answers: OAuth2, registry token servers, GitHub. */
+final class TokenAnswers {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  private TokenAnswers() {}
+
+  static JsonNode json(UpstreamResponse response) {
+    try {
+      JsonNode node = JSON.readTree(response.body());
+      return node == null ? JSON.nullNode() : node;
+    } catch (IOException e) {
+      return JSON.nullNode();
+    }
+  }
+
+  static String text(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    return value != null && value.isValueNode() && !value.asText().isBlank()
+        ? value.asText()
+        : null;
+  }
+
+  /** {@code expires_in} in seconds (a number, or a number as a string), or null. */
+  static Duration seconds(JsonNode node, String field) {
+    JsonNode value = node.get(field);
+    if (value == null || value.isNull()) {
+      return null;
+    }
+    try {
+      long seconds =
+          value.isNumber() ? value.asLong() : Long.parseLong(value.asText().trim().split("\\.")[0]);
+      return seconds > 0 ? Duration.ofSeconds(seconds) : null;
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  static Instant instant(JsonNode node, String field) {
+    String text = text(node, field);
+    if (text == null) {
+      return null;
+    }
+    try {
+      return Instant.parse(text);
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+
+  /** " (invalid_client)": the endpoint's own short error code, when it sent one. */
+  static String errorCode(UpstreamResponse response) {
+    JsonNode node = json(response);
+    String code = text(node, "error");
+    if (code == null) {
+      code = text(node, "message");
+    }
+    if (code == null && node.get("errors") != null && node.get("errors").isArray()) {
+      JsonNode first = node.get("errors").get(0);
+      code = first == null ? null : text(first, "code");
+    }
+    if (code == null) {
+      return "";
+    }
+    String oneLine = code.replaceAll("\\s+", " ").strip();
+    return " (" + (oneLine.length() > 120 ? oneLine.substring(0, 120) + "..." : oneLine) + ")";
+  }
+}

@@ -1,0 +1,184 @@
+package io.github.appsetmapper.upstream.auth;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.tls.Pem;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Fetches tokens: OAuth2 client credentials, a login endpoint, a GitHub App installation. */
+final class TokenEndpoints {
+  private final Upstream next;
+  private final Redactor redactor;
+  private final Clock clock;
+  private final Map<String, PrivateKey> keys = new ConcurrentHashMap<>();
+
+  TokenEndpoints(Upstream next, Redactor redactor, Clock clock) {
+    this.next = next;
+    this.redactor = redactor;
+    this.clock = clock;
+  }
+
+  Token fetch(UpstreamRequest call, UpstreamAuth auth) throws UpstreamException {
+    Token token;
+    if (auth instanceof UpstreamAuth.OAuth2 oauth2) {
+      token = oauth2(call, oauth2);
+    } else if (auth instanceof UpstreamAuth.Login login) {
+      token = login(call, login);
+    } else if (auth instanceof UpstreamAuth.GithubApp app) {
+      token = githubApp(call, app);
+    } else {
+      throw new IllegalArgumentException("registry auth has its own flow");
+    }
+    redactor.remember(token.value());
+    return token;
+  }
+
+  private Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws UpstreamException {
+    List<Headers.Header> headers = new ArrayList<>();
+    headers.add(new Headers.Header("Content-Type", "application/x-www-form-urlencoded"));
+    headers.add(new Headers.Header("Accept", "application/json"));
+    StringBuilder form = new StringBuilder("grant_type=client_credentials");
+    if (!auth.scopes().isEmpty()) {
+      form.append("&scope=").append(form(String.join(" ", auth.scopes())));
+    }
+    auth.params().forEach((k, v) -> form.append('&').append(form(k)).append('=').append(form(v)));
+    if (auth.basicClientAuth()) {
+      String pair = form(auth.clientId()) + ":" + form(auth.clientSecret());
+      headers.add(
+          new Headers.Header(
+              "Authorization",
+              "Basic "
+                  + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8))));
+    } else {
+      form.append("&client_id=")
+          .append(form(auth.clientId()))
+          .append("&client_secret=")
+          .append(form(auth.clientSecret()));
+    }
+    UpstreamRequest request =
+        AuthorizingUpstream.tokenRequest(
+            call,
+            "POST",
+            auth.tokenUrl(),
+            headers,
+            form.toString().getBytes(StandardCharsets.UTF_8),
+            0);
+    String what = "oauth2 token request";
+    UpstreamResponse response = send(call, what, request);
+    JsonNode body = TokenAnswers.json(response);
+    String token = TokenAnswers.text(body, "access_token");
+    if (token == null) {
+      throw failure(call, what, request, "the answer has no access_token");
+    }
+    return Token.of(token, clock.instant(), TokenAnswers.seconds(body, "expires_in"));
+  }
+
+  private Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws UpstreamException {
+    UpstreamRequest request =
+        auth.request()
+            .withSettings(auth.request().settings().withDeadline(call.settings().deadline()));
+    String what = "login request";
+    UpstreamResponse response = send(call, what, request);
+    try {
+      return auth.reader().read(response, clock.instant());
+    } catch (IllegalArgumentException e) {
+      throw failure(call, what, request, e.getMessage());
+    }
+  }
+
+  private Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth)
+      throws UpstreamException {
+    Instant now = clock.instant();
+    String jwt;
+    try {
+      PrivateKey key = keys.computeIfAbsent(Digests.sha256(auth.privateKeyPem()), k -> parse(auth));
+      jwt = GithubJwt.sign(auth.appId(), key, now);
+    } catch (IllegalStateException | GeneralSecurityException e) {
+      throw new UpstreamException(
+          AuthorizingUpstream.describe(call)
+              + ": githubApp: the private key is not a readable PEM RSA key",
+          UpstreamException.Kind.LOCAL);
+    }
+    redactor.remember(jwt);
+    String base = auth.apiUrl().toString().replaceAll("/+$", "");
+    URI uri =
+        URI.create(
+            base
+                + "/app/installations/"
+                + URLEncoder.encode(auth.installationId(), StandardCharsets.UTF_8)
+                + "/access_tokens");
+    List<Headers.Header> headers =
+        List.of(
+            new Headers.Header("Accept", "application/vnd.github+json"),
+            new Headers.Header("X-GitHub-Api-Version", "2022-11-28"),
+            new Headers.Header("Authorization", "Bearer " + jwt));
+    UpstreamRequest request = AuthorizingUpstream.tokenRequest(call, "POST", uri, headers, null, 0);
+    String what = "githubApp token request";
+    UpstreamResponse response = send(call, what, request);
+    JsonNode body = TokenAnswers.json(response);
+    String token = TokenAnswers.text(body, "token");
+    if (token == null) {
+      throw failure(call, what, request, "the answer has no token");
+    }
+    Instant expiry = TokenAnswers.instant(body, "expires_at");
+    return expiry == null
+        ? Token.of(token, now, java.time.Duration.ofMinutes(55))
+        : Token.until(token, now, expiry);
+  }
+
+  private static PrivateKey parse(UpstreamAuth.GithubApp auth) {
+    try {
+      return Pem.privateKey(auth.privateKeyPem());
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e.getMessage());
+    }
+  }
+
+  /** Sends a token request; a non-2xx answer is an error naming the call it was for. */
+  private UpstreamResponse send(UpstreamRequest call, String what, UpstreamRequest request)
+      throws UpstreamException {
+    UpstreamResponse response;
+    try {
+      response = next.exchange(request);
+    } catch (UpstreamException e) {
+      throw e.withMessage(AuthorizingUpstream.describe(call) + ": " + what + " " + e.getMessage());
+    }
+    if (!response.isSuccess()) {
+      throw failure(
+          call, what, request, "answered " + response.status() + TokenAnswers.errorCode(response));
+    }
+    return response;
+  }
+
+  static UpstreamException failure(
+      UpstreamRequest call, String what, UpstreamRequest request, String why) {
+    return new UpstreamException(
+        AuthorizingUpstream.describe(call)
+            + ": "
+            + what
+            + " "
+            + AuthorizingUpstream.describe(request)
+            + ": "
+            + why);
+  }
+
+  private static String form(String value) {
+    return URLEncoder.encode(value, StandardCharsets.UTF_8);
+  }
+}

@@ -1,0 +1,176 @@
+package io.github.appsetmapper.upstream.tls;
+
+import io.github.appsetmapper.upstream.UpstreamException;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.PrivateKey;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.TrustManagerFactory;
+import javax.net.ssl.X509TrustManager;
+
+/**
+ * SSL contexts for {@link TlsSettings}, built once and rebuilt when one of the files changes
+ * (modification time, size or file identity, so a Kubernetes Secret's symlink swap counts). Each
+ * context has a {@code version} that changes with it; pooled connections are keyed by it, so a
+ * rotated certificate is never served by a connection made with the old one.
+ */
+public final class TlsContexts {
+  /** A built context, its version, and whether host names are checked. */
+  public record Material(SSLContext context, String version, boolean verifyHostnames) {}
+
+  private record Stamp(Object fileKey, long modified, long size) {}
+
+  private record Built(List<Stamp> stamps, Material material) {}
+
+  private final Map<TlsSettings, Built> built = new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicLong versions =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /**
+   * @throws UpstreamException (kind LOCAL) when a file cannot be read or holds no usable PEM
+   */
+  public Material material(TlsSettings settings) throws UpstreamException {
+    List<Stamp> stamps = new ArrayList<>();
+    for (Path file : files(settings)) {
+      stamps.add(stamp(file, settings));
+    }
+    Built current = built.get(settings);
+    if (current != null && current.stamps().equals(stamps)) {
+      return current.material();
+    }
+    Material material = build(settings);
+    built.put(settings, new Built(stamps, material));
+    return material;
+  }
+
+  private static List<Path> files(TlsSettings settings) {
+    List<Path> files = new ArrayList<>();
+    if (settings.caFile() != null) {
+      files.add(settings.caFile());
+    }
+    if (settings.certFile() != null) {
+      files.add(settings.certFile());
+      files.add(settings.keyFile());
+    }
+    return files;
+  }
+
+  private static Stamp stamp(Path file, TlsSettings settings) throws UpstreamException {
+    try {
+      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
+      return new Stamp(
+          attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size());
+    } catch (IOException e) {
+      throw unreadable(file, settings, e);
+    }
+  }
+
+  private Material build(TlsSettings settings) throws UpstreamException {
+    try {
+      TrustManager[] trust = null;
+      if (settings.insecureSkipVerify()) {
+        trust = new TrustManager[] {new TrustEverything()};
+      } else if (settings.caFile() != null) {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        store.load(null, null);
+        int i = 0;
+        for (X509Certificate ca : certificates(settings.caFile(), settings, "caFile")) {
+          store.setCertificateEntry("ca-" + i++, ca);
+        }
+        TrustManagerFactory factory =
+            TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        factory.init(store);
+        trust = factory.getTrustManagers();
+      }
+      javax.net.ssl.KeyManager[] keys = null;
+      if (settings.certFile() != null) {
+        List<X509Certificate> chain = certificates(settings.certFile(), settings, "certFile");
+        PrivateKey key;
+        try {
+          key = Pem.privateKey(read(settings.keyFile(), settings));
+        } catch (GeneralSecurityException e) {
+          throw new UpstreamException(
+              "tls: keyFile " + settings.keyFile() + ": " + e.getMessage(),
+              UpstreamException.Kind.LOCAL);
+        }
+        char[] password = new char[0];
+        KeyStore store = KeyStore.getInstance("PKCS12");
+        store.load(null, null);
+        store.setKeyEntry("client", key, password, chain.toArray(new X509Certificate[0]));
+        KeyManagerFactory factory =
+            KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        factory.init(store, password);
+        keys = factory.getKeyManagers();
+      }
+      SSLContext context = SSLContext.getInstance("TLS");
+      context.init(keys, trust, new SecureRandom());
+      return new Material(
+          context, "tls-" + versions.incrementAndGet(), !settings.insecureSkipVerify());
+    } catch (GeneralSecurityException | IOException e) {
+      throw new UpstreamException(
+          "tls: the certificate and key files do not make a usable TLS setup ("
+              + e.getClass().getSimpleName()
+              + ")",
+          UpstreamException.Kind.LOCAL);
+    }
+  }
+
+  private static List<X509Certificate> certificates(Path file, TlsSettings settings, String field)
+      throws UpstreamException {
+    try {
+      return Pem.certificates(read(file, settings));
+    } catch (GeneralSecurityException e) {
+      throw new UpstreamException(
+          "tls: " + field + " " + file + " holds no PEM certificate", UpstreamException.Kind.LOCAL);
+    }
+  }
+
+  private static String read(Path file, TlsSettings settings) throws UpstreamException {
+    try {
+      return Files.readString(file, StandardCharsets.US_ASCII);
+    } catch (IOException e) {
+      throw unreadable(file, settings, e);
+    }
+  }
+
+  private static UpstreamException unreadable(Path file, TlsSettings settings, IOException e) {
+    String field =
+        file.equals(settings.caFile())
+            ? "caFile"
+            : file.equals(settings.certFile()) ? "certFile" : "keyFile";
+    String why = e instanceof NoSuchFileException ? "no such file" : "cannot be read";
+    return new UpstreamException(
+        "tls: " + field + " " + file + ": " + why, UpstreamException.Kind.LOCAL);
+  }
+
+  /** {@code insecureSkipVerify}: any certificate is accepted (host names are not checked). */
+  private static final class TrustEverything implements X509TrustManager {
+    @Override
+    public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+    @Override
+    public void checkServerTrusted(X509Certificate[] chain, String authType) {
+      Objects.requireNonNull(chain);
+    }
+
+    @Override
+    public X509Certificate[] getAcceptedIssuers() {
+      return new X509Certificate[0];
+    }
+  }
+}
