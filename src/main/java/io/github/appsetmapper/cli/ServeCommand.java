@@ -136,7 +136,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--host-max-connections",
-      defaultValue = "16",
+      defaultValue = "64",
       description =
           "Calls in flight to one upstream host at most, server-wide (default ${DEFAULT-VALUE}).")
   int hostMaxConnections;
