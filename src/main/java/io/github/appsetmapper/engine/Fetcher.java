@@ -11,6 +11,7 @@ import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -265,16 +266,16 @@ final class Fetcher {
     }
     URI uri = request.uri();
     if (paginate.mode() == PaginateSpec.Mode.CURSOR && cursor != null && paginate.param() != null) {
-      uri = Encoding.withQuery(uri, paginate.param(), cursor);
+      uri = PercentEncoding.withQuery(uri, paginate.param(), cursor);
     }
     if (paginate.mode() == PaginateSpec.Mode.PAGE) {
       if (paginate.param() != null) {
         uri =
-            Encoding.withQuery(
+            PercentEncoding.withQuery(
                 uri, paginate.param(), String.valueOf(paginate.start() + number - 1));
       }
       if (paginate.sizeParam() != null) {
-        uri = Encoding.withQuery(uri, paginate.sizeParam(), String.valueOf(paginate.size()));
+        uri = PercentEncoding.withQuery(uri, paginate.sizeParam(), String.valueOf(paginate.size()));
       }
     }
     return uri == request.uri() ? request : request.withUri(uri);

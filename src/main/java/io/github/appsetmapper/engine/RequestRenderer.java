@@ -14,6 +14,7 @@ import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.CallSettings;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.auth.UpstreamAuth;
 import java.net.URI;
@@ -114,7 +115,7 @@ final class RequestRenderer {
       String text = Values.text(value);
       switch (url.roles().get(i)) {
         case BASE -> out.append(text);
-        case QUERY -> out.append(Encoding.queryComponent(text));
+        case QUERY -> out.append(PercentEncoding.queryComponent(text));
         default -> {
           if (url.wholeSegment().get(i)
               && (text.isEmpty() || text.equals(".") || text.equals(".."))) {
@@ -127,7 +128,7 @@ final class RequestRenderer {
                     + " path segment",
                 hole.readsInput());
           }
-          out.append(Encoding.pathSegment(text));
+          out.append(PercentEncoding.pathSegment(text));
         }
       }
     }
@@ -141,9 +142,9 @@ final class RequestRenderer {
       Collection<?> values = value instanceof Collection<?> list ? list : List.of(value);
       for (Object each : values) {
         out.append(hasQuery ? '&' : '?')
-            .append(Encoding.queryComponent(param.getKey()))
+            .append(PercentEncoding.queryComponent(param.getKey()))
             .append('=')
-            .append(Encoding.queryComponent(Values.text(each)));
+            .append(PercentEncoding.queryComponent(Values.text(each)));
         hasQuery = true;
       }
     }

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.secret;
 
-import java.nio.charset.StandardCharsets;
+import io.github.appsetmapper.upstream.PercentEncoding;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,8 +25,8 @@ public final class Redactor {
   public void remember(String value) {
     if (value != null && value.length() >= MIN_LENGTH) {
       values.add(value);
-      values.add(percentEncoded(value, ""));
-      values.add(percentEncoded(value, ":@"));
+      values.add(PercentEncoding.encode(value, ""));
+      values.add(PercentEncoding.encode(value, ":@"));
     }
   }
 
@@ -44,23 +44,5 @@ public final class Redactor {
       }
     }
     return out;
-  }
-
-  /** RFC 3986 unreserved characters kept, everything else encoded (as engine.Encoding does). */
-  private static String percentEncoded(String value, String alsoKept) {
-    StringBuilder out = new StringBuilder(value.length() + 8);
-    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
-      char c = (char) (b & 0xff);
-      if ((c >= 'a' && c <= 'z')
-          || (c >= 'A' && c <= 'Z')
-          || (c >= '0' && c <= '9')
-          || "-._~".indexOf(c) >= 0
-          || alsoKept.indexOf(c) >= 0) {
-        out.append(c);
-      } else {
-        out.append('%').append(HEX[(b >> 4) & 0xf]).append(HEX[b & 0xf]);
-      }
-    }
-    return out.toString();
   }
 }

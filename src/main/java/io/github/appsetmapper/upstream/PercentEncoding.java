@@ -1,4 +1,4 @@
-package io.github.appsetmapper.engine;
+package io.github.appsetmapper.upstream;
 
 import java.nio.charset.StandardCharsets;
 
@@ -6,22 +6,22 @@ import java.nio.charset.StandardCharsets;
  * RFC 3986 percent-encoding for values put into URLs: everything but the unreserved characters is
  * encoded, so a value can never add a path segment, a query parameter or a fragment.
  */
-final class Encoding {
+public final class PercentEncoding {
   private static final char[] HEX = "0123456789ABCDEF".toCharArray();
 
-  private Encoding() {}
+  private PercentEncoding() {}
 
   /** One path segment (':' and '@' are kept: registries' digests read {@code sha256:...}). */
-  static String pathSegment(String value) {
+  public static String pathSegment(String value) {
     return encode(value, ":@");
   }
 
-  static String queryComponent(String value) {
+  public static String queryComponent(String value) {
     return encode(value, "");
   }
 
   /** {@code uri} with query parameter {@code name} set to {@code value} (replacing any). */
-  static java.net.URI withQuery(java.net.URI uri, String name, String value) {
+  public static java.net.URI withQuery(java.net.URI uri, String name, String value) {
     String key = queryComponent(name);
     StringBuilder query = new StringBuilder();
     if (uri.getRawQuery() != null) {
@@ -44,7 +44,8 @@ final class Encoding {
     return java.net.URI.create(base + "?" + query);
   }
 
-  private static String encode(String value, String alsoKept) {
+  /** Every byte but the unreserved characters and {@code alsoKept} as %XX. */
+  public static String encode(String value, String alsoKept) {
     StringBuilder out = new StringBuilder(value.length() + 8);
     for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
       char c = (char) (b & 0xff);
