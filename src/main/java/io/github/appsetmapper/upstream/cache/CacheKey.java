@@ -8,8 +8,9 @@ import java.util.HexFormat;
 
 /**
  * The key of an upstream answer: a SHA-256 of the final request (method, URL, every header, body,
- * and the identity of token-based auth). Two mappings or inputs making the same call share it;
- * calls made with other credentials do not, and the key never holds a secret in clear.
+ * the identity of token-based auth, and the TLS settings, since a client certificate is a
+ * credential too). Two mappings or inputs making the same call share it; calls made with other
+ * credentials do not, and the key never holds a secret in clear.
  */
 final class CacheKey {
   private CacheKey() {}
@@ -18,9 +19,14 @@ final class CacheKey {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       return HexFormat.of()
-          .formatHex(digest.digest(request.identity().getBytes(StandardCharsets.UTF_8)));
+          .formatHex(digest.digest(text(request).getBytes(StandardCharsets.UTF_8)));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
+  }
+
+  private static String text(UpstreamRequest request) {
+    var tls = request.settings().tls();
+    return tls == null ? request.identity() : request.identity() + "\n\ntls:" + tls;
   }
 }

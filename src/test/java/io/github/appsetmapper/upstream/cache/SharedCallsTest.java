@@ -50,6 +50,24 @@ class SharedCallsTest {
       assertThat(one).isNotEqualTo(CacheKey.of(request("Bearer s3cret-two")));
       assertThat(one).doesNotContain("s3cret").hasSize(64);
     }
+
+    @Test
+    void aClientCertificateIsACredentialToo() {
+      UpstreamRequest plain = request("x");
+      UpstreamRequest withCert =
+          plain.withSettings(
+              new CallSettings(
+                  null,
+                  0,
+                  new io.github.appsetmapper.upstream.tls.TlsSettings(
+                      null,
+                      java.nio.file.Path.of("/c.pem"),
+                      java.nio.file.Path.of("/k.pem"),
+                      false),
+                  Deadline.NONE,
+                  POLICY));
+      assertThat(CacheKey.of(plain)).isNotEqualTo(CacheKey.of(withCert));
+    }
   }
 
   @Nested
