@@ -57,6 +57,9 @@ final class SharedAnswers {
     }
     try {
       Answer answer = computation.run();
+      // Out of the map before it completes: a getparams arriving from now on computes afresh
+      // rather than taking an answer that is already finished (only a cache may do that).
+      inFlight.remove(key, mine);
       mine.complete(answer);
       return answer;
     } catch (InputException
@@ -65,6 +68,7 @@ final class SharedAnswers {
         | GuardException
         | RuntimeException
         | Error e) {
+      inFlight.remove(key, mine);
       mine.completeExceptionally(e);
       throw e;
     } finally {

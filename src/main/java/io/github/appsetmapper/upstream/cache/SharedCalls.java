@@ -126,9 +126,13 @@ public final class SharedCalls {
       if (outcome == null) {
         outcome = fetch(key, request, policy, owners);
       }
+      // Out of the map before it completes: a call arriving from now on is made afresh (or
+      // answered by the cache) rather than handed an answer that is already finished.
+      inFlight.remove(key, mine);
       mine.complete(outcome);
       return outcome;
     } catch (UpstreamException | RuntimeException e) {
+      inFlight.remove(key, mine);
       mine.completeExceptionally(e);
       throw e;
     } finally {
