@@ -8,6 +8,7 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -29,7 +30,7 @@ final class EngineRuntime implements AutoCloseable {
 
   /** The defaults, with proxies from the environment (run). */
   EngineRuntime(int upstreamThreads, Path replay) throws IOException {
-    this(upstreamThreads, defaults(upstreamThreads), replay);
+    this(upstreamThreads, defaults(upstreamThreads), replay, MemoryBudget.DEFAULT_BYTES);
   }
 
   private static UpstreamOptions defaults(int connections) throws IOException {
@@ -45,14 +46,18 @@ final class EngineRuntime implements AutoCloseable {
    * @param upstreamThreads threads that run enrich requests
    * @param options the HTTP upstream's settings; its pool ({@code maxConnections}) holds enrich
    *     threads plus getparams threads
+   * @param memoryBudget bytes of upstream answers held in flight and in the cache, at most
    */
-  EngineRuntime(int upstreamThreads, UpstreamOptions options, Path replay) throws IOException {
+  EngineRuntime(int upstreamThreads, UpstreamOptions options, Path replay, long memoryBudget)
+      throws IOException {
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
         recorded == null ? new HttpUpstream(options) : new ReplayUpstream(recorded.allExchanges());
     this.replaySecrets = recorded == null ? Map.of() : recorded.secrets();
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
-    this.engine = new Engine(upstream, pool, redactor);
+    this.engine =
+        new Engine(
+            upstream, pool, redactor, java.time.Clock.systemUTC(), new MemoryBudget(memoryBudget));
   }
 
   CompileOptions compileOptions(Map<String, String> vars) {

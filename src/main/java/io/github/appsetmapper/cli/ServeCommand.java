@@ -8,6 +8,7 @@ import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
@@ -150,6 +151,26 @@ final class ServeCommand implements Callable<Integer> {
   List<String> hostRateLimits = List.of();
 
   @Option(
+      names = "--memory-budget",
+      defaultValue = "128Mi",
+      converter = ByteSizeConverter.class,
+      paramLabel = "SIZE",
+      description =
+          "Memory for upstream answers in flight and in the cache (the cache takes at most half);"
+              + " a getparams whose answers do not fit is a 503 (default ${DEFAULT-VALUE}, for a"
+              + " 512 MiB container).")
+  long memoryBudget;
+
+  @Option(
+      names = "--webhook-secret-file",
+      paramLabel = "FILE",
+      description =
+          "File with the secret webhook senders present to POST"
+              + " /mappings/<name>/cache/invalidate: as a bearer token, X-Gitlab-Token, or GitHub's"
+              + " X-Hub-Signature-256 (HMAC-SHA256 of the body). Re-read when it changes.")
+  Path webhookSecretFile;
+
+  @Option(
       names = "--reload-interval",
       defaultValue = "2s",
       converter = DurationConverter.class,
@@ -205,7 +226,23 @@ final class ServeCommand implements Callable<Integer> {
     }
     // Every getparams thread may call upstream itself (the list request) beside the enrich
     // threads: the connection pool must hold both, or callers queue on it.
-    EngineRuntime runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay);
+    if (memoryBudget < 1024 * 1024) {
+      err.println("error: --memory-budget must be at least 1Mi");
+      err.flush();
+      return 2;
+    }
+    WebhookSecret webhookSecret = null;
+    if (webhookSecretFile != null) {
+      try {
+        webhookSecret = WebhookSecret.fromFile(webhookSecretFile);
+      } catch (IOException e) {
+        err.println("error: --webhook-secret-file: " + e.getMessage());
+        err.flush();
+        return 2;
+      }
+    }
+    EngineRuntime runtime =
+        new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));
@@ -240,7 +277,8 @@ final class ServeCommand implements Callable<Integer> {
             tokens,
             maxBodyBytes,
             Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
-            workerThreads);
+            workerThreads,
+            webhookSecret);
     AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics).start();
     serving.set(server);
     reloader.start(reloadInterval);

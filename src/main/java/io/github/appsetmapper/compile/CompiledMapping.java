@@ -29,4 +29,5 @@ public record CompiledMapping(
     int minItems,
     int concurrency,
     HostPolicy hosts,
-    Duration deadline) {}
+    Duration deadline,
+    io.github.appsetmapper.config.MaxDrop maxDrop) {}

@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * An upstream request ready to render: {@code defaults} already merged in. {@code body} is a tree
  * of maps, lists, scalars and {@link Template} leaves, or null. {@code step} names the request in
- * errors ({@code list}, {@code enrich.front}). {@code tls} is null for the JVM's defaults.
+ * errors ({@code list}, {@code enrich.front}). {@code tls} is null for the JVM's defaults; {@code
+ * cache} is null when answers are not cached.
  */
 public record CompiledRequest(
     String step,
@@ -20,4 +21,5 @@ public record CompiledRequest(
     CompiledAuth auth,
     CompiledExpression failWhen,
     int retries,
-    TlsSettings tls) {}
+    TlsSettings tls,
+    io.github.appsetmapper.upstream.cache.CachePolicy cache) {}

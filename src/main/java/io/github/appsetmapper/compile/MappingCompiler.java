@@ -136,7 +136,8 @@ public final class MappingCompiler {
             spec.minItems(),
             spec.concurrency(),
             new HostPolicy(spec.allowedHosts()),
-            spec.deadline());
+            spec.deadline(),
+            spec.maxDrop());
     problems.throwIfAny();
     return mapping;
   }
@@ -289,6 +290,8 @@ public final class MappingCompiler {
             ? request.retries()
             : defaults.retries() != null ? defaults.retries() : RequestDefaults.DEFAULT_RETRIES;
     TlsSpec tls = request.tls() != null ? request.tls() : defaults.tls();
+    io.github.appsetmapper.config.CacheSpec cache =
+        login ? null : request.cache() != null ? request.cache() : defaults.cache();
     return new CompiledRequest(
         step,
         request.method(),
@@ -306,7 +309,11 @@ public final class MappingCompiler {
                 path(tls.caFile()),
                 path(tls.certFile()),
                 path(tls.keyFile()),
-                tls.insecureSkipVerify()));
+                tls.insecureSkipVerify()),
+        cache == null
+            ? null
+            : new io.github.appsetmapper.upstream.cache.CachePolicy(
+                cache.ttl(), cache.staleIfError()));
   }
 
   private static Path path(String file) {

@@ -100,7 +100,6 @@ public final class MappingParser {
 
   private static MappingSpec mapping(YamlMap top) {
     top.allowOnly(TOP_KEYS);
-    top.notYet("maxDrop");
     String version = top.string("version");
     if (version != null && !version.equals("1")) {
       top.error("version", "unsupported format version '" + version + "'; this reads version 1");
@@ -143,7 +142,22 @@ public final class MappingParser {
         top.integer("minItems", 0, 0),
         top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1),
         allowedHosts,
-        top.duration("deadline", MappingSpec.DEFAULT_DEADLINE));
+        top.duration("deadline", MappingSpec.DEFAULT_DEADLINE),
+        maxDrop(top));
+  }
+
+  private static MaxDrop maxDrop(YamlMap top) {
+    String text = top.string("maxDrop");
+    if (text == null) {
+      return null;
+    }
+    MaxDrop parsed = MaxDrop.parse(text);
+    if (parsed == null) {
+      top.error(
+          "maxDrop",
+          "must be a count of rows (10) or a percentage from 0% to 100% (50%), not '" + text + "'");
+    }
+    return parsed;
   }
 
   private static Map<String, InputSpec> inputs(YamlMap map) {

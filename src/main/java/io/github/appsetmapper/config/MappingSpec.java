@@ -27,7 +27,8 @@ public record MappingSpec(
     int minItems,
     int concurrency,
     List<String> allowedHosts,
-    Duration deadline) {
+    Duration deadline,
+    MaxDrop maxDrop) {
 
   public static final int DEFAULT_CONCURRENCY = 8;
 

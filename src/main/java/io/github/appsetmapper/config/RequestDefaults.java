@@ -10,7 +10,8 @@ public record RequestDefaults(
     Duration timeout,
     Expr failWhen,
     Integer retries,
-    TlsSpec tls) {
+    TlsSpec tls,
+    CacheSpec cache) {
 
   public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -20,6 +21,6 @@ public record RequestDefaults(
   public static final int MAX_RETRIES = 10;
 
   public static RequestDefaults none() {
-    return new RequestDefaults(Map.of(), null, null, null, null, null);
+    return new RequestDefaults(Map.of(), null, null, null, null, null, null);
   }
 }

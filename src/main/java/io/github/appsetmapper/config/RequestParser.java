@@ -53,7 +53,6 @@ final class RequestParser {
 
   static RequestSpec request(YamlMap map) {
     map.allowOnly(REQUEST_KEYS);
-    map.notYet("cache");
     String method = map.string("method");
     if (method == null) {
       method = "GET";
@@ -91,7 +90,25 @@ final class RequestParser {
         auth(map),
         map.expr("failWhen"),
         retries,
-        tls(map.map("tls")));
+        tls(map.map("tls")),
+        cache(map.map("cache")));
+  }
+
+  static final List<String> CACHE_KEYS = CacheSpec.KEYS;
+
+  /** {@code cache: {ttl, staleIfError}}: ttl required; staleIfError 0 unless set. */
+  private static CacheSpec cache(YamlMap map) {
+    if (map == null) {
+      return null;
+    }
+    map.allowOnly(CACHE_KEYS);
+    if (!map.has("ttl")) {
+      map.problems().add(map.pos(), "missing required key 'ttl' (how long an answer is fresh)");
+      return null;
+    }
+    java.time.Duration ttl = map.duration("ttl", null);
+    java.time.Duration stale = map.duration("staleIfError", java.time.Duration.ZERO);
+    return ttl == null ? null : new CacheSpec(map.pos(), ttl, stale);
   }
 
   private static Integer retries(YamlMap map) {
@@ -132,14 +149,14 @@ final class RequestParser {
       return RequestDefaults.none();
     }
     map.allowOnly(DEFAULTS_KEYS);
-    map.notYet("cache");
     return new RequestDefaults(
         headers(map),
         auth(map),
         map.duration("timeout", null),
         map.expr("failWhen"),
         retries(map),
-        tls(map.map("tls")));
+        tls(map.map("tls")),
+        cache(map.map("cache")));
   }
 
   private static Map<String, Expr> headers(YamlMap map) {

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * An upstream request as written. {@code body} is plain data whose string leaves are {@link Expr}
- * templates; null means no body. {@code retries} and {@code tls} are null when not set here.
+ * templates; null means no body. {@code retries}, {@code tls} and {@code cache} are null when not
+ * set here.
  */
 public record RequestSpec(
     Pos pos,
@@ -18,4 +19,5 @@ public record RequestSpec(
     AuthSpec auth,
     Expr failWhen,
     Integer retries,
-    TlsSpec tls) {}
+    TlsSpec tls,
+    CacheSpec cache) {}

@@ -20,6 +20,8 @@ import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
+import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -36,9 +38,11 @@ import java.util.concurrent.ExecutorService;
  * mapping, the step and the cause, scrubbed of secrets.
  */
 public final class Engine {
-  private final Upstream upstream;
+  private final SharedCalls calls;
   private final ExecutorService pool;
   private final Redactor redactor;
+  private final DropGuard guard = new DropGuard();
+  private final SharedAnswers answers = new SharedAnswers();
 
   /**
    * @param upstream the calls' transport (HTTP, or recorded exchanges); the engine adds retries and
@@ -50,13 +54,82 @@ public final class Engine {
 
   /** With the clock that decides when cached tokens expire (tests). */
   public Engine(Upstream upstream, ExecutorService pool, Redactor redactor, Clock clock) {
-    this.upstream = new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock);
+    this(upstream, pool, redactor, clock, new MemoryBudget(MemoryBudget.DEFAULT_BYTES));
+  }
+
+  /** With the memory budget for upstream answers in flight and in the cache. */
+  public Engine(
+      Upstream upstream,
+      ExecutorService pool,
+      Redactor redactor,
+      Clock clock,
+      MemoryBudget budget) {
+    this.calls =
+        new SharedCalls(
+            new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock), budget);
     this.pool = pool;
     this.redactor = redactor;
   }
 
   public Redactor redactor() {
     return redactor;
+  }
+
+  /** The upstream calls shared by every getparams: the cache, coalescing, the memory budget. */
+  public SharedCalls calls() {
+    return calls;
+  }
+
+  /** The {@code maxDrop} baselines (kept across mapping reloads). */
+  public DropGuard guard() {
+    return guard;
+  }
+
+  /**
+   * One getparams answer for the server: identical getparams in flight (same compiled mapping,
+   * input and ApplicationSet) are computed once and the answer shared.
+   */
+  public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
+    return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace));
+  }
+
+  /**
+   * Marks the cached upstream answers {@code mapping} used as expired: all of them, or those of one
+   * input when {@code parameters} is non-null.
+   *
+   * @return how many cache entries were marked
+   */
+  public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
+      throws InputException {
+    String tag =
+        parameters == null
+            ? mappingTag(mapping)
+            : inputTag(mapping, InputKeys.of(InputValidator.validate(mapping, parameters)));
+    return calls.invalidate(owners -> owners.contains(tag));
+  }
+
+  /**
+   * Forgets the {@code maxDrop} baselines of {@code mapping}: all, or one input's when {@code
+   * parameters} is non-null (of one ApplicationSet when {@code applicationSet} is non-empty).
+   */
+  public int resetGuard(
+      CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
+      throws InputException {
+    String input =
+        parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
+    return guard.reset(
+        mapping.name(),
+        input,
+        applicationSet == null || applicationSet.isEmpty() ? null : applicationSet);
+  }
+
+  private static String mappingTag(CompiledMapping mapping) {
+    return "mapping:" + mapping.name();
+  }
+
+  private static String inputTag(CompiledMapping mapping, String inputKey) {
+    return "input:" + mapping.name() + ":" + inputKey;
   }
 
   public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
@@ -68,10 +141,17 @@ public final class Engine {
   public List<Map<String, Object>> execute(
       CompiledMapping mapping, Invocation invocation, Trace trace)
       throws InputException, UpstreamException, EvaluationException, GuardException {
+    return compute(mapping, invocation, trace).parameters();
+  }
+
+  private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
-    Fetcher fetcher = new Fetcher(upstream, trace, Deadline.after(mapping.deadline()));
+    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()));
     try {
-      return run(mapping, invocation, trace, fetcher);
+      List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
+      return new Answer(
+          parameters, fetcher.staleReasons().stream().map(redactor::redact).toList(), false);
     } catch (UpstreamException e) {
       if (e.kind() == UpstreamException.Kind.DEADLINE || fetcher.deadline().expired()) {
         throw new UpstreamException(
@@ -92,6 +172,8 @@ public final class Engine {
       throw new GuardException(redactor.redact(prefix + e.getMessage()));
     } catch (SecretUnavailableException e) {
       throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+    } finally {
+      fetcher.release();
     }
   }
 
@@ -103,6 +185,8 @@ public final class Engine {
           GuardException,
           SecretUnavailableException {
     Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
+    String inputKey = InputKeys.of(input);
+    fetcher.owners(java.util.Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
     Map<String, Object> base = new HashMap<>();
     base.put("input", input);
     base.put("applicationSetName", invocation.applicationSetName());
@@ -132,6 +216,12 @@ public final class Engine {
               + mapping.minItems()
               + "); refused so that Argo CD keeps its Applications");
     }
+    guard.check(
+        mapping.name(),
+        mapping.maxDrop(),
+        inputKey,
+        invocation.applicationSetName(),
+        answer.size());
     return answer;
   }
 

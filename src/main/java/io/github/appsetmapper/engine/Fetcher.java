@@ -12,10 +12,10 @@ import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -31,7 +31,8 @@ import java.util.concurrent.ExecutionException;
  * The upstream calls of one getparams: identical requests made once (rows that share a call share
  * its answer), pages followed in order, {@code failWhen} applied to every successful page, every
  * call stamped with the answer's deadline and timed, so that a deadline error can name the slowest
- * call.
+ * call. Calls go through the server's {@link SharedCalls} (cache and coalescing across getparams);
+ * every answer held is counted against the memory budget until {@link #release()}.
  */
 final class Fetcher {
   /** Renders the request for one page; {@code page} holds {@code number} and {@code cursor}. */
@@ -66,16 +67,41 @@ final class Fetcher {
     }
   }
 
-  private final Upstream upstream;
+  private final SharedCalls shared;
   private final Trace trace;
   private final Deadline deadline;
   private final Map<String, CompletableFuture<UpstreamResponse>> calls = new ConcurrentHashMap<>();
   private final List<Timing> timings = Collections.synchronizedList(new ArrayList<>());
+  private final List<byte[]> held = Collections.synchronizedList(new ArrayList<>());
+  private final List<String> stale = Collections.synchronizedList(new ArrayList<>());
+  private volatile java.util.Set<String> owners = java.util.Set.of();
 
-  Fetcher(Upstream upstream, Trace trace, Deadline deadline) {
-    this.upstream = upstream;
+  Fetcher(SharedCalls shared, Trace trace, Deadline deadline) {
+    this.shared = shared;
     this.trace = trace;
     this.deadline = deadline;
+  }
+
+  /** Tags for the cache entries this getparams uses: its mapping, and mapping with input. */
+  void owners(java.util.Set<String> tags) {
+    this.owners = tags;
+  }
+
+  /** Why answers came from the cache in place of a failing upstream (empty: none did). */
+  List<String> staleReasons() {
+    synchronized (stale) {
+      return List.copyOf(stale);
+    }
+  }
+
+  /** Gives the held answers back to the memory budget. */
+  void release() {
+    synchronized (held) {
+      for (byte[] body : held) {
+        shared.budget().release(body);
+      }
+      held.clear();
+    }
   }
 
   Deadline deadline() {
@@ -117,9 +143,9 @@ final class Fetcher {
     CompletableFuture<UpstreamResponse> existing = calls.putIfAbsent(request.identity(), mine);
     if (existing != null) {
       try {
-        UpstreamResponse shared = existing.get();
-        trace.call(step, request, shared, null, System.nanoTime() - started, page, true);
-        return shared;
+        UpstreamResponse answer = existing.get();
+        trace.call(step, request, answer, null, System.nanoTime() - started, page, true);
+        return answer;
       } catch (ExecutionException e) {
         if (e.getCause() instanceof UpstreamException upstreamFailure) {
           throw upstreamFailure;
@@ -138,10 +164,34 @@ final class Fetcher {
             HttpUpstream.describe(request) + ": not sent, the deadline ran out",
             UpstreamException.Kind.DEADLINE);
       }
-      UpstreamResponse response = upstream.exchange(request);
+      SharedCalls.Outcome outcome = shared.exchange(request, owners);
+      UpstreamResponse response = outcome.response();
       timing.ended = System.nanoTime();
+      if (!shared.budget().hold(response.body())) {
+        throw new UpstreamException(
+            HttpUpstream.describe(request)
+                + ": answer of "
+                + response.body().length
+                + " bytes refused: the memory budget for upstream answers ("
+                + shared.budget().total()
+                + " bytes) is in use; retry later or raise --memory-budget",
+            UpstreamException.Kind.OVERLOAD);
+      }
+      held.add(response.body());
+      if (outcome.source() == SharedCalls.Source.STALE) {
+        stale.add(step + " " + outcome.staleBecause());
+      }
       mine.complete(response);
-      trace.call(step, request, response, null, System.nanoTime() - started, page, false);
+      trace.call(
+          step,
+          request,
+          response,
+          null,
+          System.nanoTime() - started,
+          page,
+          !outcome.source().called(),
+          outcome.source(),
+          outcome.staleBecause());
       return response;
     } catch (UpstreamException | RuntimeException e) {
       timing.ended = System.nanoTime();

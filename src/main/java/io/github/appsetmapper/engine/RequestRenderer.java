@@ -88,7 +88,7 @@ final class RequestRenderer {
         request.timeout(),
         Set.copyOf(sensitive),
         mapping.hosts(),
-        new CallSettings(plan, request.retries(), request.tls(), Deadline.NONE));
+        new CallSettings(plan, request.retries(), request.tls(), Deadline.NONE, request.cache()));
   }
 
   private static boolean isStatic(CompiledAuth auth) {

@@ -68,6 +68,9 @@ public enum ExplainFormat {
       c.put("startedMillis", call.startedMillis());
       c.put("durationMillis", call.durationMillis());
       c.put("shared", call.shared());
+      if (call.cache() != null) {
+        c.put("cache", call.cache());
+      }
       calls.add(c);
     }
     out.put("calls", calls);

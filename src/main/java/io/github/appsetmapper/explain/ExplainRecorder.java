@@ -5,6 +5,7 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -37,7 +38,7 @@ final class ExplainRecorder implements Trace {
   }
 
   @Override
-  public synchronized void call(
+  public void call(
       String step,
       UpstreamRequest request,
       UpstreamResponse response,
@@ -45,6 +46,26 @@ final class ExplainRecorder implements Trace {
       long nanos,
       int page,
       boolean shared) {
+    call(step, request, response, error, nanos, page, shared, null, null);
+  }
+
+  @Override
+  public synchronized void call(
+      String step,
+      UpstreamRequest request,
+      UpstreamResponse response,
+      String error,
+      long nanos,
+      int page,
+      boolean shared,
+      SharedCalls.Source source,
+      String staleBecause) {
+    String cache =
+        source == null || source == SharedCalls.Source.NETWORK
+            ? null
+            : source == SharedCalls.Source.STALE
+                ? "stale: " + redactor.redact(String.valueOf(staleBecause))
+                : source.name().toLowerCase(java.util.Locale.ROOT);
     long now = System.nanoTime();
     calls.add(
         new ExplainReport.Call(
@@ -57,7 +78,8 @@ final class ExplainRecorder implements Trace {
             error == null ? null : redactor.redact(error),
             millis(now - nanos - started),
             millis(nanos),
-            shared));
+            shared,
+            cache));
   }
 
   @Override

@@ -28,7 +28,10 @@ public record ExplainReport(
 
   /**
    * One upstream call: {@code status} is null when it failed with {@code error}; {@code shared}
-   * when an identical call of the same getparams was made once and its answer shared.
+   * when no upstream call was made for it: an identical call of the same getparams, or of another
+   * getparams in flight, answered it, or the cache did. {@code cache} says which, when it was not a
+   * plain call: {@code hit}, {@code miss}, {@code revalidated} (a 304), {@code stale: <why>} (the
+   * last good answer standing in for a failing upstream), {@code coalesced}; else null.
    */
   public record Call(
       String step,
@@ -40,7 +43,34 @@ public record ExplainReport(
       String error,
       double startedMillis,
       double durationMillis,
-      boolean shared) {}
+      boolean shared,
+      String cache) {
+
+    public Call(
+        String step,
+        int page,
+        String method,
+        String url,
+        Map<String, String> headers,
+        Integer status,
+        String error,
+        double startedMillis,
+        double durationMillis,
+        boolean shared) {
+      this(
+          step,
+          page,
+          method,
+          url,
+          headers,
+          status,
+          error,
+          startedMillis,
+          durationMillis,
+          shared,
+          null);
+    }
+  }
 
   /** The rows after a stage ({@code null} when it did not finish), and those it dropped. */
   public record Stage(String name, Integer rows, List<Drop> dropped) {

@@ -37,7 +37,9 @@ final class ExplainText {
               String.format(Locale.ROOT, "%.1fms", call.durationMillis()),
               call.method(),
               call.url(),
-              call.shared() ? "  (shared: answered by an identical call)" : ""));
+              call.cache() != null
+                  ? "  (" + cacheNote(call.cache()) + ")"
+                  : call.shared() ? "  (shared: answered by an identical call)" : ""));
       if (call.error() != null) {
         out.append("  ")
             .append(" ".repeat(stepWidth))
@@ -87,5 +89,15 @@ final class ExplainText {
         .append(ExplainFormat.compact(report.answer().body()))
         .append('\n');
     return out.toString();
+  }
+
+  private static String cacheNote(String cache) {
+    return switch (cache) {
+      case "hit" -> "cache hit: no upstream call";
+      case "miss" -> "cache miss: fetched and cached";
+      case "revalidated" -> "cache revalidated: the upstream answered 304";
+      case "coalesced" -> "coalesced: answered by an identical call of another getparams";
+      default -> cache.startsWith("stale") ? "cache " + cache : cache;
+    };
   }
 }

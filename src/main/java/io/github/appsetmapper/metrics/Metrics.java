@@ -133,6 +133,80 @@ public final class Metrics {
     meters.duration().record(nanos, TimeUnit.NANOSECONDS);
   }
 
+  private final Map<List<String>, Counter> counters = new ConcurrentHashMap<>();
+
+  private Counter counter(String name, String description, String... tags) {
+    List<String> key = new java.util.ArrayList<>(List.of(tags));
+    key.add(0, name);
+    return counters.computeIfAbsent(
+        key, k -> Counter.builder(name).description(description).tags(tags).register(registry));
+  }
+
+  /**
+   * An upstream answer of a request with a cache policy: {@code hit}, {@code miss}, {@code
+   * revalidated} (a 304) or {@code stale} (standing in for a failing upstream).
+   */
+  public void cache(String mapping, String result) {
+    counter(
+            "appset_mapper.upstream.cache",
+            "Answers of cached requests: hit, miss, revalidated (304) or stale",
+            "mapping",
+            mapping,
+            "result",
+            result)
+        .increment();
+  }
+
+  /** An upstream call not made: an identical one in flight for another getparams answered it. */
+  public void coalescedCall(String mapping) {
+    counter(
+            "appset_mapper.upstream.coalesced",
+            "Upstream calls answered by an identical call in flight for another getparams",
+            "mapping",
+            mapping)
+        .increment();
+  }
+
+  /** A getparams answered with the answer of an identical getparams in flight. */
+  public void coalescedGetparams(String mapping) {
+    counter(
+            "appset_mapper.getparams.coalesced",
+            "getparams answered by an identical getparams in flight",
+            "mapping",
+            mapping)
+        .increment();
+  }
+
+  /** A getparams answered (in part) from stale cache entries because the upstream failed. */
+  public void staleAnswer(String mapping) {
+    counter(
+            "appset_mapper.getparams.stale",
+            "getparams answered from the last good upstream answers because the upstream failed",
+            "mapping",
+            mapping)
+        .increment();
+  }
+
+  /** The cache's size, evictions and the memory budget, read at each scrape. */
+  public void bind(io.github.appsetmapper.upstream.cache.SharedCalls calls) {
+    Gauge.builder("appset_mapper.cache.entries", calls, c -> c.cachedEntries())
+        .description("Upstream answers in the cache")
+        .register(registry);
+    Gauge.builder("appset_mapper.cache.bytes", calls, c -> c.cachedBytes())
+        .description("Bytes of upstream answers in the cache, as weighed")
+        .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "appset_mapper.cache.evictions", calls, c -> c.evictions())
+        .description("Cache entries evicted for size or retention")
+        .register(registry);
+    Gauge.builder("appset_mapper.memory.inflight.bytes", calls, c -> c.budget().inFlightBytes())
+        .description("Bytes of upstream answers held by getparams in flight")
+        .register(registry);
+    Gauge.builder("appset_mapper.memory.budget.bytes", calls, c -> c.budget().total())
+        .description("The memory budget for upstream answers in flight and in the cache")
+        .register(registry);
+  }
+
   /** The load state of each mapping: 1 loaded as written, 0 serving a previous version. */
   public void loadStates(Map<String, Boolean> current) {
     mappingsLoaded.set(current.size());

@@ -21,6 +21,7 @@ public final class AppServer implements AutoCloseable {
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
     this.registry = new AtomicReference<>(initial);
     this.handler = new RootHandler(options, registry, engine, metrics);
+    metrics.bind(engine.calls());
     this.undertow =
         Undertow.builder()
             .addHttpListener(options.port(), options.host())

@@ -28,7 +28,12 @@ public final class ErrorAnswers {
       message = failure.getMessage();
     } else if (failure instanceof UpstreamException upstream) {
       status =
-          upstream.isTimeout() ? 504 : upstream.kind() == UpstreamException.Kind.LOCAL ? 500 : 502;
+          switch (upstream.kind()) {
+            case TIMEOUT, DEADLINE -> 504;
+            case LOCAL -> 500;
+            case OVERLOAD -> 503;
+            default -> 502;
+          };
       message = failure.getMessage();
     } else if (failure instanceof GuardException) {
       status = 502;

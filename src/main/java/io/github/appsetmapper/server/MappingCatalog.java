@@ -12,6 +12,12 @@ final class MappingCatalog {
   private MappingCatalog() {}
 
   static Map<String, Object> describe(MappingRegistry registry) {
+    return describe(registry, null);
+  }
+
+  /** With, for mappings that set {@code maxDrop}, how many baselines the guard holds. */
+  static Map<String, Object> describe(
+      MappingRegistry registry, io.github.appsetmapper.engine.DropGuard guard) {
     List<Map<String, Object>> mappings = new ArrayList<>();
     for (String name : registry.names()) {
       CompiledMapping mapping = registry.find(name).orElseThrow();
@@ -35,6 +41,13 @@ final class MappingCatalog {
         inputs.put(rule.name(), input);
       }
       entry.put("inputs", inputs);
+      if (mapping.maxDrop() != null) {
+        Map<String, Object> drop = new LinkedHashMap<>();
+        drop.put("maxDrop", mapping.maxDrop().toString());
+        drop.put("baselines", guard == null ? 0 : guard.baselines(name));
+        drop.put("reset", "/mappings/" + name + "/guard/reset");
+        entry.put("guard", drop);
+      }
       MappingStatus status = registry.status().get(name);
       entry.put("state", status == null || status.current() ? "loaded" : "stale");
       if (status != null && status.loadedAt() != null) {

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.metrics.Metrics;
@@ -31,6 +32,11 @@ final class RootHandler implements HttpHandler {
   private static final Pattern MAPPING_ROUTE =
       Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.execute");
   private static final String DEFAULT_ROUTE = "/api/v1/getparams.execute";
+
+  /** Set on an answer built (in part) from stale cache entries because an upstream failed. */
+  static final io.undertow.util.HttpString STALE_HEADER =
+      new io.undertow.util.HttpString("X-Appset-Mapper-Stale");
+
   private static final Pattern EXPLAIN_ROUTE =
       Pattern.compile("/mappings/([^/]+)/api/v1/getparams\\.explain");
 
@@ -40,6 +46,7 @@ final class RootHandler implements HttpHandler {
   private final ErrorAnswers errors;
   private final Metrics metrics;
   private final ExplainHandler explain;
+  private final AdminHandler admin;
   private volatile boolean ready;
   private volatile boolean accepting = true;
   private final java.util.concurrent.atomic.AtomicInteger inFlight =
@@ -56,6 +63,7 @@ final class RootHandler implements HttpHandler {
     this.errors = new ErrorAnswers(engine.redactor());
     this.metrics = metrics;
     this.explain = new ExplainHandler(this, registry, engine, errors);
+    this.admin = new AdminHandler(this, options, registry, engine);
   }
 
   void ready(boolean value) {
@@ -131,7 +139,12 @@ final class RootHandler implements HttpHandler {
       if (path.equals("/mappings") || path.equals("/mappings/")) {
         requireMethod(exchange, "GET");
         authorize(exchange);
-        send(exchange, 200, Json.write(MappingCatalog.describe(registry.get())));
+        send(exchange, 200, Json.write(MappingCatalog.describe(registry.get(), engine.guard())));
+        return;
+      }
+      Matcher adminRoute = AdminHandler.ROUTE.matcher(path);
+      if (adminRoute.matches()) {
+        admin.handle(exchange, adminRoute.group(1), adminRoute.group(2));
         return;
       }
       if (!matcher.matches() && !isDefault) {
@@ -165,8 +178,21 @@ final class RootHandler implements HttpHandler {
                           404, "unknown mapping '" + name + "'; known: " + known(mappings)));
       invocation = GetParamsParser.parse(readBody(exchange));
       trace = new MetricsTrace(metrics, mapping.name());
-      List<Map<String, Object>> parameters = engine.execute(mapping, invocation, trace);
+      Answer answer = engine.answer(mapping, invocation, trace);
+      List<Map<String, Object>> parameters = answer.parameters();
       String body = Json.answer(parameters);
+      if (answer.coalesced()) {
+        bookkeep(() -> metrics.coalescedGetparams(mapping.name()));
+      }
+      if (answer.isStale()) {
+        exchange.getResponseHeaders().put(STALE_HEADER, "true");
+        bookkeep(() -> metrics.staleAnswer(mapping.name()));
+        LOG.warn(
+            "mapping={} appset={} answered from the last good upstream answers (staleIfError): {}",
+            mapping.name(),
+            invocation.applicationSetName().isEmpty() ? "-" : invocation.applicationSetName(),
+            String.join("; ", answer.stale()));
+      }
       // Logged before the answer leaves, so the line exists once a caller has its answer.
       finish(mappingName, invocation, 200, parameters.size(), started, trace, null);
       send(exchange, 200, body);
@@ -181,6 +207,15 @@ final class RootHandler implements HttpHandler {
       }
       finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
       send(exchange, answer.status(), Json.error(answer.message()));
+    }
+  }
+
+  /** Bookkeeping must never change an answer. */
+  private static void bookkeep(Runnable bookkeeping) {
+    try {
+      bookkeeping.run();
+    } catch (RuntimeException e) {
+      LOG.error("recording metrics failed", e);
     }
   }
 

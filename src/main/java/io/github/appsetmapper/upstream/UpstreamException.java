@@ -17,7 +17,9 @@ public final class UpstreamException extends Exception {
     /** The mapping's deadline ran out. */
     DEADLINE,
     /** Our side is misconfigured: a TLS file, a private key. */
-    LOCAL
+    LOCAL,
+    /** The memory budget for upstream answers is used up: a 503, try again later. */
+    OVERLOAD
   }
 
   private final Kind kind;

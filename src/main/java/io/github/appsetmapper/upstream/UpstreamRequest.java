@@ -59,6 +59,14 @@ public record UpstreamRequest(
         method, uri, Headers.of(fields), body, timeout, Set.copyOf(sensitive), hosts, settings);
   }
 
+  /** The same call with one more header (a conditional request's validator). */
+  public UpstreamRequest withHeader(String name, String value) {
+    List<Headers.Header> fields = new ArrayList<>(headers.fields());
+    fields.add(new Headers.Header(name, value));
+    return new UpstreamRequest(
+        method, uri, Headers.of(fields), body, timeout, sensitiveHeaders, hosts, settings);
+  }
+
   /** What makes two calls identical, for coalescing within one getparams. */
   public String identity() {
     StringBuilder key = new StringBuilder(method).append(' ').append(uri);

@@ -642,29 +642,69 @@ class MappingParserTest {
   }
 
   @Nested
-  class NotYetSupported {
+  class CacheAndMaxDrop {
 
     @Test
-    void laterFieldsAreRefusedRatherThanIgnored() {
-      assertThat(
-              problems(
+    void cacheAndMaxDropAreRead() throws Exception {
+      MappingSpec spec =
+          MappingParser.parse(
+                  "m.yaml",
                   """
                   name: m
                   maxDrop: 50%
                   defaults:
-                    cache: {ttl: 1m}
+                    cache: {ttl: 1m, staleIfError: 1h}
                   list:
                     request:
                       url: https://api.example.com/a
-                      cache: {ttl: 1m}
+                      cache: {ttl: 30s}
+                    items: "$[*]"
+                  parameters:
+                    x: "'a'"
+                  """)
+              .get(0);
+      assertThat(spec.maxDrop()).isEqualTo(new MaxDrop(50, true));
+      assertThat(spec.defaults().cache().ttl()).isEqualTo(java.time.Duration.ofMinutes(1));
+      assertThat(spec.defaults().cache().staleIfError()).isEqualTo(java.time.Duration.ofHours(1));
+      assertThat(spec.list().request().cache().ttl()).isEqualTo(java.time.Duration.ofSeconds(30));
+      assertThat(spec.list().request().cache().staleIfError()).isEqualTo(java.time.Duration.ZERO);
+    }
+
+    @Test
+    void maxDropCountsAndPercentages() {
+      assertThat(new MaxDrop(50, true).refuses(10, 5)).isFalse();
+      assertThat(new MaxDrop(50, true).refuses(10, 4)).isTrue();
+      assertThat(new MaxDrop(3, false).refuses(10, 7)).isFalse();
+      assertThat(new MaxDrop(3, false).refuses(10, 6)).isTrue();
+      assertThat(new MaxDrop(0, false).refuses(10, 12)).isFalse();
+      assertThat(MaxDrop.parse("10")).isEqualTo(new MaxDrop(10, false));
+      assertThat(MaxDrop.parse("101%")).isNull();
+    }
+
+    @Test
+    void badValuesAreNamed() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  maxDrop: 150%
+                  defaults:
+                    cache: {staleIfError: 1m}
+                  list:
+                    request:
+                      url: https://api.example.com/a
+                      cache: {ttl: 1m, stale: 1h}
                     items: "$[*]"
                   parameters:
                     x: "'a'"
                   """))
           .containsExactly(
-              "m.yaml:2:1 maxDrop: 'maxDrop' is not supported by this version yet",
-              "m.yaml:4:3 defaults.cache: 'cache' is not supported by this version yet",
-              "m.yaml:8:5 list.request.cache: 'cache' is not supported by this version yet");
+              "m.yaml:2:10 maxDrop: must be a count of rows (10) or a percentage from 0% to 100%"
+                  + " (50%), not '150%'",
+              "m.yaml:4:10 defaults.cache: missing required key 'ttl' (how long an answer is"
+                  + " fresh)",
+              "m.yaml:8:22 list.request.cache.stale: unknown key 'stale'; known: staleIfError,"
+                  + " ttl");
     }
   }
 

@@ -101,6 +101,10 @@ class MappingSchemaTest {
               RequestParser.PAGE_KEYS,
               BASE + "list:\n  paginate:\n    page:\n      %s: x\n"),
           new Block(
+              "/definitions/cache/properties",
+              RequestParser.CACHE_KEYS,
+              BASE + "defaults:\n  cache:\n    %s: x\n"),
+          new Block(
               "/definitions/tls/properties",
               RequestParser.TLS_KEYS,
               BASE + "defaults:\n  tls:\n    %s: x\n"),
@@ -292,7 +296,7 @@ class MappingSchemaTest {
           "name: bad\nparameters: {a: b}\nlist:\n  request: {url: \"http://x\", cache: {}}\n",
           List.of(
               "bad.yaml:4:3 list: schema: missing required key 'items'",
-              "bad.yaml:4:30 list.request.cache: schema: not supported by this version yet"));
+              "bad.yaml:4:37 list.request.cache: schema: missing required key 'ttl'"));
       CASES.put(
           "name: bad\nparameters: {a: b}\nlist:\n  request: {url: \"http://x\", method: FETCH,"
               + " timeout: 0s}\n  items: $[*]\n  paginate: {linkHeader: next, next: $.n}\n",

@@ -45,7 +45,8 @@ class ShutdownTest {
   void drainThenFinishInFlightThenStop(@TempDir Path dir) throws Exception {
     try (StubUpstream stub = new StubUpstream();
         PluginServer plugin =
-            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), SLOW)) {
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of(), SLOW, SLOW.replace("slow", "quick"))) {
       stub.on("GET /slow", Reply.json(200, "[{\"id\":1}]").delayed(1200));
       CompletableFuture<Answer> inFlight =
           CompletableFuture.supplyAsync(() -> plugin.getparams("slow", "{}"));
@@ -62,8 +63,9 @@ class ShutdownTest {
       Thread.sleep(150);
       // Draining: not ready, but still serving what the Service sends before it notices.
       assertThat(plugin.send("GET", "/readyz", null, null, null).status()).isEqualTo(503);
-      stub.on("GET /slow", Reply.json(200, "[{\"id\":2}]"));
-      assertThat(plugin.getparams("slow", "{}").body())
+      // Another call: an identical one would share the answer of the one in flight.
+      stub.on("GET /quick", Reply.json(200, "[{\"id\":2}]"));
+      assertThat(plugin.getparams("quick", "{}").body())
           .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"2\"}]}}");
       Thread.sleep(600);
       // Past the drain: new calls are refused with a retryable 503, the one in flight goes on.

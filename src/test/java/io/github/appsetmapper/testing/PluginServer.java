@@ -8,8 +8,10 @@ import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -39,6 +41,9 @@ public final class PluginServer implements AutoCloseable {
   private final AppServer server;
   private final ExecutorService pool;
   private final Upstream upstream;
+  private final List<Path> mappings;
+  private final Map<String, String> vars;
+  private final Map<String, String> env;
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   public final Redactor redactor = new Redactor();
@@ -49,6 +54,17 @@ public final class PluginServer implements AutoCloseable {
       Map<String, String> env,
       Tokens tokens,
       Upstream upstream) {
+    this(mappings, vars, env, tokens, upstream, null, MemoryBudget.DEFAULT_BYTES);
+  }
+
+  private PluginServer(
+      List<Path> mappings,
+      Map<String, String> vars,
+      Map<String, String> env,
+      Tokens tokens,
+      Upstream upstream,
+      WebhookSecret webhookSecret,
+      long memoryBudget) {
     this.upstream =
         upstream == null ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES) : upstream;
     this.pool = Executors.newFixedThreadPool(32);
@@ -57,14 +73,53 @@ public final class PluginServer implements AutoCloseable {
     if (!loaded.ok()) {
       throw new IllegalStateException("mappings did not load:\n" + loaded.problems());
     }
-    Engine engine = new Engine(this.upstream, pool, redactor);
+    this.mappings = List.copyOf(mappings);
+    this.vars = vars;
+    this.env = env;
+    Engine engine =
+        new Engine(
+            this.upstream,
+            pool,
+            redactor,
+            java.time.Clock.systemUTC(),
+            new MemoryBudget(memoryBudget));
     server =
         new AppServer(
                 new ServerOptions(
-                    "127.0.0.1", 0, tokens, ServerOptions.DEFAULT_MAX_BODY_BYTES, 2, 16),
+                    "127.0.0.1",
+                    0,
+                    tokens,
+                    ServerOptions.DEFAULT_MAX_BODY_BYTES,
+                    2,
+                    16,
+                    webhookSecret),
                 MappingRegistry.of(loaded.mappings(), null),
                 engine)
             .start();
+  }
+
+  /**
+   * As {@link #withYaml}, with a webhook secret for {@code cache/invalidate} (null: none) and a
+   * memory budget for upstream answers.
+   */
+  public static PluginServer withOptions(
+      Path dir,
+      Map<String, String> vars,
+      WebhookSecret webhookSecret,
+      long memoryBudget,
+      String... yamls) {
+    return new PluginServer(
+        write(dir, yamls), vars, Map.of(), Tokens.fixed(TOKEN), null, webhookSecret, memoryBudget);
+  }
+
+  /** Loads the mapping files again and swaps them in, as a hot reload does. */
+  public void reload() {
+    MappingLoader.Result loaded =
+        MappingLoader.load(mappings, new CompileOptions(vars, env::get, redactor));
+    if (!loaded.ok()) {
+      throw new IllegalStateException("mappings did not load:\n" + loaded.problems());
+    }
+    server.swap(MappingRegistry.of(loaded.mappings(), null));
   }
 
   public static PluginServer start(

@@ -1,0 +1,107 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.upstream.UpstreamException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * Identical getparams in flight, computed once: same compiled mapping (a reload makes a new one),
+ * same input, same ApplicationSet. Argo CD asks the same question many times at once (a Matrix
+ * element per generator, several reconciles); every caller gets the first one's answer or error.
+ */
+final class SharedAnswers {
+  /** Computes one answer. */
+  @FunctionalInterface
+  interface Computation {
+    Answer run() throws InputException, UpstreamException, EvaluationException, GuardException;
+  }
+
+  /** The compiled mapping compared by identity: two loads of one file are two mappings. */
+  private record Key(Identity mapping, String input, String applicationSet) {}
+
+  private static final class Identity {
+    private final Object target;
+
+    Identity(Object target) {
+      this.target = target;
+    }
+
+    @Override
+    public boolean equals(Object other) {
+      return other instanceof Identity that && that.target == target;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(target);
+    }
+  }
+
+  private final ConcurrentHashMap<Key, CompletableFuture<Answer>> inFlight =
+      new ConcurrentHashMap<>();
+
+  Answer compute(CompiledMapping mapping, Invocation invocation, Computation computation)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
+    Key key =
+        new Key(
+            new Identity(mapping),
+            InputKeys.of(invocation.parameters()),
+            invocation.applicationSetName());
+    CompletableFuture<Answer> mine = new CompletableFuture<>();
+    CompletableFuture<Answer> existing = inFlight.putIfAbsent(key, mine);
+    if (existing != null) {
+      Answer shared = await(existing);
+      return new Answer(shared.parameters(), shared.stale(), true);
+    }
+    try {
+      Answer answer = computation.run();
+      // Out of the map before it completes: a getparams arriving from now on computes afresh
+      // rather than taking an answer that is already finished (only a cache may do that).
+      inFlight.remove(key, mine);
+      mine.complete(answer);
+      return answer;
+    } catch (InputException
+        | UpstreamException
+        | EvaluationException
+        | GuardException
+        | RuntimeException
+        | Error e) {
+      inFlight.remove(key, mine);
+      mine.completeExceptionally(e);
+      throw e;
+    } finally {
+      inFlight.remove(key, mine);
+    }
+  }
+
+  /** Waits for the first caller; the mapping's own deadline bounds how long that takes. */
+  private static Answer await(CompletableFuture<Answer> leader)
+      throws InputException, UpstreamException, EvaluationException, GuardException {
+    try {
+      return leader.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new UpstreamException("interrupted while waiting for an identical getparams");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof InputException failure) {
+        throw new InputException(failure.getMessage());
+      }
+      if (cause instanceof UpstreamException failure) {
+        throw failure.withMessage(failure.getMessage());
+      }
+      if (cause instanceof EvaluationException failure) {
+        throw new EvaluationException(failure.getMessage());
+      }
+      if (cause instanceof GuardException failure) {
+        throw new GuardException(failure.getMessage());
+      }
+      if (cause instanceof RuntimeException failure) {
+        throw failure;
+      }
+      throw new IllegalStateException(cause);
+    }
+  }
+}

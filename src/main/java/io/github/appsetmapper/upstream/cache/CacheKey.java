@@ -1,0 +1,32 @@
+package io.github.appsetmapper.upstream.cache;
+
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * The key of an upstream answer: a SHA-256 of the final request (method, URL, every header, body,
+ * the identity of token-based auth, and the TLS settings, since a client certificate is a
+ * credential too). Two mappings or inputs making the same call share it; calls made with other
+ * credentials do not, and the key never holds a secret in clear.
+ */
+final class CacheKey {
+  private CacheKey() {}
+
+  static String of(UpstreamRequest request) {
+    try {
+      MessageDigest digest = MessageDigest.getInstance("SHA-256");
+      return HexFormat.of()
+          .formatHex(digest.digest(text(request).getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static String text(UpstreamRequest request) {
+    var tls = request.settings().tls();
+    return tls == null ? request.identity() : request.identity() + "\n\ntls:" + tls;
+  }
+}

@@ -1,0 +1,74 @@
+package io.github.appsetmapper.upstream.cache;
+
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
+
+/**
+ * One budget, in bytes, for the upstream answers this server holds: the cache may fill at most half
+ * of it ({@link #cacheShare()}); answers in flight (held by getparams calls still computing) take
+ * what the cache leaves. An answer shared by many calls is counted once. When an answer does not
+ * fit, the getparams that needed it fails with a 503 instead of the heap running out.
+ */
+public final class MemoryBudget {
+  /** Sized for a 512 MiB container whose heap is about 75% of it. */
+  public static final long DEFAULT_BYTES = 128L * 1024 * 1024;
+
+  private final long total;
+  private final Map<byte[], Integer> held = new IdentityHashMap<>();
+  private long heldBytes;
+  private volatile LongSupplier cacheBytes = () -> 0;
+
+  public MemoryBudget(long total) {
+    if (total < 1024) {
+      throw new IllegalArgumentException("the memory budget must be at least 1024 bytes");
+    }
+    this.total = total;
+  }
+
+  public long total() {
+    return total;
+  }
+
+  /** The most the cache may hold. */
+  public long cacheShare() {
+    return total / 2;
+  }
+
+  void cacheBytes(LongSupplier supplier) {
+    this.cacheBytes = supplier;
+  }
+
+  /** Takes a hold on {@code body} for an answer in flight; false when it does not fit. */
+  public synchronized boolean hold(byte[] body) {
+    Integer count = held.get(body);
+    if (count != null) {
+      held.put(body, count + 1);
+      return true;
+    }
+    if (body.length > 0 && heldBytes + body.length + cacheBytes.getAsLong() > total) {
+      return false;
+    }
+    held.put(body, 1);
+    heldBytes += body.length;
+    return true;
+  }
+
+  public synchronized void release(byte[] body) {
+    Integer count = held.get(body);
+    if (count == null) {
+      return;
+    }
+    if (count > 1) {
+      held.put(body, count - 1);
+    } else {
+      held.remove(body);
+      heldBytes -= body.length;
+    }
+  }
+
+  /** Bytes of answers held in flight (the cache's own bytes not included). */
+  public synchronized long inFlightBytes() {
+    return heldBytes;
+  }
+}
