@@ -56,14 +56,7 @@ final class AdminHandler {
       authorizeWebhook(exchange, body);
     }
     MappingRegistry mappings = registry.get();
-    CompiledMapping mapping =
-        mappings
-            .find(name)
-            .orElseThrow(
-                () ->
-                    new HttpError(
-                        404,
-                        "unknown mapping '" + name + "'; known: " + RootHandler.known(mappings)));
+    CompiledMapping mapping = RootHandler.mapping(mappings, name);
     Target target = target(body, !invalidate);
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("mapping", name);

@@ -50,14 +50,7 @@ final class ExplainHandler {
       }
       ExplainFormat format = format(exchange);
       MappingRegistry mappings = registry.get();
-      CompiledMapping mapping =
-          mappings
-              .find(name)
-              .orElseThrow(
-                  () ->
-                      new HttpError(
-                          404,
-                          "unknown mapping '" + name + "'; known: " + RootHandler.known(mappings)));
+      CompiledMapping mapping = RootHandler.mapping(mappings, name);
       Invocation invocation = GetParamsParser.parse(root.readBody(exchange));
       ExplainReport report =
           Explainer.explain(

@@ -169,13 +169,7 @@ final class RootHandler implements HttpHandler {
                 + known(mappings));
       }
       String name = mappingName;
-      CompiledMapping mapping =
-          mappings
-              .find(name)
-              .orElseThrow(
-                  () ->
-                      new HttpError(
-                          404, "unknown mapping '" + name + "'; known: " + known(mappings)));
+      CompiledMapping mapping = mapping(mappings, name);
       invocation = GetParamsParser.parse(readBody(exchange));
       trace = new MetricsTrace(metrics, mapping.name());
       Answer answer = engine.answer(mapping, invocation, trace);
@@ -217,6 +211,14 @@ final class RootHandler implements HttpHandler {
     } catch (RuntimeException e) {
       LOG.error("recording metrics failed", e);
     }
+  }
+
+  /** The mapping by name, or a 404 that lists the loaded ones. */
+  static CompiledMapping mapping(MappingRegistry mappings, String name) throws HttpError {
+    return mappings
+        .find(name)
+        .orElseThrow(
+            () -> new HttpError(404, "unknown mapping '" + name + "'; known: " + known(mappings)));
   }
 
   static String known(MappingRegistry mappings) {
