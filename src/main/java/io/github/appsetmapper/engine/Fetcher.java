@@ -73,6 +73,12 @@ final class Fetcher {
   private final Map<String, CompletableFuture<UpstreamResponse>> calls = new ConcurrentHashMap<>();
   private final List<Timing> timings = Collections.synchronizedList(new ArrayList<>());
   private final List<byte[]> held = Collections.synchronizedList(new ArrayList<>());
+
+  /**
+   * Set once the answer is done: a call still finishing then (a cancelled enrich) holds nothing.
+   */
+  private boolean released;
+
   private final List<String> stale = Collections.synchronizedList(new ArrayList<>());
   private volatile java.util.Set<String> owners = java.util.Set.of();
 
@@ -94,9 +100,10 @@ final class Fetcher {
     }
   }
 
-  /** Gives the held answers back to the memory budget. */
+  /** Gives the held answers back to the memory budget; an answer arriving later is not held. */
   void release() {
     synchronized (held) {
+      released = true;
       for (byte[] body : held) {
         shared.budget().release(body);
       }
@@ -177,7 +184,13 @@ final class Fetcher {
                 + " bytes) is in use; retry later or raise --memory-budget",
             UpstreamException.Kind.OVERLOAD);
       }
-      held.add(response.body());
+      synchronized (held) {
+        if (released) {
+          shared.budget().release(response.body());
+        } else {
+          held.add(response.body());
+        }
+      }
       if (outcome.source() == SharedCalls.Source.STALE) {
         stale.add(step + " " + outcome.staleBecause());
       }
@@ -232,6 +245,11 @@ final class Fetcher {
       Map<String, Object> scope,
       RowCount rowCount)
       throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+    if (paginate != null && first.settings().cache() != null) {
+      // Pages cached one by one could come from different moments and lose or repeat rows;
+      // a paginated listing is fetched whole each time (identical calls in flight still share).
+      first = first.withSettings(first.settings().withoutCache());
+    }
     List<UpstreamResponse> pages = new ArrayList<>();
     UpstreamRequest current = first;
     String cursor = null;
@@ -278,13 +296,25 @@ final class Fetcher {
           if (uri == null) {
             return pages;
           }
-          if (!HostPolicy.sameOrigin(first.uri(), uri)
-              && !(first.hosts().restricts() && first.hosts().allows(uri))) {
-            throw new UpstreamException(
-                HttpUpstream.describe(current)
-                    + ": next page on another host '"
-                    + uri.getHost()
-                    + "' refused; list it in allowedHosts to follow it");
+          if (!HostPolicy.sameOrigin(first.uri(), uri)) {
+            if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
+              throw new UpstreamException(
+                  HttpUpstream.describe(current)
+                      + ": next page on another host '"
+                      + uri.getHost()
+                      + "' refused; list it in allowedHosts to follow it");
+            }
+            // Like a redirect, a link to another origin (or from https to http) never gets the
+            // request's credentials; a listing that needs them there is refused instead.
+            if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
+              throw new UpstreamException(
+                  HttpUpstream.describe(current)
+                      + ": next page on another origin '"
+                      + uri.getScheme()
+                      + "://"
+                      + uri.getAuthority()
+                      + "' refused: the request carries credentials");
+            }
           }
           next = current.withUri(uri);
         }

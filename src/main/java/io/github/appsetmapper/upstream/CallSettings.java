@@ -26,6 +26,10 @@ public record CallSettings(
     return new CallSettings(next, retries, tls, deadline, cache);
   }
 
+  public CallSettings withoutCache() {
+    return new CallSettings(auth, retries, tls, deadline, null);
+  }
+
   public CallSettings withRetries(int next) {
     return new CallSettings(auth, next, tls, deadline, cache);
   }

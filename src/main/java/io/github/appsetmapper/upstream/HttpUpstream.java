@@ -175,7 +175,19 @@ public final class HttpUpstream implements Upstream {
               + "' refused (not in the server's --allowed-hosts)");
     }
     Headers headers = from.headers();
+    boolean toGet = status == 303 && !from.method().equals("HEAD");
     if (!HostPolicy.sameOrigin(from.uri(), next)) {
+      if (from.body() != null && !toGet) {
+        // The body can hold credentials (an OAuth2 client secret, a login password): it does
+        // not follow a redirect to another origin.
+        throw new UpstreamException(
+            describe(from)
+                + ": redirect to another origin '"
+                + next.getScheme()
+                + "://"
+                + next.getAuthority()
+                + "' with the request body refused");
+      }
       List<Headers.Header> kept = new ArrayList<>();
       for (Headers.Header h : headers.fields()) {
         if (!from.sensitiveHeaders().contains(h.name().toLowerCase(Locale.ROOT))) {
@@ -184,7 +196,6 @@ public final class HttpUpstream implements Upstream {
       }
       headers = Headers.of(kept);
     }
-    boolean toGet = status == 303 && !from.method().equals("HEAD");
     return new UpstreamRequest(
         toGet ? "GET" : from.method(),
         next,

@@ -438,21 +438,26 @@ class PipelineTest {
         stub.on(
             "POST /here", r -> Reply.json(200, "{\"auth\":\"" + r.header("authorization") + "\"}"));
         stub.on("POST /away", Reply.status(308).withHeader("Location", other.url() + "/there"));
+        stub.on("POST /seeother", Reply.status(303).withHeader("Location", other.url() + "/there"));
         other.on(
-            "POST /there",
-            r ->
-                Reply.json(
-                    200,
-                    "{\"auth\":\""
-                        + r.header("authorization")
-                        + "\",\"body\":"
-                        + r.bodyText()
-                        + "}"));
+            "GET /there", r -> Reply.json(200, "{\"auth\":\"" + r.header("authorization") + "\"}"));
         try (PluginServer plugin = plugin(stub)) {
           assertThat(call(plugin, "moved").body()).contains("Bearer tok-123456");
+          // A body can hold credentials: it never follows a redirect to another origin.
           Answer away = call(plugin, "away");
-          assertThat(away.status()).isEqualTo(200);
-          assertThat(away.body()).contains("\\\"auth\\\":\\\"null\\\"").contains("\\\"count\\\":5");
+          assertThat(away.status()).isEqualTo(502);
+          assertThat(away.body())
+              .isEqualTo(
+                  "{\"error\":\"mapping 'client': enrich.got POST "
+                      + stub.url()
+                      + "/away: redirect to another origin '"
+                      + other.url()
+                      + "' with the request body refused\"}");
+          assertThat(other.calls()).isZero();
+          // A 303 turns it into a GET without the body: followed, without the credentials.
+          Answer seeOther = call(plugin, "seeother");
+          assertThat(seeOther.status()).isEqualTo(200);
+          assertThat(seeOther.body()).contains("\\\"auth\\\":\\\"null\\\"");
           assertThat(other.received().get(0).header("authorization")).isNull();
         }
       }

@@ -27,6 +27,9 @@ final class CacheKey {
 
   private static String text(UpstreamRequest request) {
     var tls = request.settings().tls();
-    return tls == null ? request.identity() : request.identity() + "\n\ntls:" + tls;
+    // allowedHosts too: an answer fetched under one mapping's hosts must not serve a mapping
+    // that forbids the host it came from.
+    String text = request.identity() + "\n\nhosts:" + request.hosts().patterns();
+    return tls == null ? text : text + "\n\ntls:" + tls;
   }
 }

@@ -112,7 +112,10 @@ public final class SharedCalls {
       return hit;
     }
     CompletableFuture<Outcome> mine = new CompletableFuture<>();
-    CompletableFuture<Outcome> existing = inFlight.putIfAbsent(key, mine);
+    // Calls share in flight only under the same policy: a stale answer allowed by one mapping's
+    // staleIfError must not reach a mapping that allows none.
+    String flight = key + "|" + policy;
+    CompletableFuture<Outcome> existing = inFlight.putIfAbsent(flight, mine);
     if (existing != null) {
       Outcome shared = await(existing, request);
       tag(key, owners);
@@ -128,15 +131,15 @@ public final class SharedCalls {
       }
       // Out of the map before it completes: a call arriving from now on is made afresh (or
       // answered by the cache) rather than handed an answer that is already finished.
-      inFlight.remove(key, mine);
+      inFlight.remove(flight, mine);
       mine.complete(outcome);
       return outcome;
-    } catch (UpstreamException | RuntimeException e) {
-      inFlight.remove(key, mine);
+    } catch (UpstreamException | RuntimeException | Error e) {
+      inFlight.remove(flight, mine);
       mine.completeExceptionally(e);
       throw e;
     } finally {
-      inFlight.remove(key, mine);
+      inFlight.remove(flight, mine);
     }
   }
 
