@@ -44,6 +44,12 @@ public sealed interface UpstreamAuth {
           + "|"
           + basicClientAuth;
     }
+
+    /** The cache key: digests, never the secret, should this ever be printed. */
+    @Override
+    public String toString() {
+      return cacheKey();
+    }
   }
 
   /**
@@ -55,6 +61,12 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return "login|" + Digests.sha256(request.identity()) + "|" + header + "|" + scheme;
+    }
+
+    /** The cache key: digests, never the secret, should this ever be printed. */
+    @Override
+    public String toString() {
+      return cacheKey();
     }
   }
 
@@ -72,6 +84,12 @@ public sealed interface UpstreamAuth {
           + "|"
           + Digests.sha256(privateKeyPem);
     }
+
+    /** The cache key: digests, never the secret, should this ever be printed. */
+    @Override
+    public String toString() {
+      return cacheKey();
+    }
   }
 
   /**
@@ -86,6 +104,12 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return anonymous() ? "registry|anonymous" : "registry|" + username + "|" + digest();
+    }
+
+    /** The cache key: digests, never the secret, should this ever be printed. */
+    @Override
+    public String toString() {
+      return cacheKey();
     }
 
     String digest() {
