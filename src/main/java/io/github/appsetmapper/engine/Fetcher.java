@@ -151,7 +151,9 @@ final class Fetcher {
     if (existing != null) {
       try {
         UpstreamResponse answer = existing.get();
-        trace.call(step, request, answer, null, System.nanoTime() - started, page, true);
+        trace.call(
+            new UpstreamCall(
+                step, request, answer, null, System.nanoTime() - started, page, true, null, null));
         return answer;
       } catch (ExecutionException e) {
         if (e.getCause() instanceof UpstreamException upstreamFailure) {
@@ -196,21 +198,23 @@ final class Fetcher {
       }
       mine.complete(response);
       trace.call(
-          step,
-          request,
-          response,
-          null,
-          System.nanoTime() - started,
-          page,
-          !outcome.source().called(),
-          outcome.source(),
-          outcome.staleBecause());
+          new UpstreamCall(
+              step,
+              request,
+              response,
+              null,
+              System.nanoTime() - started,
+              page,
+              !outcome.source().called(),
+              outcome.source(),
+              outcome.staleBecause()));
       return response;
     } catch (UpstreamException | RuntimeException e) {
       timing.ended = System.nanoTime();
       timing.cut = e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.DEADLINE;
       mine.completeExceptionally(e);
-      trace.call(step, request, null, e.getMessage(), System.nanoTime() - started, page, false);
+      trace.call(
+          UpstreamCall.failed(step, request, e.getMessage(), System.nanoTime() - started, page));
       throw e;
     }
   }

@@ -1,8 +1,5 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
-import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.util.Map;
 
 /**
@@ -14,38 +11,8 @@ import java.util.Map;
 public interface Trace {
   Trace NONE = new Trace() {};
 
-  /**
-   * One upstream call made (or shared with an identical call of the same getparams, {@code
-   * shared}). {@code response} is null when the call failed with {@code error}.
-   */
-  default void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared) {}
-
-  /**
-   * As {@link #call(String, UpstreamRequest, UpstreamResponse, String, long, int, boolean)}, with
-   * where the answer came from: the upstream, the cache (a hit, a 304 revalidation, a stale answer
-   * standing in for a failing upstream, {@code staleBecause} saying why) or an identical call in
-   * flight for another getparams ({@code COALESCED}). {@code shared} is true when no upstream call
-   * was made for it. By default it reports the plain call.
-   */
-  default void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared,
-      SharedCalls.Source source,
-      String staleBecause) {
-    call(step, request, response, error, nanos, page, shared);
-  }
+  /** One upstream call, made, shared or answered from the cache. */
+  default void call(UpstreamCall call) {}
 
   /** The number of rows after a stage: list, enrich.x, filter, sortBy, distinctBy, limit. */
   default void stage(String stage, int rows) {}

@@ -1,10 +1,10 @@
 package io.github.appsetmapper.explain;
 
 import io.github.appsetmapper.engine.Trace;
+import io.github.appsetmapper.engine.UpstreamCall;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -38,47 +38,27 @@ final class ExplainRecorder implements Trace {
   }
 
   @Override
-  public void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared) {
-    call(step, request, response, error, nanos, page, shared, null, null);
-  }
-
-  @Override
-  public synchronized void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared,
-      SharedCalls.Source source,
-      String staleBecause) {
+  public synchronized void call(UpstreamCall call) {
+    SharedCalls.Source source = call.source();
     String cache =
         source == null || source == SharedCalls.Source.NETWORK
             ? null
             : source == SharedCalls.Source.STALE
-                ? "stale: " + redactor.redact(String.valueOf(staleBecause))
+                ? "stale: " + redactor.redact(String.valueOf(call.staleBecause()))
                 : source.name().toLowerCase(java.util.Locale.ROOT);
     long now = System.nanoTime();
     calls.add(
         new ExplainReport.Call(
-            step,
-            page,
-            request.method(),
-            redactor.redact(request.uri().toString()),
-            headers(request),
-            response == null ? null : response.status(),
-            error == null ? null : redactor.redact(error),
-            millis(now - nanos - started),
-            millis(nanos),
-            shared,
+            call.step(),
+            call.page(),
+            call.request().method(),
+            redactor.redact(call.request().uri().toString()),
+            headers(call.request()),
+            call.response() == null ? null : call.response().status(),
+            call.error() == null ? null : redactor.redact(call.error()),
+            millis(now - call.nanos() - started),
+            millis(call.nanos()),
+            call.shared(),
             cache));
   }
 

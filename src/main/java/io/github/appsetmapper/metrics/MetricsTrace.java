@@ -1,7 +1,7 @@
 package io.github.appsetmapper.metrics;
 
 import io.github.appsetmapper.engine.Trace;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.engine.UpstreamCall;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -18,53 +18,30 @@ public final class MetricsTrace implements Trace {
   }
 
   @Override
-  public void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared,
-      SharedCalls.Source source,
-      String staleBecause) {
+  public void call(UpstreamCall call) {
+    SharedCalls.Source source = call.source();
     try {
       if (source == SharedCalls.Source.COALESCED) {
         metrics.coalescedCall(mapping);
-      } else if (source != SharedCalls.Source.NETWORK) {
+      } else if (source != null && source != SharedCalls.Source.NETWORK) {
         metrics.cache(mapping, source.name().toLowerCase(java.util.Locale.ROOT));
       }
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
     }
-    // A stale answer stands in for a call that failed: counted as the failed call it was.
-    call(
-        step,
-        request,
-        source == SharedCalls.Source.STALE ? null : response,
-        error,
-        nanos,
-        page,
-        shared);
-  }
-
-  @Override
-  public void call(
-      String step,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      String error,
-      long nanos,
-      int page,
-      boolean shared) {
-    if (shared) {
+    if (call.shared()) {
       return;
     }
     calls.incrementAndGet();
-    String host = request.uri().getHost() == null ? "none" : request.uri().getHost();
+    String host = call.request().uri().getHost();
+    // A stale answer stands in for a call that failed: counted as the failed call it was.
+    UpstreamResponse response = source == SharedCalls.Source.STALE ? null : call.response();
     try {
       metrics.upstream(
-          mapping, host, response == null ? "error" : Integer.toString(response.status()), nanos);
+          mapping,
+          host == null ? "none" : host,
+          response == null ? "error" : Integer.toString(response.status()),
+          call.nanos());
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
     }
