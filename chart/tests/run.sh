@@ -8,8 +8,13 @@
 #   - every tests/bad/*.yaml must make helm template fail with an error matching its `# expect: <ERE>` line;
 #   - values.yaml documented value by value, README values table in sync (tests/values_doc.py);
 #   - the argo-helm sidecar snippet examples/argo-cd-sidecar-values.yaml (check_sidecar_example.py);
-#   - the packaged chart leaves out tests/ and examples/.
-# Needs: bash, python3 with PyYAML, curl, and helm (installed below when missing).
+#   - the packaged chart leaves out tests/ and examples/;
+#   - every rendered object, the samples' Argo CD manifests, the examples and the docs' manifest
+#     snippets against the Kubernetes / Argo CD / Prometheus Operator schemas, unknown fields
+#     refused, plugin ConfigMaps and the shutdown budget checked (tests/check_schemas.py, with the
+#     npm packages pinned in tests/schemas/package-lock.json, installed by npm ci into
+#     tests/schemas/node_modules, ignored by git; about 10 s the first time, offline afterwards).
+# Needs: bash, python3 with PyYAML, curl, node and npm, and helm (installed below when missing).
 #   HELM=/path/to/helm   use this helm
 #   CI=true (as root)    apt-get installs python3-yaml / curl when they are missing
 # Ends with "N passed, M failed"; exits non-zero when anything failed.
@@ -106,6 +111,7 @@ done
 # The release in Argo CD's own namespace: one token Secret, labelled for Argo CD.
 scenarios+=("in-argocd-namespace|$CHART_DIR/ci/default-values.yaml|argocd")
 
+rendered_args=()
 for scenario in "${scenarios[@]}"; do
   IFS='|' read -r name file ns <<<"$scenario"
   vargs=()
@@ -127,6 +133,7 @@ for scenario in "${scenarios[@]}"; do
     continue
   fi
   pass "[$name] helm template"
+  rendered_args+=(--rendered "$name=$rendered")
   run_checker "[$name] check_manifests.py" "$PY" "$CHART_DIR/tests/check_manifests.py" \
     --scenario "$name" --release "$RELEASE" --namespace "$ns" "${cargs[@]}" "$rendered"
   if notes="$("$HELM" install "$RELEASE" "$CHART_DIR" --dry-run=client --namespace "$ns" "${vargs[@]}" 2>&1)" &&
@@ -166,6 +173,27 @@ for bad in "$CHART_DIR"/tests/bad/*.yaml; do
     fail "[$name] rejected, but without '$expected': $(cat "$WORK/err")"
   fi
 done
+
+# ---------------------------------------------------------------------------- real schemas
+# The chart's renders (above), plus renders that must fail them (tests/manifests/bad-values).
+SCHEMAS_DIR="$CHART_DIR/tests/schemas"
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+  fail "[schemas] node and npm are needed to validate against the Kubernetes and Argo CD schemas"
+elif [[ ! -f "$SCHEMAS_DIR/node_modules/.package-lock.json" ||
+  "$SCHEMAS_DIR/package-lock.json" -nt "$SCHEMAS_DIR/node_modules/.package-lock.json" ]] &&
+  ! out="$(cd "$SCHEMAS_DIR" && npm ci --no-audit --no-fund --loglevel=error 2>&1)"; then
+  fail "[schemas] npm ci in $SCHEMAS_DIR: $out"
+else
+  for values in "$CHART_DIR"/tests/manifests/bad-values/*.yaml; do
+    out_file="$WORK/bad-values-$(basename "$values")"
+    if "$HELM" template "$RELEASE" "$CHART_DIR" -n "$NAMESPACE" -f "$values" >"$out_file" 2>"$WORK/err"; then
+      rendered_args+=(--rendered-bad "$values=$out_file")
+    else
+      fail "[schemas] helm template -f ${values#"$REPO_DIR"/}: $(cat "$WORK/err")"
+    fi
+  done
+  run_checker "check_schemas.py" "$PY" "$CHART_DIR/tests/check_schemas.py" "${rendered_args[@]}"
+fi
 
 # ---------------------------------------------------------------------------- docs, example, package
 run_checker "values_doc.py" "$PY" "$CHART_DIR/tests/values_doc.py" check "$CHART_DIR/values.yaml" "$CHART_DIR/README.md"

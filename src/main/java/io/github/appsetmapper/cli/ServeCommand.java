@@ -300,8 +300,8 @@ final class ServeCommand implements Callable<Integer> {
         latest.get().names().size(),
         String.join(", ", latest.get().names()));
     CountDownLatch stopped = new CountDownLatch(1);
-    java.lang.Runtime.getRuntime()
-        .addShutdownHook(new Thread(() -> stop(server, reloader, runtime, stopped), "shutdown"));
+    // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
+    TermSignal.stopOn(() -> stop(server, reloader, runtime, stopped));
     stopped.await();
     return 0;
   }
