@@ -5,6 +5,8 @@ import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs {@code serve}'s stop sequence on SIGTERM and then exits with status 0.
@@ -24,6 +26,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * same stop sequence, exit status 143.
  */
 final class TermSignal {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.shutdown");
+
   private TermSignal() {}
 
   /** Runs {@code stop} once on SIGTERM (then exit 0) or at JVM shutdown, whichever comes first. */
@@ -84,7 +88,8 @@ final class TermSignal {
           action.run();
           completed = true;
         } catch (RuntimeException | Error e) {
-          e.printStackTrace();
+          // Through the log, so that the line is formatted (and escaped) like every other one.
+          LOG.error("the stop sequence failed: {}", e.toString(), e);
         } finally {
           done.countDown();
         }
