@@ -147,7 +147,7 @@ public final class Engine {
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
-    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()));
+    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
     try {
       List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
       return new Answer(
@@ -241,7 +241,7 @@ public final class Engine {
     List<UpstreamResponse> pages = fetched.responses();
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
-      throw new UpstreamException("list " + Fetcher.statusMessage(request, first));
+      throw new UpstreamException("list " + fetcher.statusMessage(request, first));
     }
     List<Row> rows = new ArrayList<>();
     for (UpstreamResponse page : pages) {
