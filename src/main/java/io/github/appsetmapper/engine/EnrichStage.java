@@ -118,7 +118,9 @@ final class EnrichStage {
     Fetcher.Pages fetched =
         fetcher.pages(
             "enrich." + enrich.name(),
-            page -> Engine.render(mapping, enrich.request(), Engine.withPage(requestScope, page)),
+            page ->
+                Engine.render(
+                    mapping, enrich.request(), Engine.withPage(requestScope, page), trace),
             enrich.paginate(),
             enrich.request().failWhen(),
             scope,
