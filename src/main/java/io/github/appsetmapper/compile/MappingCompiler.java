@@ -158,7 +158,7 @@ public final class MappingCompiler {
   private Map<String, String> vars() {
     Map<String, String> out = new LinkedHashMap<>();
     for (VarSpec var : spec.vars().values()) {
-      String value = options.varOverrides().get(var.name());
+      String value = options.vars().given(spec.name(), var, problems);
       if (value == null && var.env() != null) {
         value = options.environment().apply(var.env());
       }
