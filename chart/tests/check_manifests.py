@@ -175,10 +175,13 @@ def main():
             expect(("--mappings", f"{EXTRA_DIR}/{cm['name']}") in pairs, f"no --mappings for {cm['name']}")
         for k, v in (values.get("vars") or {}).items():
             expect(("--var", f"{k}={v}") in pairs, f"no --var {k}={v} in {args}")
+        for mapping, mapping_vars in (values.get("mappingVars") or {}).items():
+            for k, v in (mapping_vars or {}).items():
+                expect(("--var", f"{mapping}.{k}={v}") in pairs, f"no --var {mapping}.{k}={v} in {args}")
         for x in values.get("extraArgs") or []:
             expect(x in args, f"extra arg {x!r} missing")
         eq(container["image"], f"{values['image']['repository']}:{values['image']['tag'] or '0.1.0'}", "image")
-    c.check("server args: serve, mapping dirs, token file, port, vars", args_ok)
+    c.check("server args: serve, mapping dirs, token file, port, vars, mappingVars", args_ok)
 
     def token_mount():
         m = mounts.get(TOKEN_DIR)

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.cli;
 
 import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.ReplayUpstream;
@@ -60,8 +61,8 @@ final class EngineRuntime implements AutoCloseable {
             upstream, pool, redactor, java.time.Clock.systemUTC(), new MemoryBudget(memoryBudget));
   }
 
-  CompileOptions compileOptions(Map<String, String> vars) {
-    return new CompileOptions(Map.copyOf(vars), System::getenv, redactor, replaySecrets);
+  CompileOptions compileOptions(VarValues vars) {
+    return new CompileOptions(vars, System::getenv, redactor, replaySecrets);
   }
 
   static ThreadFactory daemon(String prefix) {

@@ -3,6 +3,7 @@ package io.github.appsetmapper.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
@@ -59,10 +60,7 @@ final class RunCommand implements Callable<Integer> {
       description = "The applicationSetName sent (default ${DEFAULT-VALUE}).")
   String appSet;
 
-  @Option(
-      names = "--var",
-      paramLabel = "NAME=VALUE",
-      description = "Set a mapping var (repeatable).")
+  @Option(names = "--var", paramLabel = VarOption.LABEL, description = VarOption.DESCRIPTION)
   Map<String, String> vars = Map.of();
 
   @Option(
@@ -91,21 +89,45 @@ final class RunCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     var out = spec.commandLine().getOut();
     var err = spec.commandLine().getErr();
+    VarValues given = VarOption.parse(vars, err);
+    if (given == null) {
+      return ExitCode.USAGE;
+    }
     try (EngineRuntime runtime = new EngineRuntime(16, replay)) {
-      MappingLoader.Result loaded = MappingLoader.load(List.of(file), runtime.compileOptions(vars));
-      if (!loaded.ok()) {
+      MappingLoader.Result loaded =
+          MappingLoader.load(List.of(file), runtime.compileOptions(given));
+      boolean varsRefused = VarOption.refused(loaded, err, true);
+      if (!loaded.problems().isEmpty()) {
         ProblemPrinter.print(err, loaded.problems());
-        return 1;
+      }
+      if (varsRefused) {
+        return ExitCode.USAGE;
+      }
+      if (!loaded.ok()) {
+        return ExitCode.FAILED;
       }
       CompiledMapping mapping = pick(loaded.mappings());
       if (mapping == null) {
-        err.println("error: " + file + " holds several mappings; name one with --mapping");
+        err.println(
+            "error: "
+                + (mappingName == null
+                    ? file + " holds several mappings; name one with --mapping"
+                    : file + " holds no mapping '" + mappingName + "'")
+                + " (it holds: "
+                + String.join(", ", loaded.mappings().stream().map(CompiledMapping::name).toList())
+                + ")");
         err.flush();
-        return 1;
+        return ExitCode.USAGE;
       }
       Map<String, Object> parameters = new LinkedHashMap<>();
       if (inputJson != null) {
-        parameters.putAll(new ObjectMapper().readValue(inputJson, Map.class));
+        try {
+          parameters.putAll(new ObjectMapper().readValue(inputJson, Map.class));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+          err.println("error: --input-json is not a JSON object: " + e.getOriginalMessage());
+          err.flush();
+          return ExitCode.USAGE;
+        }
       }
       parameters.putAll(inputs);
       Invocation invocation = new Invocation(appSet, parameters);
@@ -125,19 +147,19 @@ final class RunCommand implements Callable<Integer> {
           out.println();
         }
         out.flush();
-        return report.answer().ok() ? 0 : 1;
+        return report.answer().ok() ? ExitCode.OK : ExitCode.FAILED;
       }
       try {
         out.println(Json.answer(runtime.engine.execute(mapping, invocation)));
         out.flush();
-        return 0;
+        return ExitCode.OK;
       } catch (Exception failure) {
         var answer = new ErrorAnswers(runtime.redactor).map(failure);
         out.println(Json.error(answer.message()));
         out.flush();
         err.println("error " + answer.status() + ": " + answer.message());
         err.flush();
-        return 1;
+        return ExitCode.FAILED;
       }
     }
   }

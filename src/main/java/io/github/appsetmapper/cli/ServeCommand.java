@@ -1,6 +1,7 @@
 package io.github.appsetmapper.cli;
 
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.reload.MappingReloader;
@@ -48,10 +49,7 @@ final class ServeCommand implements Callable<Integer> {
       description = "Mapping file or directory (repeatable); a directory loads its *.yaml/*.yml.")
   List<Path> mappings;
 
-  @Option(
-      names = "--var",
-      paramLabel = "NAME=VALUE",
-      description = "Set a mapping var (repeatable).")
+  @Option(names = "--var", paramLabel = VarOption.LABEL, description = VarOption.DESCRIPTION)
   Map<String, String> vars = Map.of();
 
   @Option(
@@ -241,11 +239,20 @@ final class ServeCommand implements Callable<Integer> {
         return 2;
       }
     }
+    VarValues given = VarOption.parse(vars, err);
+    if (given == null) {
+      return ExitCode.USAGE;
+    }
     EngineRuntime runtime =
         new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
-    MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(vars));
+    MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(given));
+    if (VarOption.refused(loaded, err, false)) {
+      ProblemPrinter.print(err, loaded.problems());
+      runtime.close();
+      return ExitCode.USAGE;
+    }
     if (!loaded.ok()) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();
@@ -262,12 +269,14 @@ final class ServeCommand implements Callable<Integer> {
     Metrics metrics = new Metrics();
     AtomicReference<AppServer> serving = new AtomicReference<>();
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
+    // Reloads keep what each bare --var was bound to at this first load.
+    UnusedVars unused = new UnusedVars(given);
     MappingReloader reloader =
         new MappingReloader(
             mappings,
-            runtime.compileOptions(vars),
+            loaded.options(),
             defaultMapping,
-            registry -> publish(registry, latest, serving, metrics),
+            registry -> publish(unused.note(registry), latest, serving, metrics),
             metrics::reload);
     reloader.reloadIfChanged();
     ServerOptions options =

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.cli;
 
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.replay.MappingTestRun;
 import java.io.IOException;
@@ -9,13 +10,16 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -40,9 +44,21 @@ final class TestCommand implements Callable<Integer> {
       description = "Test files, mapping files or directories.")
   List<Path> paths;
 
+  @Option(
+      names = "--var",
+      paramLabel = VarOption.LABEL,
+      description =
+          VarOption.DESCRIPTION + " A test file's own vars win: its recorded calls depend on them.")
+  Map<String, String> vars = Map.of();
+
   @Override
   public Integer call() {
     PrintWriter out = spec.commandLine().getOut();
+    PrintWriter err = spec.commandLine().getErr();
+    VarValues given = VarOption.parse(vars, err);
+    if (given == null) {
+      return ExitCode.USAGE;
+    }
     int passed = 0;
     int failed = 0;
     Set<Path> files = new LinkedHashSet<>();
@@ -53,10 +69,21 @@ final class TestCommand implements Callable<Integer> {
         failed++;
       }
     }
+    if (!given.isEmpty()) {
+      Map<String, Set<String>> declared = new TreeMap<>();
+      files.forEach(file -> declared.putAll(MappingTestRun.declaredVars(file)));
+      List<String> unknown = given.unknown(declared);
+      unknown.forEach(var -> err.println("error: " + VarValues.unknownMessage(var, declared)));
+      err.flush();
+      if (!unknown.isEmpty()) {
+        out.flush();
+        return ExitCode.USAGE;
+      }
+    }
     ExecutorService pool = Executors.newFixedThreadPool(8, EngineRuntime.daemon("test-enrich"));
     try {
       for (Path file : files) {
-        MappingTestRun.FileResult result = MappingTestRun.run(file, pool);
+        MappingTestRun.FileResult result = MappingTestRun.run(file, pool, given);
         print(out, result);
         passed += result.passed();
         failed += result.failed();
@@ -70,7 +97,7 @@ final class TestCommand implements Callable<Integer> {
     }
     out.println(passed + " passed, " + failed + " failed");
     out.flush();
-    return failed == 0 ? 0 : 1;
+    return failed == 0 ? ExitCode.OK : ExitCode.FAILED;
   }
 
   private static void print(PrintWriter out, MappingTestRun.FileResult result) {

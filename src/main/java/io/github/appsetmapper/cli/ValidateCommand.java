@@ -3,6 +3,7 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSchema;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.Pos;
@@ -26,7 +27,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code validate PATH...}: load every mapping as serve would and check it against the mapping JSON
- * Schema; exit 1 with one line per error.
+ * Schema; exit 1 with one line per error, 2 for a {@code --var} no mapping declares or that the
+ * mappings disagree on.
  */
 @Command(
     name = "validate",
@@ -38,17 +40,29 @@ final class ValidateCommand implements Callable<Integer> {
   @Parameters(arity = "1..*", paramLabel = "PATH", description = "Mapping files or directories.")
   List<Path> paths;
 
-  @Option(names = "--var", paramLabel = "NAME=VALUE", description = "Set a mapping var.")
+  @Option(names = "--var", paramLabel = VarOption.LABEL, description = VarOption.DESCRIPTION)
   Map<String, String> vars = Map.of();
 
   @Override
   public Integer call() {
+    var err = spec.commandLine().getErr();
+    VarValues given = VarOption.parse(vars, err);
+    if (given == null) {
+      return ExitCode.USAGE;
+    }
     MappingLoader.Result result =
-        MappingLoader.load(paths, CompileOptions.of(vars, new Redactor()));
+        MappingLoader.load(
+            paths, new CompileOptions(given, System::getenv, new Redactor(), Map.of()));
+    boolean varsRefused = VarOption.refused(result, err, true);
     List<Problem> problems = withSchemaProblems(result.problems());
     if (!problems.isEmpty()) {
-      ProblemPrinter.print(spec.commandLine().getErr(), problems);
-      return 1;
+      ProblemPrinter.print(err, problems);
+    }
+    if (varsRefused) {
+      return ExitCode.USAGE;
+    }
+    if (!problems.isEmpty()) {
+      return ExitCode.FAILED;
     }
     var out = spec.commandLine().getOut();
     for (CompiledMapping mapping : result.mappings()) {
@@ -61,7 +75,7 @@ final class ValidateCommand implements Callable<Integer> {
     }
     out.println(result.mappings().size() + " mapping(s) valid");
     out.flush();
-    return 0;
+    return ExitCode.OK;
   }
 
   /**

@@ -9,10 +9,19 @@ import java.util.function.Function;
  * and secret values that replace a mapping's sources (only mapping tests give these).
  */
 public record CompileOptions(
-    Map<String, String> varOverrides,
+    VarValues vars,
     Function<String, String> environment,
     Redactor redactor,
     Map<String, String> secretValues) {
+
+  /** With {@code --var} entries as given ({@code NAME} or {@code MAPPING.NAME} keys). */
+  public CompileOptions(
+      Map<String, String> varOverrides,
+      Function<String, String> environment,
+      Redactor redactor,
+      Map<String, String> secretValues) {
+    this(VarValues.parse(varOverrides), environment, redactor, secretValues);
+  }
 
   public CompileOptions(
       Map<String, String> varOverrides, Function<String, String> environment, Redactor redactor) {
@@ -21,5 +30,9 @@ public record CompileOptions(
 
   public static CompileOptions of(Map<String, String> varOverrides, Redactor redactor) {
     return new CompileOptions(Map.copyOf(varOverrides), System::getenv, redactor);
+  }
+
+  public CompileOptions withVars(VarValues bound) {
+    return new CompileOptions(bound, environment, redactor, secretValues);
   }
 }

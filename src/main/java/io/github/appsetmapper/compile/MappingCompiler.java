@@ -58,6 +58,15 @@ public final class MappingCompiler {
   private final CompileOptions options;
   private Scope sharedScope;
 
+  /**
+   * The names whose values the caller chooses: everything Argo CD's request carries, and enrich
+   * results computed from it (added as the enrich steps compile, in order).
+   */
+  private final Set<String> fromCaller = new LinkedHashSet<>(CALLER);
+
+  /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
+  static final Set<String> CALLER = Set.of("input", "applicationSetName");
+
   private MappingCompiler(MappingSpec spec, CompileOptions options) {
     this.spec = spec;
     this.options = options;
@@ -107,7 +116,11 @@ public final class MappingCompiler {
         problems.add(
             step.pos(), "'" + step.name() + "' is a reserved name; choose another enrich name");
       }
-      enrich.add(enrich(step, rowScope));
+      CompiledEnrich compiled = enrich(step, rowScope);
+      enrich.add(compiled);
+      if (compiled.value() != null && UrlCompiler.firstRead(compiled.value(), fromCaller) != null) {
+        fromCaller.add(step.name());
+      }
       rowScope = rowScope.with(step.name());
     }
     Map<String, CompiledExpression> parameters = new LinkedHashMap<>();
@@ -145,7 +158,7 @@ public final class MappingCompiler {
   private Map<String, String> vars() {
     Map<String, String> out = new LinkedHashMap<>();
     for (VarSpec var : spec.vars().values()) {
-      String value = options.varOverrides().get(var.name());
+      String value = options.vars().given(spec.name(), var, problems);
       if (value == null && var.env() != null) {
         value = options.environment().apply(var.env());
       }
@@ -270,7 +283,8 @@ public final class MappingCompiler {
     }
     RequestDefaults defaults = spec.defaults();
     Template url = expressions.template(request.url(), scope);
-    UrlTemplate urlTemplate = url == null ? null : UrlCompiler.compile(url, problems);
+    UrlTemplate urlTemplate =
+        url == null ? null : UrlCompiler.compile(url, problems, Set.copyOf(fromCaller));
     Map<String, Template> query = new LinkedHashMap<>();
     request.query().forEach((k, v) -> query.put(k, expressions.template(v, scope)));
     Map<String, Expr> headerExprs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
@@ -278,6 +292,7 @@ public final class MappingCompiler {
     headerExprs.putAll(request.headers());
     Map<String, Template> headers = new LinkedHashMap<>();
     headerExprs.forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
+    RequestReach.checkHostHeader(headers, problems);
     Duration timeout =
         request.timeout() != null
             ? request.timeout()
@@ -292,15 +307,24 @@ public final class MappingCompiler {
     TlsSpec tls = request.tls() != null ? request.tls() : defaults.tls();
     io.github.appsetmapper.config.CacheSpec cache =
         login ? null : request.cache() != null ? request.cache() : defaults.cache();
+    Object body = body(request.body(), scope);
+    CompiledAuth compiledAuth = auth(step, auth, scope);
+    if (urlTemplate != null && spec.allowedHosts().isEmpty()) {
+      RequestReach.checkCredentialedHost(
+          urlTemplate,
+          RequestReach.credentials(compiledAuth, urlTemplate, query, headers, body, tls),
+          spec.enrich().keySet(),
+          problems);
+    }
     return new CompiledRequest(
         step,
         request.method(),
         urlTemplate,
         query,
         headers,
-        body(request.body(), scope),
+        body,
         timeout,
-        auth(step, auth, scope),
+        compiledAuth,
         expressions.expression(failWhen, responseScope),
         retries,
         tls == null

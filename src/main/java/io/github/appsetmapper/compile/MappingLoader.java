@@ -14,35 +14,71 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /** Loads and compiles every mapping named by paths; collects the problems of all files. */
 public final class MappingLoader {
   private MappingLoader() {}
 
-  /** The mappings that loaded and the problems of those that did not. */
-  public record Result(List<CompiledMapping> mappings, List<Problem> problems) {
+  /**
+   * The mappings that loaded and the problems of those that did not.
+   *
+   * @param options what later loads of these files use: the bare {@code --var}s bound to what the
+   *     mappings declaring them say they are ({@link VarValues#bind})
+   * @param varErrors {@code --var}s refused: bare ones that the mappings disagree on
+   * @param declared the vars each mapping declares, by mapping name (for unknown {@code --var}s)
+   */
+  public record Result(
+      List<CompiledMapping> mappings,
+      List<Problem> problems,
+      CompileOptions options,
+      List<String> varErrors,
+      Map<String, Set<String>> declared) {
+
+    public Result(List<CompiledMapping> mappings, List<Problem> problems) {
+      this(mappings, problems, null, List.of(), Map.of());
+    }
+
     public boolean ok() {
-      return problems.isEmpty();
+      return problems.isEmpty() && varErrors.isEmpty();
+    }
+
+    /** One line per {@code --var} that no loaded mapping declares. */
+    public List<String> unknownVars() {
+      return options == null
+          ? List.of()
+          : options.vars().unknown(declared).stream()
+              .map(var -> VarValues.unknownMessage(var, declared))
+              .toList();
     }
   }
 
   /** The mappings of one file, or its problems (then no mapping of it is returned). */
   public static Result loadFile(Path file, CompileOptions options) {
+    List<Problem> problems = new ArrayList<>();
+    List<MappingSpec> specs = parse(file, problems);
+    return specs == null ? new Result(List.of(), problems) : compile(specs, options);
+  }
+
+  /** The specs of one file, or null with its problems added. */
+  private static List<MappingSpec> parse(Path file, List<Problem> problems) {
     String content;
     try {
       content = Files.readString(file, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      return new Result(
-          List.of(),
-          List.of(
-              new Problem(new Pos(file.toString(), 1, 1, ""), "cannot read: " + e.getMessage())));
+      problems.add(
+          new Problem(new Pos(file.toString(), 1, 1, ""), "cannot read: " + e.getMessage()));
+      return null;
     }
-    List<MappingSpec> specs;
     try {
-      specs = MappingParser.parse(file.toString(), content);
+      return MappingParser.parse(file.toString(), content);
     } catch (MappingException e) {
-      return new Result(List.of(), e.problems());
+      problems.addAll(e.problems());
+      return null;
     }
+  }
+
+  private static Result compile(List<MappingSpec> specs, CompileOptions options) {
     List<CompiledMapping> mappings = new ArrayList<>();
     List<Problem> problems = new ArrayList<>();
     Map<String, MappingSpec> names = new LinkedHashMap<>();
@@ -64,6 +100,10 @@ public final class MappingLoader {
         : new Result(List.of(), List.copyOf(problems));
   }
 
+  /**
+   * Every mapping of every file: all files are parsed first, so that each bare {@code --var} is
+   * bound to what the mappings declaring it say it is before any of them compiles.
+   */
   public static Result load(List<Path> paths, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
     List<Path> files = new ArrayList<>();
@@ -74,9 +114,20 @@ public final class MappingLoader {
         problems.add(new Problem(new Pos(path.toString(), 1, 1, ""), e.getMessage()));
       }
     }
-    Map<String, CompiledMapping> byName = new LinkedHashMap<>();
+    Map<Path, List<MappingSpec>> parsed = new LinkedHashMap<>();
+    List<MappingSpec> all = new ArrayList<>();
     for (Path file : files) {
-      Result result = loadFile(file, options);
+      List<MappingSpec> specs = parse(file, problems);
+      if (specs != null) {
+        parsed.put(file, specs);
+        all.addAll(specs);
+      }
+    }
+    VarValues.Binding binding = options.vars().bind(all);
+    CompileOptions bound = options.withVars(binding.vars());
+    Map<String, CompiledMapping> byName = new LinkedHashMap<>();
+    for (List<MappingSpec> specs : parsed.values()) {
+      Result result = compile(specs, bound);
       problems.addAll(result.problems());
       for (CompiledMapping mapping : result.mappings()) {
         CompiledMapping first = byName.get(mapping.name());
@@ -94,6 +145,11 @@ public final class MappingLoader {
         byName.put(mapping.name(), mapping);
       }
     }
-    return new Result(List.copyOf(byName.values()), List.copyOf(problems));
+    return new Result(
+        List.copyOf(byName.values()),
+        List.copyOf(problems),
+        bound,
+        binding.errors(),
+        VarValues.declared(all));
   }
 }

@@ -5,9 +5,13 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 
-/** Gives each hole of a URL template its role from the literal text before it. */
+/**
+ * Gives each hole of a URL template its role from the literal text before it, refuses a scheme or
+ * host that the caller could choose, and finds the path segments that hold holes.
+ */
 final class UrlCompiler {
   /** Literal text that has not yet reached the path: {@code https://host} or nothing. */
   private static final Pattern BEFORE_PATH =
@@ -15,17 +19,18 @@ final class UrlCompiler {
 
   private UrlCompiler() {}
 
-  static UrlTemplate compile(Template template, Problems problems) {
+  /**
+   * @param caller the names whose values the caller chooses: {@code input}, {@code
+   *     applicationSetName}, and enrich results computed from them
+   */
+  static UrlTemplate compile(Template template, Problems problems, Set<String> caller) {
     List<Template.Part> parts = template.parts();
     List<UrlTemplate.Role> roles = new ArrayList<>();
-    List<Boolean> whole = new ArrayList<>();
     StringBuilder literalSoFar = new StringBuilder();
-    for (int i = 0; i < parts.size(); i++) {
-      Template.Part part = parts.get(i);
+    for (Template.Part part : parts) {
       if (part instanceof Template.Literal literal) {
         literalSoFar.append(literal.text());
         roles.add(UrlTemplate.Role.LITERAL);
-        whole.add(false);
         continue;
       }
       CompiledExpression hole = ((Template.Hole) part).expression();
@@ -33,11 +38,9 @@ final class UrlCompiler {
       UrlTemplate.Role role;
       if (BEFORE_PATH.matcher(before).matches()) {
         role = UrlTemplate.Role.BASE;
-        if (hole.readsInput()) {
-          problems.add(
-              template.source().pos(),
-              "the scheme and host of a URL may come only from vars or upstream data, never from"
-                  + " input; put the input in the path or the query");
+        String chosen = firstRead(hole, caller);
+        if (chosen != null) {
+          problems.add(template.source().pos(), hostFromCaller(chosen));
         }
       } else if (before.contains("#")) {
         problems.add(template.source().pos(), "templates in a URL fragment are not allowed");
@@ -48,20 +51,105 @@ final class UrlCompiler {
         role = UrlTemplate.Role.PATH;
       }
       roles.add(role);
-      whole.add(role == UrlTemplate.Role.PATH && before.endsWith("/") && endsSegment(parts, i));
     }
     if (parts.stream().noneMatch(p -> p instanceof Template.Hole)) {
       checkAbsolute(template, problems);
     }
-    return new UrlTemplate(template, roles, whole);
+    return new UrlTemplate(template, roles, segments(parts, roles, caller));
   }
 
-  private static boolean endsSegment(List<Template.Part> parts, int i) {
-    if (i + 1 >= parts.size()) {
-      return true;
+  private static String hostFromCaller(String name) {
+    if (name.equals("input")) {
+      return "the scheme and host of a URL may come only from vars or upstream data, never from"
+          + " input; put the input in the path or the query";
     }
-    return parts.get(i + 1) instanceof Template.Literal next
-        && (next.text().startsWith("/") || next.text().startsWith("?"));
+    if (name.equals("applicationSetName")) {
+      return "the scheme and host of a URL may come only from vars or upstream data, never from"
+          + " applicationSetName (the caller sends it); put it in the path or the query";
+    }
+    return "the scheme and host of a URL may come only from vars or upstream data, never from"
+        + " what the caller sends: '"
+        + name
+        + "' is computed from input or applicationSetName; put it in the path or the query";
+  }
+
+  /** The first name of {@code names} the hole reads, or null. */
+  static String firstRead(CompiledExpression hole, Set<String> names) {
+    for (String root : hole.inspection().roots()) {
+      if (names.contains(root)) {
+        return root;
+      }
+    }
+    return null;
+  }
+
+  /** The path segments holding a PATH hole, each once, in order. */
+  private static List<UrlTemplate.Segment> segments(
+      List<Template.Part> parts, List<UrlTemplate.Role> roles, Set<String> caller) {
+    List<UrlTemplate.Segment> out = new ArrayList<>();
+    int i = 0;
+    while (i < parts.size()) {
+      if (roles.get(i) != UrlTemplate.Role.PATH) {
+        i++;
+        continue;
+      }
+      // Back to the '/' that opens the segment (holes never write one: they are encoded).
+      int firstPart = i;
+      int firstOffset = 0;
+      for (int p = i - 1; p >= 0; p--) {
+        if (parts.get(p) instanceof Template.Literal literal) {
+          int slash = literal.text().lastIndexOf('/');
+          if (slash >= 0) {
+            firstPart = p;
+            firstOffset = slash + 1;
+            break;
+          }
+        }
+        firstPart = p;
+        firstOffset = 0;
+      }
+      // On to the '/', '?' or '#' that closes it, or the end.
+      int lastPart = parts.size() - 1;
+      int endOffset = -1;
+      for (int p = i + 1; p < parts.size(); p++) {
+        if (parts.get(p) instanceof Template.Literal literal) {
+          int end = firstOf(literal.text(), "/?#");
+          if (end >= 0) {
+            lastPart = p;
+            endOffset = end;
+            break;
+          }
+        }
+      }
+      StringBuilder source = new StringBuilder();
+      boolean fromCaller = false;
+      for (int p = firstPart; p <= lastPart; p++) {
+        Template.Part part = parts.get(p);
+        if (part instanceof Template.Literal literal) {
+          int from = p == firstPart ? firstOffset : 0;
+          int to = p == lastPart && endOffset >= 0 ? endOffset : literal.text().length();
+          source.append(literal.text(), from, to);
+        } else {
+          CompiledExpression hole = ((Template.Hole) part).expression();
+          source.append("#{").append(hole.expression().getExpressionString()).append('}');
+          fromCaller |= firstRead(hole, caller) != null;
+        }
+      }
+      out.add(
+          new UrlTemplate.Segment(
+              firstPart, firstOffset, lastPart, endOffset, source.toString(), fromCaller));
+      i = endOffset >= 0 ? lastPart : parts.size();
+    }
+    return out;
+  }
+
+  private static int firstOf(String text, String chars) {
+    for (int k = 0; k < text.length(); k++) {
+      if (chars.indexOf(text.charAt(k)) >= 0) {
+        return k;
+      }
+    }
+    return -1;
   }
 
   private static void checkAbsolute(Template template, Problems problems) {

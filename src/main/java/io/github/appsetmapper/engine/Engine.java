@@ -147,7 +147,7 @@ public final class Engine {
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
-    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()));
+    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
     try {
       List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
       return new Answer(
@@ -194,7 +194,7 @@ public final class Engine {
     List<Row> rows =
         mapping.list() == null
             ? List.of(new Row(0, Map.of(), Map.of()))
-            : list(mapping, mapping.list(), base, fetcher);
+            : list(mapping, mapping.list(), base, fetcher, trace);
     trace.stage("list", rows.size());
     EnrichStage stage = new EnrichStage(mapping, fetcher, pool, trace);
     for (CompiledEnrich enrich : mapping.enrich()) {
@@ -226,13 +226,17 @@ public final class Engine {
   }
 
   private static List<Row> list(
-      CompiledMapping mapping, CompiledList list, Map<String, Object> base, Fetcher fetcher)
+      CompiledMapping mapping,
+      CompiledList list,
+      Map<String, Object> base,
+      Fetcher fetcher,
+      Trace trace)
       throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
     Map<String, Object> scope = requestScope(mapping, base);
     Fetcher.Pages fetched =
         fetcher.pages(
             "list",
-            page -> render(mapping, list.request(), withPage(scope, page)),
+            page -> render(mapping, list.request(), withPage(scope, page), trace),
             list.paginate(),
             list.request().failWhen(),
             scope,
@@ -241,7 +245,7 @@ public final class Engine {
     List<UpstreamResponse> pages = fetched.responses();
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
-      throw new UpstreamException("list " + Fetcher.statusMessage(request, first));
+      throw new UpstreamException("list " + fetcher.statusMessage(request, first));
     }
     List<Row> rows = new ArrayList<>();
     for (UpstreamResponse page : pages) {
@@ -343,11 +347,14 @@ public final class Engine {
   }
 
   static UpstreamRequest render(
-      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
+      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope, Trace trace)
       throws InputException, UpstreamException, SecretUnavailableException {
     try {
       return RequestRenderer.render(mapping, request, scope);
     } catch (TemplateException e) {
+      if (e.refusal() != null) {
+        trace.refused(e.refusal());
+      }
       if (e.fromInput()) {
         throw new InputException(e.getMessage());
       }

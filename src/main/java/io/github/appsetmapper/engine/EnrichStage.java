@@ -118,7 +118,9 @@ final class EnrichStage {
     Fetcher.Pages fetched =
         fetcher.pages(
             "enrich." + enrich.name(),
-            page -> Engine.render(mapping, enrich.request(), Engine.withPage(requestScope, page)),
+            page ->
+                Engine.render(
+                    mapping, enrich.request(), Engine.withPage(requestScope, page), trace),
             enrich.paginate(),
             enrich.request().failWhen(),
             scope,
@@ -128,9 +130,9 @@ final class EnrichStage {
     UpstreamResponse first = pages.get(0);
     if (!first.isSuccess()) {
       if (first.status() == 404 || first.status() == 410) {
-        return missing(enrich, row, step + Fetcher.statusMessage(request, first));
+        return missing(enrich, row, step + fetcher.statusMessage(request, first));
       }
-      throw new UpstreamException(step + Fetcher.statusMessage(request, first));
+      throw new UpstreamException(step + fetcher.statusMessage(request, first));
     }
     Object value;
     if (enrich.select() != null) {

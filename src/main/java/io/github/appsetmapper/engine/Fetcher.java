@@ -82,7 +82,14 @@ final class Fetcher {
   private final List<String> stale = Collections.synchronizedList(new ArrayList<>());
   private volatile java.util.Set<String> owners = java.util.Set.of();
 
-  Fetcher(SharedCalls shared, Trace trace, Deadline deadline) {
+  private final io.github.appsetmapper.secret.Redactor redactor;
+
+  Fetcher(
+      SharedCalls shared,
+      Trace trace,
+      Deadline deadline,
+      io.github.appsetmapper.secret.Redactor redactor) {
+    this.redactor = redactor;
     this.shared = shared;
     this.trace = trace;
     this.deadline = deadline;
@@ -454,7 +461,7 @@ final class Fetcher {
   }
 
   /** "answered 500", with the upstream's own short message when it sent one. */
-  static String statusMessage(UpstreamRequest request, UpstreamResponse response) {
+  String statusMessage(UpstreamRequest request, UpstreamResponse response) {
     String message = HttpUpstream.describe(request) + ": answered " + response.status();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
@@ -469,9 +476,8 @@ final class Fetcher {
         said = map.get("error");
       }
       if (said instanceof String text && !text.isBlank()) {
-        String oneLine = text.replaceAll("\\s+", " ").strip();
-        message +=
-            " (" + (oneLine.length() > 160 ? oneLine.substring(0, 160) + "..." : oneLine) + ")";
+        // Redacted before it is cut: an upstream may echo the credentials it was sent.
+        message += " (" + redactor.excerpt(text, 160) + ")";
       }
     }
     return message;

@@ -50,13 +50,12 @@ final class RequestRenderer {
         continue;
       }
       String text = template.isSingleHole() ? Values.text(value) : (String) value;
-      if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
+      String problem = headerProblem(text);
+      if (problem != null) {
         throw new TemplateException(
-            request.step()
-                + ".headers."
-                + header.getKey()
-                + ": a header value cannot hold a line break",
-            template.readsInput());
+            request.step() + ".headers." + header.getKey() + ": a header value " + problem,
+            template.readsInput(),
+            "header-value");
       }
       headers.add(new Headers.Header(header.getKey(), text));
       if (template.readsSecret()) {
@@ -102,34 +101,39 @@ final class RequestRenderer {
     UrlTemplate url = request.url();
     List<Template.Part> parts = url.template().parts();
     StringBuilder out = new StringBuilder();
+    int[] starts = new int[parts.size()];
+    int[] ends = new int[parts.size()];
     boolean readsInput = false;
     for (int i = 0; i < parts.size(); i++) {
       Template.Part part = parts.get(i);
+      starts[i] = out.length();
       if (part instanceof Template.Literal literal) {
         out.append(literal.text());
-        continue;
-      }
-      CompiledExpression hole = ((Template.Hole) part).expression();
-      readsInput |= hole.readsInput();
-      Object value = evaluate(request, "url", hole, scope);
-      String text = Values.text(value);
-      switch (url.roles().get(i)) {
-        case BASE -> out.append(text);
-        case QUERY -> out.append(PercentEncoding.queryComponent(text));
-        default -> {
-          if (url.wholeSegment().get(i)
-              && (text.isEmpty() || text.equals(".") || text.equals(".."))) {
-            throw new TemplateException(
-                request.step()
-                    + ".url: #{"
-                    + hole.expression().getExpressionString()
-                    + "} gives "
-                    + (text.isEmpty() ? "an empty" : "a '" + text + "'")
-                    + " path segment",
-                hole.readsInput());
-          }
-          out.append(PercentEncoding.pathSegment(text));
+      } else {
+        CompiledExpression hole = ((Template.Hole) part).expression();
+        readsInput |= hole.readsInput();
+        String text = Values.text(evaluate(request, "url", hole, scope));
+        switch (url.roles().get(i)) {
+          case BASE -> out.append(text);
+          case QUERY -> out.append(PercentEncoding.queryComponent(text));
+          default -> out.append(PercentEncoding.pathSegment(text));
         }
+      }
+      ends[i] = out.length();
+    }
+    // Checked as rendered: "#{a}.#{b}" with a "." and b "" is a ".." though neither hole is.
+    for (UrlTemplate.Segment segment : url.segments()) {
+      int from = starts[segment.firstPart()] + segment.firstOffset();
+      int to =
+          segment.endOffset() < 0
+              ? ends[segment.lastPart()]
+              : starts[segment.lastPart()] + segment.endOffset();
+      String problem = PathSegments.problem(out.substring(from, to));
+      if (problem != null) {
+        throw new TemplateException(
+            request.step() + ".url: " + segment.source() + " gives " + problem,
+            segment.fromCaller(),
+            "path-segment");
       }
     }
     boolean hasQuery = out.indexOf("?") >= 0;
@@ -201,6 +205,15 @@ final class RequestRenderer {
     if (auth instanceof CompiledAuth.Basic basic) {
       String username =
           Values.text(evaluate(request, "auth.basic.username", basic.username(), scope));
+      // RFC 7617: the first ':' ends the user-id, so one in it would move part of it into the
+      // password the server checks.
+      String problem = username.indexOf(':') >= 0 ? "cannot hold ':'" : headerProblem(username);
+      if (problem != null) {
+        throw new TemplateException(
+            request.step() + ".auth.basic.username: a username " + problem,
+            basic.username().readsInput(),
+            "header-value");
+      }
       String pair = username + ":" + secret(mapping, basic.passwordSecret());
       return new Headers.Header(
           "Authorization",
@@ -208,6 +221,24 @@ final class RequestRenderer {
     }
     CompiledAuth.Header header = (CompiledAuth.Header) auth;
     return new Headers.Header(header.name(), secret(mapping, header.secret()));
+  }
+
+  /**
+   * Why {@code text} cannot be a header value, or null: a line break would end the header and start
+   * another; other control characters are split on, dropped or refused by servers and proxies in
+   * different ways.
+   */
+  static String headerProblem(String text) {
+    if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
+      return "cannot hold a line break";
+    }
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if ((c < 0x20 && c != '\t') || c == 0x7f) {
+        return "cannot hold a control character";
+      }
+    }
+    return null;
   }
 
   static String secret(CompiledMapping mapping, String name) throws SecretUnavailableException {

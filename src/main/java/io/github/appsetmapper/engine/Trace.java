@@ -22,4 +22,11 @@ public interface Trace {
 
   /** The parameters of one answered row. */
   default void parameters(int row, Map<String, Object> parameters) {}
+
+  /**
+   * A request refused before it was sent because it would have gone where it must not: {@code
+   * path-segment} (a segment that climbs) or {@code header-value} (a line break or control
+   * character).
+   */
+  default void refused(String reason) {}
 }

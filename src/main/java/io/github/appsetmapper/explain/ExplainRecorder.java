@@ -13,7 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A {@link Trace} that remembers what the engine reports and builds the {@link ExplainReport}.
@@ -22,9 +21,6 @@ import java.util.Set;
  * their kin whatever they hold) replaced by {@code ***}. Thread-safe.
  */
 final class ExplainRecorder implements Trace {
-  private static final Set<String> ALWAYS_HIDDEN =
-      Set.of("authorization", "proxy-authorization", "cookie", "private-token", "x-api-key");
-
   private final Redactor redactor;
   private final long started = System.nanoTime();
   private final List<ExplainReport.Call> calls = new ArrayList<>();
@@ -117,7 +113,9 @@ final class ExplainRecorder implements Trace {
     Map<String, String> out = new LinkedHashMap<>();
     for (Headers.Header h : request.headers().fields()) {
       String lower = h.name().toLowerCase(Locale.ROOT);
-      boolean hidden = ALWAYS_HIDDEN.contains(lower) || request.sensitiveHeaders().contains(lower);
+      boolean hidden =
+          io.github.appsetmapper.secret.CredentialHeaders.is(lower)
+              || request.sensitiveHeaders().contains(lower);
       out.merge(h.name(), hidden ? "***" : redactor.redact(h.value()), (a, b) -> a + ", " + b);
     }
     return Collections.unmodifiableMap(out);

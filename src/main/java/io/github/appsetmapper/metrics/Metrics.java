@@ -177,6 +177,22 @@ public final class Metrics {
         .increment();
   }
 
+  /**
+   * A request not sent because it would have gone where it must not: {@code path-segment} or {@code
+   * header-value}. Input doing this is probing, or a mapping missing a {@code pattern}.
+   */
+  public void refused(String mapping, String reason) {
+    counter(
+            "appset_mapper.requests.refused",
+            "Upstream requests refused before they were sent: a path segment that climbs"
+                + " (path-segment), a line break or control character in a header (header-value)",
+            "mapping",
+            mapping,
+            "reason",
+            reason)
+        .increment();
+  }
+
   /** A getparams answered (in part) from stale cache entries because the upstream failed. */
   public void staleAnswer(String mapping) {
     counter(

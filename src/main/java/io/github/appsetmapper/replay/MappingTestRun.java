@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.secret.Redactor;
@@ -24,6 +25,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ExecutorService;
 
@@ -86,6 +88,26 @@ public final class MappingTestRun {
   }
 
   public static FileResult run(Path testFile, ExecutorService pool) {
+    return run(testFile, pool, VarValues.NONE);
+  }
+
+  /**
+   * The vars each mapping a test file tests declares, by mapping name (for an unknown {@code
+   * --var}); empty when the file or the mapping cannot be read (running it says why).
+   */
+  public static Map<String, Set<String>> declaredVars(Path testFile) {
+    Path beside = mappingFileFor(testFile);
+    Path source = Files.isRegularFile(beside) ? beside : testFile.toAbsolutePath().getParent();
+    return MappingLoader.load(
+            List.of(source), new CompileOptions(Map.of(), name -> null, new Redactor()))
+        .declared();
+  }
+
+  /**
+   * Runs a test file; {@code given} ({@code --var}) sets vars that the test file leaves unset: the
+   * file's own {@code vars} win, its recorded calls depend on them.
+   */
+  public static FileResult run(Path testFile, ExecutorService pool, VarValues given) {
     ExchangeFile file;
     try {
       file = ExchangeFile.read(testFile);
@@ -99,10 +121,11 @@ public final class MappingTestRun {
     MappingLoader.Result loaded =
         MappingLoader.load(
             List.of(source),
-            new CompileOptions(file.vars(), name -> null, redactor, file.secrets()));
+            new CompileOptions(given.under(file.vars()), name -> null, redactor, file.secrets()));
     List<String> problems = new ArrayList<>();
     if (!loaded.ok()) {
       problems.add("the mapping does not load:");
+      loaded.varErrors().forEach(p -> problems.add("  " + p));
       loaded.problems().forEach(p -> problems.add("  " + p));
       return notRun(file, problems);
     }

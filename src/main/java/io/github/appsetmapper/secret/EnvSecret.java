@@ -6,12 +6,12 @@ import java.util.function.Function;
 public final class EnvSecret implements SecretSource {
   private final String variable;
   private final Function<String, String> environment;
-  private final Redactor redactor;
+  private final HeldValue held;
 
   public EnvSecret(String variable, Function<String, String> environment, Redactor redactor) {
     this.variable = variable;
     this.environment = environment;
-    this.redactor = redactor;
+    this.held = new HeldValue(this, redactor);
   }
 
   boolean isSet() {
@@ -25,9 +25,7 @@ public final class EnvSecret implements SecretSource {
     if (value == null || value.isBlank()) {
       throw new SecretUnavailableException("environment variable " + variable + " is not set");
     }
-    String stripped = value.strip();
-    redactor.remember(stripped);
-    return stripped;
+    return held.use(value.strip());
   }
 
   @Override

@@ -8,18 +8,19 @@ import java.nio.file.attribute.BasicFileAttributes;
 
 /**
  * A secret in a file, re-read when its modification time or size changes, so a rotated Kubernetes
- * Secret (an atomic symlink swap) takes effect without a restart.
+ * Secret (an atomic symlink swap) takes effect without a restart. The redactor holds the value read
+ * last (the previous one for its grace period after a rotation).
  */
 public final class FileSecret implements SecretSource {
   private final Path path;
-  private final Redactor redactor;
+  private final HeldValue held;
   private volatile Snapshot snapshot;
 
   private record Snapshot(Object fileKey, long modified, long size, String value) {}
 
   public FileSecret(Path path, Redactor redactor) {
     this.path = path;
-    this.redactor = redactor;
+    this.held = new HeldValue(this, redactor);
   }
 
   @Override
@@ -33,8 +34,7 @@ public final class FileSecret implements SecretSource {
           && java.util.Objects.equals(current.fileKey, attributes.fileKey())) {
         return current.value;
       }
-      String value = Files.readString(path, StandardCharsets.UTF_8).strip();
-      redactor.remember(value);
+      String value = held.use(Files.readString(path, StandardCharsets.UTF_8).strip());
       snapshot =
           new Snapshot(
               attributes.fileKey(),

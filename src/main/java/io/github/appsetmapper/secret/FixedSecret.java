@@ -5,8 +5,7 @@ public final class FixedSecret implements SecretSource {
   private final String value;
 
   public FixedSecret(String value, Redactor redactor) {
-    this.value = value.strip();
-    redactor.remember(this.value);
+    this.value = new HeldValue(this, redactor).use(value.strip());
   }
 
   @Override

@@ -1,48 +1,218 @@
 package io.github.appsetmapper.secret;
 
-import io.github.appsetmapper.upstream.PercentEncoding;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.Map;
+import java.util.function.LongSupplier;
 
 /**
- * The last wall between a secret and an answer or a log line: every secret value read is
- * remembered, and every error message is scrubbed of all of them before it leaves the process. A
- * value is also remembered percent-encoded, as a URL carries it when a template puts it into a path
- * segment or a query value (a token with {@code /}, {@code +} or {@code =} would otherwise show in
- * a URL-bearing message).
+ * The last wall between a secret and an answer, an explain report or a log line: every secret value
+ * in use (secrets read from files and the environment, every fetched token) is held here, and every
+ * text that leaves the process is scrubbed of it in whatever form it took on the wire. The text is
+ * searched as it is and with its encodings undone (percent-encoding in either case and with '+' for
+ * a space, twice for a re-encoded link; JSON string escapes; base64 in both alphabets at every
+ * alignment, which covers {@code Basic} credentials and a secret inside any base64 string): the
+ * characters a match came from become {@code ***}.
+ *
+ * <p>Redact before cutting: a text cut first leaves a secret's prefix that no longer matches.
+ * {@link #excerpt} does both in that order; every shortened message goes through it.
+ *
+ * <p>The set is bounded by what is live: a holder releases its value when it stops using it (a
+ * token dropped from the cache, a secret file rotated), and the value is still scrubbed for {@link
+ * #GRACE} after, so that a call that used it just before can still not leak it.
  */
 public final class Redactor {
   /** Shorter values would scrub ordinary words; a secret that short is not worth the name. */
-  private static final int MIN_LENGTH = 4;
+  static final int MIN_LENGTH = 4;
 
-  private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+  /** Longer than any answer can take, so that a value is scrubbed while any call may hold it. */
+  public static final Duration GRACE = Duration.ofMinutes(10);
 
-  private final Set<String> values = ConcurrentHashMap.newKeySet();
+  /** Base64 runs shorter than this cannot hold the shortest form (4 bytes). */
+  private static final int MIN_BASE64_CHARS = 6;
 
-  public void remember(String value) {
-    if (value != null && value.length() >= MIN_LENGTH) {
-      values.add(value);
-      values.add(PercentEncoding.encode(value, ""));
-      values.add(PercentEncoding.encode(value, ":@"));
+  private static final String MASK = "***";
+
+  /** Something using a secret value; releasing it lets the value go once no one else holds it. */
+  public interface Held {
+    /** Idempotent. */
+    void release();
+  }
+
+  private static final Held NOTHING = () -> {};
+
+  private final LongSupplier nanoTime;
+  private final long graceNanos;
+  private final Map<String, Integer> holders = new HashMap<>();
+  private final Map<String, Long> retiredUntil = new HashMap<>();
+
+  /** The forms of every value held or retired, computed once per value (rebuilds reuse them). */
+  private final Map<String, List<byte[]>> forms = new HashMap<>();
+
+  private volatile NeedleIndex index = NeedleIndex.EMPTY;
+
+  /** When the soonest released value stops being scrubbed; {@link #NONE} when none is. */
+  private volatile long nextExpiry = NONE;
+
+  private static final long NONE = Long.MIN_VALUE;
+
+  public Redactor() {
+    this(System::nanoTime, GRACE);
+  }
+
+  /** With a clock for the grace period (tests). */
+  public Redactor(LongSupplier nanoTime, Duration grace) {
+    this.nanoTime = nanoTime;
+    this.graceNanos = grace.toNanos();
+  }
+
+  /** Scrubs {@code value} until the returned handle is released, and for the grace period after. */
+  public Held hold(String value) {
+    if (value == null || value.length() < MIN_LENGTH) {
+      return NOTHING;
     }
+    synchronized (this) {
+      expire(nanoTime.getAsLong());
+      boolean known = holders.containsKey(value) || retiredUntil.remove(value) != null;
+      holders.merge(value, 1, Integer::sum);
+      if (!known) {
+        forms.put(value, NeedleIndex.forms(value));
+        rebuild();
+      }
+    }
+    return new Held() {
+      private boolean released;
+
+      @Override
+      public void release() {
+        synchronized (Redactor.this) {
+          if (!released) {
+            released = true;
+            letGo(value);
+          }
+        }
+      }
+    };
+  }
+
+  /** Scrubs {@code value} for the grace period: for a value used once (a signed request JWT). */
+  public void remember(String value) {
+    hold(value).release();
   }
 
   public String redact(String text) {
-    if (text == null || values.isEmpty()) {
+    if (text == null || text.length() < MIN_LENGTH) {
       return text;
     }
-    // Longest first, so that a secret holding another one is scrubbed whole.
-    List<String> known = new ArrayList<>(values);
-    known.sort(Comparator.comparingInt(String::length).reversed());
-    String out = text;
-    for (String value : known) {
-      if (out.contains(value)) {
-        out = out.replace(value, "***");
+    long next = nextExpiry;
+    if (next != NONE && nanoTime.getAsLong() - next >= 0) {
+      synchronized (this) {
+        expire(nanoTime.getAsLong());
       }
     }
+    NeedleIndex needles = index;
+    if (needles.isEmpty()) {
+      return text;
+    }
+    Spans spans = new Spans();
+    TextView plain = TextView.of(text);
+    List<TextView> bases = new ArrayList<>(2);
+    bases.add(plain);
+    if (plain.contains('\\')) {
+      bases.add(plain.jsonUnescaped());
+    }
+    for (TextView base : bases) {
+      for (TextView view : decodings(base)) {
+        needles.find(view, spans);
+        for (int offset = 0; offset < 4; offset++) {
+          needles.find(view.base64Decoded(offset, MIN_BASE64_CHARS), spans);
+        }
+      }
+    }
+    return spans.isEmpty() ? text : spans.mask(text, MASK);
+  }
+
+  /**
+   * {@code text} on one line (runs of white space as one space), redacted, then cut to {@code max}
+   * characters with "..." when longer: the order that never leaves a secret's prefix behind.
+   */
+  public String excerpt(String text, int max) {
+    String oneLine = redact(text.replaceAll("\\s+", " ").strip());
+    if (oneLine.length() <= max) {
+      return oneLine;
+    }
+    int cut = Character.isLowSurrogate(oneLine.charAt(max)) ? max - 1 : max;
+    return oneLine.substring(0, cut) + "...";
+  }
+
+  /**
+   * A copy of {@code failure} for a log line: the same classes' names and stack traces, every
+   * message (of the causes and suppressed ones too) redacted.
+   */
+  public Throwable scrub(Throwable failure) {
+    return Redacted.of(failure, this);
+  }
+
+  /** How many values are scrubbed now (held, or released less than the grace period ago). */
+  public synchronized int size() {
+    expire(nanoTime.getAsLong());
+    return holders.size() + retiredUntil.size();
+  }
+
+  private List<TextView> decodings(TextView base) {
+    List<TextView> out = new ArrayList<>(4);
+    out.add(base);
+    boolean percent = base.contains('%');
+    if (percent) {
+      TextView once = base.percentDecoded(false);
+      out.add(once);
+      if (once.contains('%')) {
+        out.add(once.percentDecoded(false));
+      }
+    }
+    if (base.contains('+')) {
+      out.add(base.percentDecoded(true));
+    }
     return out;
+  }
+
+  private void letGo(String value) {
+    int left = holders.merge(value, -1, Integer::sum);
+    if (left > 0) {
+      return;
+    }
+    holders.remove(value);
+    long until = nanoTime.getAsLong() + graceNanos;
+    retiredUntil.put(value, until);
+    if (nextExpiry == NONE || until - nextExpiry < 0) {
+      nextExpiry = until;
+    }
+  }
+
+  private void expire(long now) {
+    if (nextExpiry == NONE || now - nextExpiry < 0) {
+      return;
+    }
+    boolean removed =
+        retiredUntil
+            .entrySet()
+            .removeIf(
+                e -> {
+                  boolean over = now - e.getValue() >= 0;
+                  if (over) {
+                    forms.remove(e.getKey());
+                  }
+                  return over;
+                });
+    nextExpiry = retiredUntil.values().stream().reduce((a, b) -> a - b < 0 ? a : b).orElse(NONE);
+    if (removed) {
+      rebuild();
+    }
+  }
+
+  private void rebuild() {
+    index = NeedleIndex.of(forms.values());
   }
 }

@@ -61,6 +61,9 @@ final class MappingCatalog {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("mappings", mappings);
     out.put("failures", registry.failures());
+    if (!registry.warnings().isEmpty()) {
+      out.put("warnings", registry.warnings());
+    }
     return out;
   }
 }

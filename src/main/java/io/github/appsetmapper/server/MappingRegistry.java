@@ -16,12 +16,19 @@ public record MappingRegistry(
     Map<String, CompiledMapping> byName,
     String defaultName,
     Map<String, MappingStatus> status,
-    List<String> failures) {
+    List<String> failures,
+    List<String> warnings) {
 
   public MappingRegistry {
     byName = Map.copyOf(byName);
     status = Map.copyOf(status);
     failures = List.copyOf(failures);
+    warnings = List.copyOf(warnings);
+  }
+
+  /** The same mappings, with {@code warnings} for {@code GET /mappings} (an unused --var). */
+  public MappingRegistry withWarnings(List<String> warnings) {
+    return new MappingRegistry(byName, defaultName, status, failures, warnings);
   }
 
   /** The default is the one named, or the only mapping when exactly one is loaded. */
@@ -53,7 +60,7 @@ public record MappingRegistry(
               + "' is not loaded; loaded: "
               + String.join(", ", byName.keySet()));
     }
-    return new MappingRegistry(byName, defaultName, status, failures);
+    return new MappingRegistry(byName, defaultName, status, failures, List.of());
   }
 
   public Optional<CompiledMapping> find(String name) {

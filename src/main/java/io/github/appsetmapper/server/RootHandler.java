@@ -197,7 +197,8 @@ final class RootHandler implements HttpHandler {
       }
       if (answer.status() == 500
           && !(failure instanceof io.github.appsetmapper.engine.EvaluationException)) {
-        LOG.error("unexpected failure on {}", path, failure);
+        // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
+        LOG.error("unexpected failure on {}", path, engine.redactor().scrub(failure));
       }
       finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
       send(exchange, answer.status(), Json.error(answer.message()));

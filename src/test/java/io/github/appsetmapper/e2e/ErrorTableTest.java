@@ -518,6 +518,69 @@ class ErrorTableTest {
     }
   }
 
+  /** Requests refused before they are sent, for where they would have gone. */
+  @Nested
+  class RefusedRequests {
+    private static final String SEGMENTS =
+        """
+        name: segments
+        input:
+          name: {required: true}
+          ext: {default: ""}
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request:
+            url: "#{vars.up}/files/#{input.name}.#{input.ext}"
+            headers: {X-Name: "#{input.name}"}
+          items: "$[*]"
+        enrich:
+          meta:
+            request: {url: "#{vars.up}/meta/#{item}"}
+        parameters: {id: item}
+        """;
+
+    private Answer segments(Path tmp, String parameters) {
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), SEGMENTS)) {
+        return other.getparams("segments", "{\"input\":{\"parameters\":" + parameters + "}}");
+      }
+    }
+
+    @Test
+    void inputThatWouldMakeADotDotPathSegmentOnceRendered(@TempDir Path tmp) {
+      assertError(
+          segments(tmp, "{\"name\":\".\"}"),
+          400,
+          "list.url: #{input.name}.#{input.ext} gives a '..' path segment");
+    }
+
+    @Test
+    void inputThatWouldClimbOncePercentDecoded(@TempDir Path tmp) {
+      assertError(
+          segments(tmp, "{\"name\":\"../../admin\",\"ext\":\"x\"}"),
+          400,
+          "list.url: #{input.name}.#{input.ext} gives a path segment with a '..' step once"
+              + " percent-decoded");
+    }
+
+    @Test
+    void aControlCharacterInAHeader(@TempDir Path tmp) {
+      assertError(
+          segments(tmp, "{\"name\":\"a\\u0000b\"}"),
+          400,
+          "list.headers.X-Name: a header value cannot hold a control character");
+    }
+
+    @Test
+    void upstreamDataThatWouldMakeADotDotPathSegment(@TempDir Path tmp) {
+      stub.on("GET /files/up.json", Reply.json(200, "[\"..\"]"));
+      assertError(
+          segments(tmp, "{\"name\":\"up\",\"ext\":\"json\"}"),
+          502,
+          "mapping 'segments': enrich.meta.url: #{item} gives a '..' path segment");
+    }
+  }
+
   @Test
   void shuttingDown(@TempDir Path tmp) {
     try (PluginServer other =

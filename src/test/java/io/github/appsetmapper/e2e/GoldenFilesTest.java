@@ -122,7 +122,13 @@ class GoldenFilesTest {
       MappingLoader.Result loaded =
           MappingLoader.load(
               List.of(file.path().getParent()),
-              new CompileOptions(vars, name -> null, redactor, file.secrets()));
+              // The test file's vars are for the mapping it tests, as `test` takes them.
+              new CompileOptions(
+                  io.github.appsetmapper.compile.VarValues.NONE.under(vars),
+                  name -> null,
+                  redactor,
+                  file.secrets()));
+      assertThat(loaded.varErrors()).as("vars bind").isEmpty();
       assertThat(loaded.problems()).as("mappings load").isEmpty();
       CompiledMapping mapping = pick(file, loaded.mappings());
       ExecutorService pool = Executors.newFixedThreadPool(16);

@@ -98,11 +98,23 @@ class SecurityTest {
     void cannotAddPathSegmentsQueryParametersOrFragments() {
       Answer answer =
           plugin.getparams(
-              "echo", "{\"input\":{\"parameters\":{\"name\":\"../admin/x?y=1&z#f %2F\"}}}");
+              "echo", "{\"input\":{\"parameters\":{\"name\":\"a/admin/x?y=1&z#f %2F\"}}}");
       assertThat(answer.status()).isEqualTo(200);
       assertThat(stub.received().get(0).rawUri())
           .isEqualTo(
-              "/things/..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F?q=..%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F");
+              "/things/a%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F?q=a%2Fadmin%2Fx%3Fy%3D1%26z%23f%20%252F");
+    }
+
+    @Test
+    void aDotDotStepIsRefusedEvenEncodedForServersThatDecodeSlashes() {
+      Answer answer =
+          plugin.getparams("echo", "{\"input\":{\"parameters\":{\"name\":\"../admin\"}}}");
+      assertThat(answer.status()).isEqualTo(400);
+      assertThat(answer.body())
+          .isEqualTo(
+              "{\"error\":\"enrich.got.url: #{input.name} gives a path segment with a '..' step"
+                  + " once percent-decoded\"}");
+      assertThat(stub.calls()).isZero();
     }
 
     @ParameterizedTest

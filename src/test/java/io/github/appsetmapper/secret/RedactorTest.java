@@ -2,13 +2,25 @@ package io.github.appsetmapper.secret;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.appsetmapper.testing.SecretForms;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class RedactorTest {
   @Test
   void scrubsTheValueAndItsPercentEncodedForms() {
     Redactor redactor = new Redactor();
-    redactor.remember("k3y/Zm9v+YmFy=:@1");
+    redactor.hold("k3y/Zm9v+YmFy=:@1");
     assertThat(
             redactor.redact(
                 "raw k3y/Zm9v+YmFy=:@1 query k3y%2FZm9v%2BYmFy%3D%3A%401 path k3y%2FZm9v%2BYmFy%3D:@1"))
@@ -18,15 +30,163 @@ class RedactorTest {
   @Test
   void aSecretHoldingAnotherIsScrubbedWhole() {
     Redactor redactor = new Redactor();
-    redactor.remember("abcd");
-    redactor.remember("abcdefgh");
+    redactor.hold("abcd");
+    redactor.hold("abcdefgh");
     assertThat(redactor.redact("x abcdefgh y abcd")).isEqualTo("x *** y ***");
   }
 
   @Test
   void shortValuesAreNotSecrets() {
     Redactor redactor = new Redactor();
-    redactor.remember("abc");
+    redactor.hold("abc");
     assertThat(redactor.redact("abc")).isEqualTo("abc");
+    assertThat(redactor.size()).isZero();
+  }
+
+  @Nested
+  class EveryWireForm {
+    @ParameterizedTest
+    @ValueSource(
+        strings = {SecretForms.NASTY, "ghp_16C7e42F292c6912E7710c838347Ae178B4a", "pässwörd-€"})
+    void eachEchoIsScrubbedWhereverItStands(String secret) {
+      Redactor redactor = new Redactor();
+      redactor.hold(secret);
+      for (Map.Entry<String, String> echo : SecretForms.echoes("bot", secret).entrySet()) {
+        String text = "upstream said: bad credentials " + echo.getValue() + " (see docs)";
+        String redacted = redactor.redact(text);
+        assertThat(SecretForms.leaks(redacted, secret))
+            .as(echo.getKey() + ": " + redacted)
+            .isEmpty();
+        assertThat(redacted).as(echo.getKey()).startsWith("upstream said: bad credentials ");
+        assertThat(redacted).as(echo.getKey()).endsWith(" (see docs)").contains("***");
+      }
+    }
+
+    @Test
+    void aSecretInsideALongerBase64StringIsFoundAtEachAlignment() {
+      Redactor redactor = new Redactor();
+      String secret = "s3cr3t-v4lue-0f-the-upstream";
+      redactor.hold(secret);
+      for (String before : new String[] {"", "a", "ab", "abc", "{\"token\":\""}) {
+        String json = before + secret + "\",\"scope\":\"read\"}";
+        String encoded = java.util.Base64.getEncoder().encodeToString(json.getBytes());
+        String redacted = redactor.redact("state=" + encoded);
+        assertThat(SecretForms.leaks(redacted, secret)).as(before).isEmpty();
+        assertThat(redacted).as(before).contains("***");
+      }
+    }
+
+    @Test
+    void textWithoutTheSecretIsLeftAlone() {
+      Redactor redactor = new Redactor();
+      redactor.hold(SecretForms.NASTY);
+      String text =
+          "GET https://api.example.com/v2/a%2Fb?q=%7E+x#f: answered 401 (Basic Ym90OnB3 \\u00e9)";
+      assertThat(redactor.redact(text)).isEqualTo(text);
+    }
+  }
+
+  @Nested
+  class Cutting {
+    @Test
+    void anExcerptIsRedactedBeforeItIsCut() {
+      Redactor redactor = new Redactor();
+      String token = "tok_" + "9".repeat(60);
+      redactor.hold(token);
+      String said = "x".repeat(150) + " " + token;
+      String excerpt = redactor.excerpt(said, 160);
+      assertThat(excerpt).isEqualTo("x".repeat(150) + " ***");
+      String longer = "y".repeat(140) + " " + token + " " + "z".repeat(100);
+      assertThat(redactor.excerpt(longer, 160))
+          .isEqualTo("y".repeat(140) + " *** " + "z".repeat(15) + "...");
+    }
+
+    @Test
+    void anExcerptIsOneLineAndNeverCutsASurrogatePair() {
+      Redactor redactor = new Redactor();
+      assertThat(redactor.excerpt("a\n\tb   c", 10)).isEqualTo("a b c");
+      assertThat(redactor.excerpt("abcd😀", 5)).isEqualTo("abcd...");
+    }
+  }
+
+  @Nested
+  class Lifetime {
+    private final AtomicLong now = new AtomicLong();
+    private final Redactor redactor = new Redactor(now::get, Duration.ofSeconds(60));
+
+    @Test
+    void aReleasedValueIsScrubbedThroughTheGracePeriodThenLetGo() {
+      Redactor.Held held = redactor.hold("token-one-aaaa");
+      held.release();
+      held.release();
+      now.addAndGet(Duration.ofSeconds(59).toNanos());
+      assertThat(redactor.redact("token-one-aaaa")).isEqualTo("***");
+      now.addAndGet(Duration.ofSeconds(2).toNanos());
+      assertThat(redactor.redact("token-one-aaaa")).isEqualTo("token-one-aaaa");
+      assertThat(redactor.size()).isZero();
+    }
+
+    @Test
+    void aValueHeldTwiceStaysUntilBothLetGo() {
+      Redactor.Held first = redactor.hold("shared-value");
+      Redactor.Held second = redactor.hold("shared-value");
+      first.release();
+      now.addAndGet(Duration.ofMinutes(5).toNanos());
+      assertThat(redactor.redact("shared-value")).isEqualTo("***");
+      second.release();
+      now.addAndGet(Duration.ofMinutes(5).toNanos());
+      assertThat(redactor.size()).isZero();
+    }
+
+    @Test
+    void aThousandTokensOneAfterAnotherLeaveOnlyTheLiveOnes() {
+      Redactor.Held previous = null;
+      for (int i = 0; i < 1000; i++) {
+        Redactor.Held next = redactor.hold("token-" + i + "-value");
+        if (previous != null) {
+          previous.release();
+        }
+        previous = next;
+        now.addAndGet(Duration.ofSeconds(1).toNanos());
+      }
+      // The live token and the ones released in the last 60 seconds.
+      assertThat(redactor.size()).isEqualTo(60);
+    }
+
+    @Test
+    void aRotatedFileLetsTheOldValueGo(@TempDir Path dir) throws Exception {
+      Path file = dir.resolve("token");
+      Files.writeString(file, "first-secret-value\n");
+      FileSecret secret = new FileSecret(file, redactor);
+      assertThat(secret.value()).isEqualTo("first-secret-value");
+      replace(file, "second-secret-value-longer\n");
+      assertThat(secret.value()).isEqualTo("second-secret-value-longer");
+      assertThat(redactor.size()).isEqualTo(2);
+      now.addAndGet(Duration.ofSeconds(61).toNanos());
+      assertThat(redactor.size()).isEqualTo(1);
+      assertThat(redactor.redact("first-secret-value second-secret-value-longer"))
+          .isEqualTo("first-secret-value ***");
+    }
+
+    private void replace(Path file, String content) throws IOException {
+      Path next = file.resolveSibling("next");
+      Files.writeString(next, content);
+      Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+  }
+
+  @Test
+  void aFailureForTheLogKeepsItsClassesAndStackButNoSecret() {
+    Redactor redactor = new Redactor();
+    redactor.hold("hunter2-secret");
+    IllegalStateException failure =
+        new IllegalStateException(
+            "call https://x/?key=hunter2-secret failed",
+            new java.io.IOException("echo aHVudGVyMi1zZWNyZXQ="));
+    Throwable scrubbed = redactor.scrub(failure);
+    assertThat(scrubbed.getMessage())
+        .isEqualTo("java.lang.IllegalStateException: call https://x/?key=*** failed");
+    assertThat(scrubbed.getCause().getMessage()).isEqualTo("java.io.IOException: echo ***=");
+    assertThat(scrubbed.getStackTrace()).isEqualTo(failure.getStackTrace());
   }
 }

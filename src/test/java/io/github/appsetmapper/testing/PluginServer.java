@@ -71,7 +71,8 @@ public final class PluginServer implements AutoCloseable {
     MappingLoader.Result loaded =
         MappingLoader.load(mappings, new CompileOptions(vars, env::get, redactor));
     if (!loaded.ok()) {
-      throw new IllegalStateException("mappings did not load:\n" + loaded.problems());
+      throw new IllegalStateException(
+          "mappings did not load:\n" + loaded.varErrors() + loaded.problems());
     }
     this.mappings = List.copyOf(mappings);
     this.vars = vars;

@@ -199,7 +199,7 @@ class UpstreamPartsTest {
 
     @Test
     void reusedUntilShortlyBeforeExpiryThenFetchedAgain() throws Exception {
-      TokenCache cache = new TokenCache(clock);
+      TokenCache cache = new TokenCache(clock, new io.github.appsetmapper.secret.Redactor());
       AtomicInteger fetches = new AtomicInteger();
       TokenCache.Fetch fetch =
           () -> Token.of("t" + fetches.incrementAndGet(), now, Duration.ofHours(1));
@@ -213,6 +213,37 @@ class UpstreamPartsTest {
     }
 
     @Test
+    void theRedactorHoldsOnlyTheTokensTheCacheHoldsAndThoseInTheirGracePeriod() throws Exception {
+      java.util.concurrent.atomic.AtomicLong nanos = new java.util.concurrent.atomic.AtomicLong();
+      io.github.appsetmapper.secret.Redactor redactor =
+          new io.github.appsetmapper.secret.Redactor(nanos::get, Duration.ofMinutes(10));
+      TokenCache cache = new TokenCache(clock, redactor);
+      AtomicInteger fetches = new AtomicInteger();
+      // A token an hour long on each of 5 keys, fetched again every hour for two days.
+      for (int hour = 0; hour < 48; hour++) {
+        for (int key = 0; key < 5; key++) {
+          cache.get(
+              "k" + key,
+              Deadline.NONE,
+              () -> Token.of("token-" + fetches.incrementAndGet(), now, Duration.ofHours(1)));
+        }
+        now = now.plus(Duration.ofHours(1));
+        nanos.addAndGet(Duration.ofHours(1).toNanos());
+      }
+      assertThat(fetches.get()).isEqualTo(240);
+      assertThat(redactor.redact("token-240")).isEqualTo("***");
+      // The 5 live tokens; the ones replaced an hour ago are past the grace period.
+      assertThat(redactor.size()).isEqualTo(5);
+      assertThat(redactor.redact("token-200")).isEqualTo("token-200");
+      // A token nobody asks for again is let go once past its refresh time.
+      now = now.plus(Duration.ofHours(2));
+      nanos.addAndGet(Duration.ofHours(2).toNanos());
+      cache.get("other", Deadline.NONE, () -> Token.of("token-other", now, null));
+      nanos.addAndGet(Duration.ofMinutes(11).toNanos());
+      assertThat(redactor.size()).isEqualTo(1);
+    }
+
+    @Test
     void aShortLivedTokenIsRefreshedATenthBeforeItsEnd() {
       Token token = Token.of("x", now, Duration.ofSeconds(60));
       assertThat(token.fresh(now.plusSeconds(53))).isTrue();
@@ -223,7 +254,7 @@ class UpstreamPartsTest {
 
     @Test
     void aRefreshDropsOnlyTheRefusedTokenAndAFailedFetchIsNotCached() throws Exception {
-      TokenCache cache = new TokenCache(clock);
+      TokenCache cache = new TokenCache(clock, new io.github.appsetmapper.secret.Redactor());
       Token first = cache.get("k", Deadline.NONE, () -> Token.of("t1", now, null));
       Token second = cache.refresh("k", first, Deadline.NONE, () -> Token.of("t2", now, null));
       // A late 401 for t1 must not throw t2 away.

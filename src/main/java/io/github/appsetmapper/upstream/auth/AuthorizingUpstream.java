@@ -17,7 +17,7 @@ import java.util.Set;
  * from the shared {@link TokenCache} (fetching it through the upstream below, so the token call
  * gets the same host checks, TLS and deadline), sends it, and on a 401 replaces it once and tries
  * again. Registry auth answers the registry's challenge instead ({@link RegistryFlow}). Every
- * fetched token is given to the redactor before it is used.
+ * fetched token is held by the redactor while the cache holds it.
  */
 public final class AuthorizingUpstream implements Upstream {
   private final Upstream next;
@@ -27,7 +27,7 @@ public final class AuthorizingUpstream implements Upstream {
 
   public AuthorizingUpstream(Upstream next, Redactor redactor, Clock clock) {
     this.next = next;
-    this.tokens = new TokenCache(clock);
+    this.tokens = new TokenCache(clock, redactor);
     this.endpoints = new TokenEndpoints(next, redactor, clock);
     this.registry = new RegistryFlow(next, tokens, redactor, clock);
   }

@@ -141,7 +141,10 @@ final class RegistryFlow {
     }
     if (!response.isSuccess()) {
       throw TokenEndpoints.failure(
-          call, what, request, "answered " + response.status() + TokenAnswers.errorCode(response));
+          call,
+          what,
+          request,
+          "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
     }
     JsonNode body = TokenAnswers.json(response);
     String token = TokenAnswers.text(body, "token");
@@ -151,7 +154,6 @@ final class RegistryFlow {
     if (token == null) {
       throw TokenEndpoints.failure(call, what, request, "the answer has no token");
     }
-    redactor.remember(token);
     Duration lifetime = TokenAnswers.seconds(body, "expires_in");
     // Our own clock, not issued_at: a registry's clock may be off, ours decides when we refresh.
     return Token.of(token, clock.instant(), lifetime == null ? DEFAULT_LIFETIME : lifetime);

@@ -2,6 +2,7 @@ package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import java.io.IOException;
 import java.time.Duration;
@@ -58,7 +59,7 @@ final class TokenAnswers {
   }
 
   /** " (invalid_client)": the endpoint's own short error code, when it sent one. */
-  static String errorCode(UpstreamResponse response) {
+  static String errorCode(UpstreamResponse response, Redactor redactor) {
     JsonNode node = json(response);
     String code = text(node, "error");
     if (code == null) {
@@ -71,7 +72,7 @@ final class TokenAnswers {
     if (code == null) {
       return "";
     }
-    String oneLine = code.replaceAll("\\s+", " ").strip();
-    return " (" + (oneLine.length() > 120 ? oneLine.substring(0, 120) + "..." : oneLine) + ")";
+    // Redacted before it is cut: a token endpoint may echo the client secret.
+    return " (" + redactor.excerpt(code, 120) + ")";
   }
 }

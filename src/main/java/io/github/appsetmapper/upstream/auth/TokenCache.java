@@ -1,5 +1,6 @@
 package io.github.appsetmapper.upstream.auth;
 
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.time.Clock;
@@ -14,7 +15,9 @@ import java.util.concurrent.TimeoutException;
  * Tokens shared by every call of the server, by cache key. A token is fetched once however many
  * calls need it at the same moment (the others wait for that fetch), reused until shortly before it
  * expires, and replaced at most once per 401: a call whose token was refused invalidates that token
- * only, so calls refused together share one new token.
+ * only, so calls refused together share one new token. The redactor holds each token while the
+ * cache does: a token replaced, expired or trimmed away is let go (and scrubbed for the redactor's
+ * grace period after, while calls that took it may still be in flight).
  */
 public final class TokenCache {
   /** Fetches a new token (one HTTP exchange or a few). */
@@ -25,16 +28,30 @@ public final class TokenCache {
 
   private static final int MAX_ENTRIES = 1000;
 
-  private final Map<String, CompletableFuture<Token>> entries = new ConcurrentHashMap<>();
-  private final Clock clock;
+  /** How often tokens past their refresh time are dropped even when no call asks for them. */
+  private static final java.time.Duration SWEEP = java.time.Duration.ofMinutes(1);
 
-  public TokenCache(Clock clock) {
+  /** A token being fetched or fetched, and its hold on the redactor once it is there. */
+  private static final class Entry {
+    final CompletableFuture<Token> future = new CompletableFuture<>();
+    volatile Redactor.Held held;
+  }
+
+  private final Map<String, Entry> entries = new ConcurrentHashMap<>();
+  private final Clock clock;
+  private final Redactor redactor;
+  private volatile java.time.Instant nextSweep;
+
+  public TokenCache(Clock clock, Redactor redactor) {
     this.clock = clock;
+    this.redactor = redactor;
+    this.nextSweep = clock.instant().plus(SWEEP);
   }
 
   /** A fresh cached token, or null; never fetches. */
   public Token peek(String key) {
-    CompletableFuture<Token> entry = entries.get(key);
+    Entry held = entries.get(key);
+    CompletableFuture<Token> entry = held == null ? null : held.future;
     if (entry == null || !entry.isDone() || entry.isCompletedExceptionally()) {
       return null;
     }
@@ -44,9 +61,11 @@ public final class TokenCache {
 
   /** The cached token when fresh, else one fetch shared by every caller of this key. */
   public Token get(String key, Deadline deadline, Fetch fetch) throws UpstreamException {
+    sweep();
     while (true) {
-      CompletableFuture<Token> entry = entries.get(key);
-      if (entry != null) {
+      Entry held = entries.get(key);
+      if (held != null) {
+        CompletableFuture<Token> entry = held.future;
         if (!entry.isDone()) {
           return await(entry, deadline);
         }
@@ -56,21 +75,22 @@ public final class TokenCache {
             return token;
           }
         }
-        entries.remove(key, entry);
+        drop(key, held);
         continue;
       }
-      CompletableFuture<Token> mine = new CompletableFuture<>();
+      Entry mine = new Entry();
       if (entries.putIfAbsent(key, mine) != null) {
         continue;
       }
       trim();
       try {
         Token token = fetch.fetch();
-        mine.complete(token);
+        mine.held = redactor.hold(token.value());
+        mine.future.complete(token);
         return token;
       } catch (UpstreamException | RuntimeException e) {
-        mine.completeExceptionally(e);
-        entries.remove(key, mine);
+        mine.future.completeExceptionally(e);
+        drop(key, mine);
         throw e;
       }
     }
@@ -82,12 +102,12 @@ public final class TokenCache {
    */
   public Token refresh(String key, Token refused, Deadline deadline, Fetch fetch)
       throws UpstreamException {
-    CompletableFuture<Token> entry = entries.get(key);
-    if (entry != null
-        && entry.isDone()
-        && !entry.isCompletedExceptionally()
-        && entry.join() == refused) {
-      entries.remove(key, entry);
+    Entry held = entries.get(key);
+    if (held != null
+        && held.future.isDone()
+        && !held.future.isCompletedExceptionally()
+        && held.future.join() == refused) {
+      drop(key, held);
     }
     return get(key, deadline, fetch);
   }
@@ -101,16 +121,42 @@ public final class TokenCache {
     if (entries.size() <= MAX_ENTRIES) {
       return;
     }
-    var now = clock.instant();
-    entries
-        .entrySet()
-        .removeIf(
-            e ->
-                e.getValue().isDone()
-                    && (e.getValue().isCompletedExceptionally()
-                        || !e.getValue().join().fresh(now)));
+    dropStale();
     if (entries.size() > MAX_ENTRIES) {
-      entries.entrySet().removeIf(e -> e.getValue().isDone());
+      entries.forEach(
+          (key, held) -> {
+            if (held.future.isDone()) {
+              drop(key, held);
+            }
+          });
+    }
+  }
+
+  /** Drops the tokens past their refresh time once a minute, so the redactor lets them go. */
+  private void sweep() {
+    java.time.Instant now = clock.instant();
+    if (now.isBefore(nextSweep)) {
+      return;
+    }
+    nextSweep = now.plus(SWEEP);
+    dropStale();
+  }
+
+  private void dropStale() {
+    java.time.Instant now = clock.instant();
+    entries.forEach(
+        (key, held) -> {
+          CompletableFuture<Token> entry = held.future;
+          if (entry.isDone() && (entry.isCompletedExceptionally() || !entry.join().fresh(now))) {
+            drop(key, held);
+          }
+        });
+  }
+
+  /** Removes the entry (unless another replaced it) and lets the redactor go of its token. */
+  private void drop(String key, Entry held) {
+    if (entries.remove(key, held) && held.held != null) {
+      held.held.release();
     }
   }
 

@@ -45,7 +45,6 @@ final class TokenEndpoints {
     } else {
       throw new IllegalArgumentException("registry auth has its own flow");
     }
-    redactor.remember(token.value());
     return token;
   }
 
@@ -115,6 +114,7 @@ final class TokenEndpoints {
               + ": githubApp: the private key is not a readable PEM RSA key",
           UpstreamException.Kind.LOCAL);
     }
+    // Used for this one request: scrubbed for the redactor's grace period, then let go.
     redactor.remember(jwt);
     String base = auth.apiUrl().toString().replaceAll("/+$", "");
     URI uri =
@@ -161,7 +161,10 @@ final class TokenEndpoints {
     }
     if (!response.isSuccess()) {
       throw failure(
-          call, what, request, "answered " + response.status() + TokenAnswers.errorCode(response));
+          call,
+          what,
+          request,
+          "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
     }
     return response;
   }

@@ -1,0 +1,127 @@
+package io.github.appsetmapper.secret;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The byte forms of every secret value, indexed by their first four bytes, found in a {@link
+ * TextView} in one pass. A value's forms are its UTF-8 bytes and, because base64 is decoded from
+ * the text rather than encoded from the secret, the encoded forms a secret takes before it is
+ * base64-encoded on the wire: percent-encoded as a URL carries it and form-encoded as an OAuth2
+ * client's Basic credentials carry it. Immutable.
+ */
+final class NeedleIndex {
+  static final NeedleIndex EMPTY = new NeedleIndex(Map.of(), new long[1 << 10]);
+
+  /** Four bytes: the key length, and the shortest form indexed. */
+  static final int KEY = 4;
+
+  private final Map<Integer, byte[][]> byKey;
+
+  /** One bit per hashed key: most positions of a text are rejected without a map lookup. */
+  private final long[] filter;
+
+  private NeedleIndex(Map<Integer, byte[][]> byKey, long[] filter) {
+    this.byKey = byKey;
+    this.filter = filter;
+  }
+
+  /** The index of every form in {@code formsOfEachValue} (as {@link #forms} gives them). */
+  static NeedleIndex of(Collection<List<byte[]>> formsOfEachValue) {
+    Map<Integer, List<byte[]>> lists = new HashMap<>();
+    long[] filter = new long[1 << 10];
+    for (List<byte[]> forms : formsOfEachValue) {
+      for (byte[] form : forms) {
+        int key = key(form, 0);
+        lists.computeIfAbsent(key, k -> new ArrayList<>()).add(form);
+        int bit = bit(key);
+        filter[bit >>> 6] |= 1L << bit;
+      }
+    }
+    Map<Integer, byte[][]> byKey = new HashMap<>();
+    lists.forEach((k, v) -> byKey.put(k, v.toArray(new byte[0][])));
+    return new NeedleIndex(Map.copyOf(byKey), filter);
+  }
+
+  /** The distinct byte forms of one value that are long enough to look for. */
+  static List<byte[]> forms(String value) {
+    Set<String> texts = new LinkedHashSet<>();
+    texts.add(value);
+    texts.add(percentEncoded(value));
+    texts.add(URLEncoder.encode(value, StandardCharsets.UTF_8));
+    List<byte[]> out = new ArrayList<>();
+    for (String text : texts) {
+      byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
+      if (bytes.length >= KEY) {
+        out.add(bytes);
+      }
+    }
+    return out;
+  }
+
+  boolean isEmpty() {
+    return byKey.isEmpty();
+  }
+
+  /** Adds the original-text span of every form found in {@code view} to {@code spans}. */
+  void find(TextView view, Spans spans) {
+    byte[] bytes = view.bytes;
+    for (int i = 0; i + KEY <= view.length; i++) {
+      int key = key(bytes, i);
+      int bit = bit(key);
+      if ((filter[bit >>> 6] & 1L << bit) == 0) {
+        continue;
+      }
+      byte[][] candidates = byKey.get(key);
+      if (candidates == null) {
+        continue;
+      }
+      for (byte[] form : candidates) {
+        int end = i + form.length;
+        if (end <= view.length && Arrays.equals(bytes, i, end, form, 0, form.length)) {
+          spans.add(view.from[i], view.to[end - 1]);
+        }
+      }
+    }
+  }
+
+  private static int key(byte[] bytes, int at) {
+    return (bytes[at] & 0xFF) << 24
+        | (bytes[at + 1] & 0xFF) << 16
+        | (bytes[at + 2] & 0xFF) << 8
+        | (bytes[at + 3] & 0xFF);
+  }
+
+  private static int bit(int key) {
+    return (key * 0x9E3779B9) >>> 16;
+  }
+
+  /** RFC 3986: every byte but the unreserved characters as %XX (upper-case hex). */
+  static String percentEncoded(String value) {
+    StringBuilder out = new StringBuilder(value.length() + 8);
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xFF);
+      if ((c >= 'a' && c <= 'z')
+          || (c >= 'A' && c <= 'Z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
+        out.append(c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xF, 16)));
+        out.append(Character.toUpperCase(Character.forDigit(b & 0xF, 16)));
+      }
+    }
+    return out.toString();
+  }
+}

@@ -1,0 +1,243 @@
+package io.github.appsetmapper.secret;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A text as bytes after undoing one or more wire encodings (percent-encoding, JSON string escapes,
+ * base64), each byte remembering which characters of the original text it came from. A secret is
+ * looked for in these bytes, and a match is masked in the original over the characters it came
+ * from: so {@code %7E} for {@code ~}, {@code \/} for {@code /} or a secret inside a base64 string
+ * are found whatever mix of escaped and plain characters the upstream chose.
+ */
+final class TextView {
+  final byte[] bytes;
+
+  /** For each byte, the first original character it came from and the one after its last. */
+  final int[] from;
+
+  final int[] to;
+
+  final int length;
+
+  private TextView(byte[] bytes, int[] from, int[] to, int length) {
+    this.bytes = bytes;
+    this.from = from;
+    this.to = to;
+    this.length = length;
+  }
+
+  /** The text as UTF-8 (a lone surrogate as '?', as {@link String#getBytes} writes it). */
+  static TextView of(String text) {
+    Builder out = new Builder(text.length() + 8);
+    for (int i = 0; i < text.length(); ) {
+      int codePoint = text.codePointAt(i);
+      int next = i + Character.charCount(codePoint);
+      out.codePoint(
+          Character.isSurrogate(text.charAt(i)) && next == i + 1 ? '?' : codePoint, i, next);
+      i = next;
+    }
+    return out.build();
+  }
+
+  boolean contains(char ascii) {
+    for (int i = 0; i < length; i++) {
+      if (bytes[i] == ascii) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** {@code %XX} (either case) as the byte it stands for; with {@code plusIsSpace}, '+' as ' '. */
+  TextView percentDecoded(boolean plusIsSpace) {
+    Builder out = new Builder(length);
+    for (int i = 0; i < length; i++) {
+      byte b = bytes[i];
+      if (b == '%' && i + 2 < length && hex(bytes[i + 1]) >= 0 && hex(bytes[i + 2]) >= 0) {
+        out.add((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
+        i += 2;
+      } else if (b == '+' && plusIsSpace) {
+        out.add((byte) ' ', from[i], to[i]);
+      } else {
+        out.add(b, from[i], to[i]);
+      }
+    }
+    return out.build();
+  }
+
+  /** JSON string escapes undone: {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code uXXXX}. */
+  TextView jsonUnescaped() {
+    Builder out = new Builder(length);
+    for (int i = 0; i < length; i++) {
+      byte b = bytes[i];
+      if (b != '\\' || i + 1 >= length) {
+        out.add(b, from[i], to[i]);
+        continue;
+      }
+      byte c = bytes[i + 1];
+      int simple =
+          switch (c) {
+            case '"', '\\', '/' -> c;
+            case 'b' -> '\b';
+            case 'f' -> '\f';
+            case 'n' -> '\n';
+            case 'r' -> '\r';
+            case 't' -> '\t';
+            default -> -1;
+          };
+      if (simple >= 0) {
+        out.add((byte) simple, from[i], to[i + 1]);
+        i++;
+        continue;
+      }
+      int unit = c == 'u' ? unit(i + 2) : -1;
+      if (unit < 0) {
+        out.add(b, from[i], to[i]);
+        continue;
+      }
+      int end = i + 5;
+      int codePoint = unit;
+      if (Character.isHighSurrogate((char) unit)
+          && end + 2 < length
+          && bytes[end + 1] == '\\'
+          && bytes[end + 2] == 'u') {
+        int low = unit(end + 3);
+        if (low >= 0 && Character.isLowSurrogate((char) low)) {
+          codePoint = Character.toCodePoint((char) unit, (char) low);
+          end += 6;
+        }
+      }
+      if (codePoint <= 0xFFFF && Character.isSurrogate((char) codePoint)) {
+        codePoint = '?';
+      }
+      out.codePoint(codePoint, from[i], to[end]);
+      i = end;
+    }
+    return out.build();
+  }
+
+  /**
+   * Every run of at least {@code minChars} base64 characters (standard and URL-safe alphabets
+   * alike, padding ends a run) decoded from its {@code offset}-th character on. The four offsets
+   * together decode a base64 string embedded anywhere in the text on its own 4-character grid, so a
+   * secret inside it is found whatever bytes came before it in the encoded data.
+   */
+  TextView base64Decoded(int offset, int minChars) {
+    Builder out = new Builder(length);
+    int i = 0;
+    while (i < length) {
+      if (sextet(bytes[i]) < 0) {
+        i++;
+        continue;
+      }
+      int start = i;
+      while (i < length && sextet(bytes[i]) >= 0) {
+        i++;
+      }
+      if (i - start < minChars) {
+        continue;
+      }
+      for (int p = start + offset; p + 1 < i; p += 4) {
+        int v0 = sextet(bytes[p]);
+        int v1 = sextet(bytes[p + 1]);
+        out.add((byte) (v0 << 2 | v1 >> 4), from[p], to[p + 1]);
+        if (p + 2 < i) {
+          int v2 = sextet(bytes[p + 2]);
+          out.add((byte) ((v1 & 0xF) << 4 | v2 >> 2), from[p + 1], to[p + 2]);
+          if (p + 3 < i) {
+            int v3 = sextet(bytes[p + 3]);
+            out.add((byte) ((v2 & 0x3) << 6 | v3), from[p + 2], to[p + 3]);
+          }
+        }
+      }
+    }
+    return out.build();
+  }
+
+  private int unit(int at) {
+    if (at + 4 > length) {
+      return -1;
+    }
+    int value = 0;
+    for (int k = at; k < at + 4; k++) {
+      int digit = hex(bytes[k]);
+      if (digit < 0) {
+        return -1;
+      }
+      value = value << 4 | digit;
+    }
+    return value;
+  }
+
+  private static int hex(byte b) {
+    if (b >= '0' && b <= '9') {
+      return b - '0';
+    }
+    if (b >= 'a' && b <= 'f') {
+      return b - 'a' + 10;
+    }
+    if (b >= 'A' && b <= 'F') {
+      return b - 'A' + 10;
+    }
+    return -1;
+  }
+
+  static int sextet(byte b) {
+    if (b >= 'A' && b <= 'Z') {
+      return b - 'A';
+    }
+    if (b >= 'a' && b <= 'z') {
+      return b - 'a' + 26;
+    }
+    if (b >= '0' && b <= '9') {
+      return b - '0' + 52;
+    }
+    return switch (b) {
+      case '+', '-' -> 62;
+      case '/', '_' -> 63;
+      default -> -1;
+    };
+  }
+
+  /** Grows the three arrays together. */
+  private static final class Builder {
+    private byte[] bytes;
+    private int[] from;
+    private int[] to;
+    private int length;
+
+    Builder(int capacity) {
+      int size = Math.max(capacity, 16);
+      bytes = new byte[size];
+      from = new int[size];
+      to = new int[size];
+    }
+
+    void add(byte b, int first, int end) {
+      if (length == bytes.length) {
+        int size = length * 2;
+        bytes = java.util.Arrays.copyOf(bytes, size);
+        from = java.util.Arrays.copyOf(from, size);
+        to = java.util.Arrays.copyOf(to, size);
+      }
+      bytes[length] = b;
+      from[length] = first;
+      to[length] = end;
+      length++;
+    }
+
+    void codePoint(int codePoint, int first, int end) {
+      if (codePoint < 0x80) {
+        add((byte) codePoint, first, end);
+        return;
+      }
+      for (byte b : new String(Character.toChars(codePoint)).getBytes(StandardCharsets.UTF_8)) {
+        add(b, first, end);
+      }
+    }
+
+    TextView build() {
+      return new TextView(bytes, from, to, length);
+    }
+  }
+}

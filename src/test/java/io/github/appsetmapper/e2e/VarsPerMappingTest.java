@@ -1,0 +1,209 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.reload.MappingReloader;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.StubUpstream;
+import io.github.appsetmapper.testing.StubUpstream.Reply;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The attack on one {@code --var} feeding every mapping: the catalogue's GitHub and GitLab mappings
+ * both call their base URL {@code api}, so {@code --var api=<GitHub host>} would send the GitLab
+ * token there. It is refused; qualified vars give each mapping its own host, and no token reaches
+ * the other's.
+ */
+class VarsPerMappingTest {
+  private static final Path GITHUB = Path.of("mappings/github-pulls.yaml");
+  private static final Path GITLAB = Path.of("mappings/gitlab-merge-requests.yaml");
+  private static final Path ACTIONS = Path.of("mappings/github-actions-success.yaml");
+  private static final Map<String, String> TOKENS =
+      Map.of("GITHUB_TOKEN", "ghp-token-of-github-1234", "GITLAB_TOKEN", "glpat-token-of-gitlab");
+
+  @Test
+  void oneBareApiForGithubAndGitlabIsRefused() {
+    try (StubUpstream github = new StubUpstream()) {
+      assertThatThrownBy(
+              () ->
+                  PluginServer.start(List.of(GITHUB, GITLAB), Map.of("api", github.url()), TOKENS))
+          .hasMessageContaining(
+              "--var api is ambiguous: the mappings that declare 'api' disagree on what it is"
+                  + " (github-pulls reads $GITHUB_API_URL; gitlab-merge-requests reads"
+                  + " $GITLAB_API_URL)");
+      assertThat(github.calls()).isZero();
+    }
+  }
+
+  @Test
+  void qualifiedVarsKeepEachTokenOnItsOwnHost() {
+    try (StubUpstream github = new StubUpstream().otherwise(r -> Reply.json(200, "[]"));
+        StubUpstream gitlab = new StubUpstream().otherwise(r -> Reply.json(200, "[]"));
+        PluginServer plugin =
+            PluginServer.start(
+                List.of(GITHUB, GITLAB),
+                Map.of(
+                    "github-pulls.api", github.url(),
+                    "gitlab-merge-requests.api", gitlab.url()),
+                TOKENS)) {
+      String body =
+          "{\"input\":{\"parameters\":{\"owner\":\"o\",\"repo\":\"r\",\"project\":\"p\"}}}";
+      assertThat(plugin.getparams("github-pulls", body.replace(",\"project\":\"p\"", "")).status())
+          .isEqualTo(200);
+      assertThat(
+              plugin
+                  .getparams(
+                      "gitlab-merge-requests", "{\"input\":{\"parameters\":{\"project\":\"g/p\"}}}")
+                  .status())
+          .isEqualTo(200);
+      assertThat(github.received()).hasSize(1);
+      assertThat(gitlab.received()).hasSize(1);
+      assertThat(github.received().get(0).headers().toString())
+          .contains("ghp-token-of-github-1234")
+          .doesNotContain("glpat-token-of-gitlab");
+      assertThat(gitlab.received().get(0).headers().toString())
+          .contains("glpat-token-of-gitlab")
+          .doesNotContain("ghp-token-of-github-1234");
+    }
+  }
+
+  @Test
+  void oneBareApiServesBothGithubMappings() {
+    try (StubUpstream github = new StubUpstream().otherwise(r -> Reply.json(200, "[]"));
+        PluginServer plugin =
+            PluginServer.start(List.of(GITHUB, ACTIONS), Map.of("api", github.url()), TOKENS)) {
+      assertThat(
+              plugin
+                  .getparams(
+                      "github-pulls",
+                      "{\"input\":{\"parameters\":{\"owner\":\"o\",\"repo\":\"r\"}}}")
+                  .status())
+          .isEqualTo(200);
+      assertThat(github.received()).hasSize(1);
+    }
+  }
+
+  @Test
+  void aMappingAddedByAReloadCannotTakeABareVarMeantForOthers(@TempDir Path dir) throws Exception {
+    Files.copy(GITHUB, dir.resolve("github-pulls.yaml"));
+    CompileOptions options =
+        new CompileOptions(
+            Map.of("api", "https://ghe.example.com/api/v3"), n -> null, new Redactor());
+    MappingLoader.Result first = MappingLoader.load(List.of(dir), options);
+    assertThat(first.ok()).isTrue();
+    AtomicReference<MappingRegistry> published = new AtomicReference<>();
+    try (MappingReloader reloader =
+        new MappingReloader(List.of(dir), first.options(), null, published::set, r -> {})) {
+      reloader.reloadIfChanged();
+      Files.copy(GITLAB, dir.resolve("gitlab-merge-requests.yaml"));
+      reloader.reloadIfChanged();
+    }
+    MappingRegistry registry = published.get();
+    assertThat(registry.names()).containsExactly("github-pulls");
+    assertThat(registry.failures())
+        .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+        .endsWith(
+            "vars.api: --var api was given for the mappings whose 'api' reads $GITHUB_API_URL,"
+                + " and this one's reads $GITLAB_API_URL: give it its own with --var"
+                + " gitlab-merge-requests.api=VALUE");
+  }
+
+  /** The real command: an unknown var is a warning in the log and in GET /mappings. */
+  @Test
+  void serveWarnsOfAVarNoMappingDeclares() throws Exception {
+    try (StubUpstream github = new StubUpstream().otherwise(r -> Reply.json(200, "[]"))) {
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+      command.addAll(
+          List.of(
+              "io.github.appsetmapper.cli.Main",
+              "serve",
+              "--mappings",
+              GITHUB.toString(),
+              "--var",
+              "github-pulls.api=" + github.url(),
+              "--var",
+              "gitlab-merge-requests.api=http://127.0.0.1:1",
+              "--port",
+              "0",
+              "--host",
+              "127.0.0.1"));
+      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+      builder.environment().put("APPSET_MAPPER_TOKEN", PluginServer.TOKEN);
+      builder.environment().putAll(TOKENS);
+      Process process = builder.start();
+      try {
+        List<String> output = Collections.synchronizedList(new ArrayList<>());
+        Thread reader =
+            new Thread(
+                () ->
+                    new BufferedReader(
+                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
+                        .lines()
+                        .forEach(output::add));
+        reader.setDaemon(true);
+        reader.start();
+        int port = port(output);
+        HttpResponse<String> mappings =
+            HttpClient.newHttpClient()
+                .send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/mappings"))
+                        .header("Authorization", "Bearer " + PluginServer.TOKEN)
+                        .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        String warning =
+            "--var gitlab-merge-requests.api: no mapping 'gitlab-merge-requests' is loaded"
+                + " (loaded: github-pulls); it is not used";
+        assertThat(mappings.body()).contains("\"warnings\":[\"" + warning + "\"]");
+        synchronized (output) {
+          assertThat(output).anyMatch(line -> line.contains("WARN") && line.endsWith(warning));
+        }
+      } finally {
+        process.destroy();
+        process.waitFor();
+      }
+    }
+  }
+
+  /** The port from the "listening on" line, waiting for it (generously: the machine is busy). */
+  private static int port(List<String> output) throws InterruptedException {
+    Pattern listening = Pattern.compile(".*listening on [^:]+:(\\d+) .*");
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (System.nanoTime() < deadline) {
+      synchronized (output) {
+        for (String line : output) {
+          Matcher m = listening.matcher(line);
+          if (m.matches()) {
+            return Integer.parseInt(m.group(1));
+          }
+        }
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("the server did not start:\n" + String.join("\n", output));
+  }
+}

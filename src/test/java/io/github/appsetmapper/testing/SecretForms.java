@@ -1,0 +1,151 @@
+package io.github.appsetmapper.testing;
+
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The forms a secret takes on the wire, as upstreams echo them, and the leak criterion the tests
+ * hold every answer, explain report and log line to: no run of {@link #PIECE} characters of any
+ * form of the secret may appear. Eight characters: shorter runs of a random token occur by chance
+ * in ordinary text, and a leaked run of eight gives away at most eight characters of a secret whose
+ * length the criterion does not bound (base64 and percent-encoding spread a character over up to 4
+ * or 3 characters, so a piece of an encoded form gives away less).
+ */
+public final class SecretForms {
+  public static final int PIECE = 8;
+
+  /** Full of the characters that encoders treat differently, and not ASCII only. */
+  public static final String NASTY = "Tk~!*'();:@&=+$,/?#[]% \"\\é€😀-end-9f3a";
+
+  private SecretForms() {}
+
+  /** Each named encoding of {@code secret} an upstream might echo, as the echo would read. */
+  public static Map<String, String> echoes(String user, String secret) {
+    Map<String, String> out = new LinkedHashMap<>();
+    out.put("raw", secret);
+    out.put("RFC 3986, upper-case hex", percent(secret, "", true));
+    out.put("RFC 3986, lower-case hex", percent(secret, "", false));
+    out.put("every byte encoded, '~' as %7E", percent(secret, null, true));
+    out.put("form encoding, '+' for a space", URLEncoder.encode(secret, StandardCharsets.UTF_8));
+    out.put("encodeURIComponent", percent(secret, "!*'()", true));
+    out.put("path-style, '/' ':' '@' kept", percent(secret, "/:@", false));
+    out.put("encoded twice", percent(percent(secret, "", true), "", true));
+    out.put("JSON, '\\/' and \\u escapes", jsonEscaped(secret));
+    for (int align = 0; align < 3; align++) {
+      String before = "x".repeat(align);
+      byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
+      byte[] basic = (before + user + ":" + secret).getBytes(StandardCharsets.UTF_8);
+      out.put("base64 after " + align + " byte(s)", Base64.getEncoder().encodeToString(alone));
+      out.put(
+          "base64url unpadded after " + align + " byte(s)",
+          Base64.getUrlEncoder().withoutPadding().encodeToString(alone));
+      out.put(
+          "Basic user:password after " + align + " byte(s)",
+          "Basic " + Base64.getEncoder().encodeToString(basic));
+      out.put(
+          "base64url user:password after " + align + " byte(s)",
+          Base64.getUrlEncoder().withoutPadding().encodeToString(basic));
+    }
+    return out;
+  }
+
+  /**
+   * The pieces of {@code secret} that must never show: every {@link #PIECE}-character run of the
+   * secret itself, of its percent-encoded and JSON-escaped forms, and of the part of each base64
+   * form that only the secret's bytes decide (the characters that also encode neighbouring bytes
+   * are left out: they are not the secret's).
+   */
+  public static Set<String> pieces(String secret) {
+    Set<String> forms = new LinkedHashSet<>();
+    forms.add(secret);
+    forms.add(percent(secret, "", true));
+    forms.add(percent(secret, "", false));
+    forms.add(URLEncoder.encode(secret, StandardCharsets.UTF_8));
+    forms.add(jsonEscaped(secret));
+    byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
+    for (int align = 0; align < 3; align++) {
+      byte[] padded = new byte[align + bytes.length];
+      System.arraycopy(bytes, 0, padded, align, bytes.length);
+      String encoded = Base64.getEncoder().withoutPadding().encodeToString(padded);
+      int first = (8 * align + 5) / 6;
+      int end = 8 * (align + bytes.length) / 6;
+      String core = encoded.substring(first, end);
+      forms.add(core);
+      forms.add(core.replace('+', '-').replace('/', '_'));
+    }
+    Set<String> pieces = new LinkedHashSet<>();
+    for (String form : forms) {
+      for (int i = 0; i + PIECE <= form.length(); i++) {
+        pieces.add(form.substring(i, i + PIECE));
+      }
+    }
+    return pieces;
+  }
+
+  /** The pieces of {@code secret} found in {@code text} (empty: no leak). */
+  public static List<String> leaks(String text, String secret) {
+    List<String> found = new ArrayList<>();
+    for (String piece : pieces(secret)) {
+      if (text.contains(piece)) {
+        found.add(piece);
+      }
+    }
+    return found;
+  }
+
+  /**
+   * Percent-encoding of every UTF-8 byte but the unreserved characters and {@code alsoKept}; {@code
+   * alsoKept} null encodes every byte, unreserved ones too.
+   */
+  public static String percent(String value, String alsoKept, boolean upper) {
+    StringBuilder out = new StringBuilder();
+    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+      char c = (char) (b & 0xff);
+      boolean keep =
+          alsoKept != null
+              && ((c >= 'a' && c <= 'z')
+                  || (c >= 'A' && c <= 'Z')
+                  || (c >= '0' && c <= '9')
+                  || "-._~".indexOf(c) >= 0
+                  || alsoKept.indexOf(c) >= 0);
+      if (keep) {
+        out.append(c);
+      } else {
+        String hex = String.format("%%%02X", b & 0xff);
+        out.append(upper ? hex : hex.toLowerCase(Locale.ROOT));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * As a JSON string's content: '/' as {@code \/}, quotes and backslashes escaped, non-ASCII as
+   * \\u.
+   */
+  public static String jsonEscaped(String value) {
+    StringBuilder out = new StringBuilder();
+    for (char c : value.toCharArray()) {
+      switch (c) {
+        case '"' -> out.append("\\\"");
+        case '\\' -> out.append("\\\\");
+        case '/' -> out.append("\\/");
+        default -> {
+          if (c < 0x20 || c > 0x7e) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
+      }
+    }
+    return out.toString();
+  }
+}
