@@ -1,12 +1,13 @@
 package io.github.appsetmapper.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
@@ -105,7 +106,20 @@ final class RunCommand implements Callable<Integer> {
       }
       Map<String, Object> parameters = new LinkedHashMap<>();
       if (inputJson != null) {
-        parameters.putAll(new ObjectMapper().readValue(inputJson, Map.class));
+        Object given;
+        try {
+          given = JsonCodec.read(inputJson);
+        } catch (JsonRefusal e) {
+          given = e;
+        }
+        if (!(given instanceof Map<?, ?> typed)) {
+          err.println(
+              "error: --input-json "
+                  + (given instanceof JsonRefusal e ? e.located() : "must be a JSON object"));
+          err.flush();
+          return 1;
+        }
+        parameters.putAll((Map<String, Object>) typed);
       }
       parameters.putAll(inputs);
       Invocation invocation = new Invocation(appSet, parameters);

@@ -22,4 +22,10 @@ public interface Trace {
 
   /** The parameters of one answered row. */
   default void parameters(int row, Map<String, Object> parameters) {}
+
+  /**
+   * An upstream answer refused as incomplete or unreadable, and why ({@code duplicate-key}, {@code
+   * missing-container}, {@code incomplete-status}, {@code memory-budget} ...).
+   */
+  default void refused(String reason) {}
 }

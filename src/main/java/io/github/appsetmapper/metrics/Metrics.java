@@ -177,6 +177,22 @@ public final class Metrics {
         .increment();
   }
 
+  /**
+   * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
+   * incomplete-status, duplicate-key, number-bounds, not-json, json-limit, missing-container,
+   * cursor-holder, cursor-stuck, identical-page, memory-budget.
+   */
+  public void refusedAnswer(String mapping, String reason) {
+    counter(
+            "appset_mapper.upstream.refused",
+            "Upstream answers refused as incomplete or unreadable, by reason",
+            "mapping",
+            mapping,
+            "reason",
+            reason)
+        .increment();
+  }
+
   /** A getparams answered (in part) from stale cache entries because the upstream failed. */
   public void staleAnswer(String mapping) {
     counter(

@@ -47,6 +47,15 @@ public final class MetricsTrace implements Trace {
     }
   }
 
+  @Override
+  public void refused(String reason) {
+    try {
+      metrics.refusedAnswer(mapping, reason);
+    } catch (RuntimeException e) {
+      // Bookkeeping must never fail a getparams.
+    }
+  }
+
   /** Upstream calls made (shared ones and cache hits not counted). */
   public int calls() {
     return calls.get();

@@ -518,8 +518,10 @@ class MappingCompilerTest {
                 x: "'a'"
               """);
 
-      assertThat(mapping.list().container().getPath()).isEqualTo("$['data']['items']");
-      assertThat(mapping.list().paginate().next().getPath()).isEqualTo("$['links']['next']");
+      assertThat(mapping.list().items().path().getPath()).isEqualTo("$['data']['items'][*]");
+      CompiledPaginate.NextUrl next = (CompiledPaginate.NextUrl) mapping.list().paginate();
+      assertThat(next.next().getPath()).isEqualTo("$['links']['next']");
+      assertThat(next.holder().getPath()).isEqualTo("$['links']");
     }
   }
 

@@ -143,7 +143,7 @@ final class RegistryFlow {
       throw TokenEndpoints.failure(
           call, what, request, "answered " + response.status() + TokenAnswers.errorCode(response));
     }
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = TokenEndpoints.body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       token = TokenAnswers.text(body, "access_token");

@@ -81,7 +81,7 @@ final class TokenEndpoints {
             0);
     String what = "oauth2 token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "access_token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no access_token");
@@ -131,7 +131,7 @@ final class TokenEndpoints {
     UpstreamRequest request = AuthorizingUpstream.tokenRequest(call, "POST", uri, headers, null, 0);
     String what = "githubApp token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no token");
@@ -164,6 +164,17 @@ final class TokenEndpoints {
           call, what, request, "answered " + response.status() + TokenAnswers.errorCode(response));
     }
     return response;
+  }
+
+  /** The token answer as JSON; JSON the codec refuses fails the call, naming why. */
+  static JsonNode body(
+      UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
+      throws UpstreamException {
+    try {
+      return TokenAnswers.json(response);
+    } catch (IllegalArgumentException e) {
+      throw failure(call, what, request, e.getMessage());
+    }
   }
 
   static UpstreamException failure(
