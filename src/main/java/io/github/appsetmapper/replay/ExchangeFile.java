@@ -43,7 +43,7 @@ public record ExchangeFile(
     String huge = Numbers.firstOutOfBounds(loaded);
     if (huge != null) {
       throw new IOException(
-          path + ": the number " + huge + " is beyond the bounds (" + Numbers.BOUNDS + ")");
+          path + ": holds a number beyond the bounds (" + Numbers.BOUNDS + "): " + huge);
     }
     List<ReplayCase> cases = new ArrayList<>();
     int index = 0;
