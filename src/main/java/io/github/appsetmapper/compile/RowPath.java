@@ -91,7 +91,8 @@ public final class RowPath {
   }
 
   /**
-   * The rows: every match, in document order (one for a definite path).
+   * The rows: every match, in document order; for a definite path, the elements of the list it
+   * names, or the one value it names.
    *
    * @throws Missing when a container is missing or null (unless {@code missingIsEmpty}) or of the
    *     wrong kind, or a definite path finds nothing
@@ -102,7 +103,7 @@ public final class RowPath {
       if (value == null) {
         throw new Missing("found nothing");
       }
-      return List.of(value);
+      return value instanceof List<?> values ? new ArrayList<>(values) : List.of(value);
     }
     for (Check check : checks) {
       check(check, document);

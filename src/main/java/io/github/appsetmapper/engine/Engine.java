@@ -197,11 +197,19 @@ public final class Engine {
     }
     rows = RowOrdering.apply(mapping, rows, base, trace);
     List<Map<String, Object>> answer = new ArrayList<>(rows.size());
+    long unheld = 0;
     for (Row row : rows) {
       Map<String, Object> parameters = parameters(mapping, row, base);
       trace.parameters(row.index(), parameters);
       answer.add(parameters);
+      // Counted in batches: one budget call per 256 KiB of answer, not per row.
+      unheld += io.github.appsetmapper.json.JsonCodec.estimate(parameters);
+      if (unheld > 256 * 1024) {
+        fetcher.holdAnswer(answer.size(), unheld);
+        unheld = 0;
+      }
     }
+    fetcher.holdAnswer(answer.size(), unheld);
     if (answer.size() < mapping.minItems()) {
       throw new GuardException(
           "the answer has "

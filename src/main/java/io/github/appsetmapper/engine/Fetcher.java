@@ -7,9 +7,7 @@ import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.ListingPass;
-import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -35,27 +33,11 @@ import java.util.function.Supplier;
  */
 final class Fetcher implements Page.Owner {
   /**
-   * What a row costs beyond its parsed item, as the memory budget counts it: the row, its scope and
-   * its share of the answer (parameter maps, the JSON written). An estimate, documented in
-   * docs/operations.md.
+   * What a row costs beyond its parsed item, as the memory budget counts it: the row, its values
+   * and its place in the lists that hold it. An estimate, documented in docs/operations.md; the
+   * parameter maps it becomes are counted on their own ({@link #holdAnswer}).
    */
-  static final int ROW_BYTES = 512;
-
-  /** One call, for naming the slowest: when it started and ended (0 while running). */
-  private static final class Timing {
-    final String what;
-    final long started = System.nanoTime();
-    volatile long ended;
-    volatile boolean cut;
-
-    Timing(String what) {
-      this.what = what;
-    }
-
-    long nanos(long now) {
-      return (ended == 0 ? now : ended) - started;
-    }
-  }
+  static final int ROW_BYTES = 256;
 
   /**
    * A listing of this getparams, once walked: its pages by request identity, and the failure of a
@@ -76,15 +58,8 @@ final class Fetcher implements Page.Owner {
   private final Trace trace;
   private final Deadline deadline;
   private final Map<String, Local> listings = new ConcurrentHashMap<>();
-  private final List<Timing> timings = Collections.synchronizedList(new ArrayList<>());
-  private final List<byte[]> held = new ArrayList<>();
-  private long reserved;
-
-  /**
-   * Set once the answer is done: a call still finishing then (a cancelled enrich) holds nothing.
-   */
-  private boolean released;
-
+  private final CallTimings timings = new CallTimings();
+  private final HeldMemory held;
   private final Set<String> stale = Collections.synchronizedSet(new java.util.LinkedHashSet<>());
   private volatile Set<String> owners = Set.of();
 
@@ -92,6 +67,7 @@ final class Fetcher implements Page.Owner {
     this.shared = shared;
     this.trace = trace;
     this.deadline = deadline;
+    this.held = new HeldMemory(shared.budget(), this::refused);
   }
 
   /** Tags for the cache entries this getparams uses: its mapping, and mapping with input. */
@@ -108,16 +84,7 @@ final class Fetcher implements Page.Owner {
 
   /** Gives what this getparams held back to the memory budget; what arrives later is not held. */
   void release() {
-    MemoryBudget budget = shared.budget();
-    synchronized (held) {
-      released = true;
-      for (byte[] body : held) {
-        budget.release(body);
-      }
-      held.clear();
-      budget.unreserve(reserved);
-      reserved = 0;
-    }
+    held.release();
   }
 
   Deadline deadline() {
@@ -126,25 +93,7 @@ final class Fetcher implements Page.Owner {
 
   /** The call that took (or has been taking) longest: "enrich.x GET https://... (1200 ms)". */
   String slowest() {
-    long now = System.nanoTime();
-    Timing slowest = null;
-    synchronized (timings) {
-      for (Timing timing : timings) {
-        if (slowest == null || timing.nanos(now) > slowest.nanos(now)) {
-          slowest = timing;
-        }
-      }
-    }
-    if (slowest == null) {
-      return "none was made";
-    }
-    String how =
-        slowest.cut
-            ? "cut off by the deadline"
-            : slowest.ended == 0
-                ? "still running"
-                : "took " + slowest.nanos(now) / 1_000_000 + " ms";
-    return slowest.what + " (" + how + ")";
+    return timings.slowest();
   }
 
   /**
@@ -228,8 +177,7 @@ final class Fetcher implements Page.Owner {
       throws UpstreamException, ListingPass.Restart {
     UpstreamRequest request = stamp(rendered);
     long started = System.nanoTime();
-    Timing timing = new Timing(step + " " + HttpUpstream.describe(request));
-    timings.add(timing);
+    CallTimings.Timing timing = timings.start(step + " " + HttpUpstream.describe(request));
     try {
       if (deadline.expired()) {
         throw new UpstreamException(
@@ -238,8 +186,8 @@ final class Fetcher implements Page.Owner {
       }
       SharedCalls.Outcome outcome = pass.page(request);
       UpstreamResponse response = outcome.response();
-      timing.ended = System.nanoTime();
-      holdBody(request, response);
+      timing.end(false);
+      held.body(request, response);
       if (outcome.source() == SharedCalls.Source.STALE) {
         stale.add(step + " " + outcome.staleBecause());
       }
@@ -258,8 +206,7 @@ final class Fetcher implements Page.Owner {
               outcome.staleBecause()));
       return page;
     } catch (UpstreamException | RuntimeException e) {
-      timing.ended = System.nanoTime();
-      timing.cut = e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.DEADLINE;
+      timing.end(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.DEADLINE);
       if (e instanceof UpstreamException failure) {
         recorded.put(request.identity(), failure);
       }
@@ -267,9 +214,7 @@ final class Fetcher implements Page.Owner {
           UpstreamCall.failed(step, request, e.getMessage(), System.nanoTime() - started, number));
       throw e;
     } finally {
-      if (timing.ended == 0) {
-        timing.ended = System.nanoTime();
-      }
+      timing.end(false);
     }
   }
 
@@ -312,63 +257,25 @@ final class Fetcher implements Page.Owner {
     return rendered.withSettings(rendered.settings().withDeadline(deadline));
   }
 
-  private void holdBody(UpstreamRequest request, UpstreamResponse response)
-      throws UpstreamException {
-    MemoryBudget budget = shared.budget();
-    if (!budget.hold(response.body())) {
-      refused("memory-budget");
-      throw new UpstreamException(
-          HttpUpstream.describe(request)
-              + ": answer of "
-              + response.body().length
-              + " bytes refused: the memory budget for upstream answers ("
-              + budget.total()
-              + " bytes) is in use; retry later or raise --memory-budget",
-          UpstreamException.Kind.OVERLOAD);
-    }
-    synchronized (held) {
-      if (released) {
-        budget.release(response.body());
-      } else {
-        held.add(response.body());
-      }
-    }
-  }
-
   @Override
   public void hold(Page page, long bytes) throws UpstreamException {
-    reserve(bytes, page.describe() + ": the answer's data (about " + bytes + " bytes once parsed)");
+    held.reserve(
+        bytes, page.describe() + ": the answer's data (about " + bytes + " bytes once parsed)");
   }
 
   /** Counts {@code rows} rows made from an answer ({@code where} names it) against the budget. */
   void holdRows(String where, int rows) throws UpstreamException {
     long bytes = (long) rows * ROW_BYTES;
-    reserve(bytes, where + ": " + rows + " rows (about " + bytes + " bytes)");
+    held.reserve(bytes, where + ": " + rows + " rows (about " + bytes + " bytes)");
   }
 
-  private void reserve(long bytes, String what) throws UpstreamException {
-    MemoryBudget budget = shared.budget();
-    synchronized (held) {
-      if (released) {
-        return;
-      }
-      if (!budget.reserve(bytes)) {
-        refused("memory-budget");
-        throw new UpstreamException(
-            what
-                + (bytes > budget.total()
-                    ? " exceed the memory budget for upstream answers ("
-                        + budget.total()
-                        + " bytes); raise --memory-budget"
-                    : " do not fit the memory budget for upstream answers ("
-                        + budget.total()
-                        + " bytes, "
-                        + budget.inUse()
-                        + " in use); retry later or raise --memory-budget"),
-            UpstreamException.Kind.OVERLOAD);
-      }
-      reserved += bytes;
-    }
+  /**
+   * Counts the parameter maps of the answer against the budget ({@code rows} so far, {@code bytes}
+   * more): what a small answer can grow into is written out whole.
+   */
+  void holdAnswer(int rows, long bytes) throws UpstreamException {
+    held.reserve(
+        bytes, "the answer's parameter maps (" + rows + " so far, about " + bytes + " bytes more)");
   }
 
   @Override

@@ -119,6 +119,38 @@ public final class JsonCodec {
     }
   }
 
+  /**
+   * Estimates what data this server built takes once written: its heap (as {@link #measure} counts
+   * it) plus its JSON text twice (the text, and its bytes on the way out). For the memory budget of
+   * an answer's parameter maps.
+   */
+  public static long estimate(Object data) {
+    long bytes = 0;
+    Deque<Object> todo = new ArrayDeque<>();
+    todo.push(data);
+    int seen = 0;
+    while (!todo.isEmpty() && seen++ < 1_000_000) {
+      Object value = todo.pop();
+      bytes += VALUE_BYTES + 2 * 8;
+      if (value instanceof Map<?, ?> map) {
+        bytes += OBJECT_BYTES;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+          int key = String.valueOf(entry.getKey()).length();
+          bytes += MEMBER_BYTES + STRING_BYTES + key + 2L * key;
+          todo.push(entry.getValue() == null ? "" : entry.getValue());
+        }
+      } else if (value instanceof java.util.Collection<?> list) {
+        bytes += LIST_BYTES;
+        list.forEach(element -> todo.push(element == null ? "" : element));
+      } else if (value instanceof String text) {
+        bytes += STRING_BYTES + 3L * text.length();
+      } else {
+        bytes += BIG_NUMBER_BYTES;
+      }
+    }
+    return bytes;
+  }
+
   /** {@link #read(byte[])} as a Jackson tree, for readers that walk one. */
   public static JsonNode tree(byte[] json) throws JsonRefusal {
     return WRITER.valueToTree(read(json));

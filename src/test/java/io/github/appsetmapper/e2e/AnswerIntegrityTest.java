@@ -232,6 +232,21 @@ class AnswerIntegrityTest {
     }
 
     @Test
+    void aDefinitePathToAListGivesItsElementsAndToNothingIsAnError() {
+      stub.on(
+          "GET /items",
+          r ->
+              r.rawUri().contains("none")
+                  ? Reply.json(200, "{\"total\":0}")
+                  : Reply.json(200, "{\"items\":[{\"id\":1},{\"id\":2}]}"));
+      String yaml = list("$.items", "");
+      assertThat(serve(yaml, "l").body())
+          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
+      assertThat(serve(yaml.replace("/items\"", "/items?none\""), "l").body())
+          .isEqualTo(error("l", "list GET URL/items?none: items '$['items']': found nothing"));
+    }
+
+    @Test
     void missingIsEmptyLetsAMissingContainerCountAsEmpty() {
       stub.on("GET /items", Reply.json(200, GROUPS));
       assertThat(serve(list("$.groups[*].items[*]", "  missingIsEmpty: true"), "l").body())

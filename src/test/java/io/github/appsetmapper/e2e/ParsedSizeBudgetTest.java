@@ -51,7 +51,7 @@ class ParsedSizeBudgetTest {
           .isEqualTo(
               "{\"error\":\"mapping 'z': list GET "
                   + stub.url()
-                  + "/zeros: 2097152 rows (about 1073741824 bytes) exceed the memory budget for"
+                  + "/zeros: 2097152 rows (about 536870912 bytes) exceed the memory budget for"
                   + " upstream answers (67108864 bytes); raise --memory-budget\"}");
     }
   }
@@ -70,6 +70,32 @@ class ParsedSizeBudgetTest {
           .endsWith(
               " bytes once parsed) exceed the memory budget for upstream answers (16777216"
                   + " bytes); raise --memory-budget\"}");
+    }
+  }
+
+  @Test
+  void theParameterMapsARowBecomesCountToo(@TempDir Path dir) {
+    // 20,000 small rows, each written out as ten long parameters: the answer is the big part.
+    StringBuilder parameters = new StringBuilder();
+    for (int i = 0; i < 10; i++) {
+      parameters
+          .append("  p")
+          .append(i)
+          .append(": \"'")
+          .append("x".repeat(200))
+          .append("' + item\"\n");
+    }
+    String wide = MAPPING.replace("parameters: {n: item}\n", "parameters:\n" + parameters);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /zeros", zeros(20_000));
+      try (PluginServer plugin =
+          PluginServer.withOptions(dir, Map.of("up", stub.url()), null, 32L * 1024 * 1024, wide)) {
+        Answer answer = plugin.getparams("z", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.body())
+            .startsWith("{\"error\":\"mapping 'z': the answer's parameter maps (")
+            .endsWith("in use); retry later or raise --memory-budget\"}");
+      }
     }
   }
 

@@ -29,8 +29,9 @@ final class Snapshot {
   }
 
   /**
-   * Whether the listing may be kept: every page answered (none failed), the first with a 2xx, and
-   * none said {@code Cache-Control: no-store}.
+   * Whether the listing may be kept: every page answered (none failed), the first with a 200 or a
+   * 203 (a 202 "not done yet" is asked for again, not kept), and none said {@code Cache-Control:
+   * no-store}.
    */
   boolean storable() {
     boolean first = true;
@@ -38,7 +39,7 @@ final class Snapshot {
       if (!(page instanceof UpstreamResponse response)) {
         return false;
       }
-      if (first && !response.isSuccess()) {
+      if (first && response.status() != 200 && response.status() != 203) {
         return false;
       }
       first = false;
