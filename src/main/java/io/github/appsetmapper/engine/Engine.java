@@ -324,7 +324,10 @@ public final class Engine {
       throws EvaluationException {
     try {
       return expression.evaluate(scope);
-    } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+    } catch (org.springframework.expression.EvaluationException
+        | IllegalArgumentException
+        | ArithmeticException e) {
+      // ArithmeticException: a decimal divided by zero.
       throw new EvaluationException(
           expression.path()
               + " '"

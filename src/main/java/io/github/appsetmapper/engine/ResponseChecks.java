@@ -70,7 +70,7 @@ record ResponseChecks(
     withResponse.put("response", page.view());
     try {
       return expression.evaluate(withResponse);
-    } catch (org.springframework.expression.EvaluationException e) {
+    } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
       throw new EvaluationException(
           expression.path()
               + " '"

@@ -102,7 +102,9 @@ public final class JsonCodec {
               : JsonRefusal.Kind.LIMIT,
           e.getOriginalMessage().startsWith("Number")
               ? "has a number beyond the bounds (" + Numbers.BOUNDS + ")"
-              : "is beyond a size limit: " + e.getOriginalMessage(),
+              : e.getOriginalMessage().startsWith("Document nesting depth")
+                  ? "is nested deeper than " + MAX_DEPTH + " levels"
+                  : "is beyond a size limit: " + e.getOriginalMessage(),
           where(e.getLocation()));
     } catch (JsonParseException e) {
       String original = e.getOriginalMessage();
@@ -319,12 +321,19 @@ public final class JsonCodec {
           return text;
         }
         case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+          JsonParser.NumberType type = parser.getNumberType();
+          if (type == JsonParser.NumberType.INT) {
+            return parser.getIntValue();
+          }
+          if (type == JsonParser.NumberType.LONG) {
+            bytes += BIG_NUMBER_BYTES;
+            return parser.getLongValue();
+          }
+          // The text is checked before anything converts it: its digits and its exponent.
           String text = parser.getText();
           try {
             Number number = Numbers.parse(text);
-            if (!(number instanceof Integer)) {
-              bytes += BIG_NUMBER_BYTES + text.length();
-            }
+            bytes += BIG_NUMBER_BYTES + text.length();
             return number;
           } catch (Numbers.Refused e) {
             throw new JsonRefusal(

@@ -54,7 +54,7 @@ class ErrorTableTest {
       """
       name: guards
       input:
-        case: {required: true, enum: [fail-when, max-pages]}
+        case: {required: true, enum: [fail-when, max-pages, loop]}
       vars:
         up: {default: "http://unset.invalid"}
       list:
@@ -105,7 +105,7 @@ class ErrorTableTest {
       """
       name: shapes
       input:
-        case: {required: true, enum: [inner, clamped, gone, holder]}
+        case: {required: true, enum: [inner, clamped, gone]}
       vars:
         up: {default: "http://unset.invalid"}
       list:
@@ -161,6 +161,13 @@ class ErrorTableTest {
         "GET /shapes/inner",
         Reply.json(200, "{\"groups\":[{\"items\":[{\"id\":1}]},{\"error\":\"shard down\"}]}"));
     stub.on("GET /shapes/clamped", Reply.json(200, one));
+    stub.on(
+        "GET /guards/loop",
+        Reply.json(200, "{\"data\":[{\"id\":1}]}")
+            .withHeader("Link", "</guards/loop>; rel=\"next\""));
+    stub.on(
+        "GET /repos/deep/items",
+        Reply.json(200, "{\"items\":" + "[".repeat(600) + "]".repeat(600) + "}"));
     stub.on(
         "GET /shapes/gone",
         r ->
@@ -599,6 +606,28 @@ class ErrorTableTest {
           "mapping 'shapes': list GET "
               + stub.url()
               + "/shapes/gone?page=2: answered 404 (404 Page Not Found)");
+    }
+
+    @Test
+    void aNextLinkBackToAPageAlreadyFetched() {
+      assertError(
+          plugin.getparams("guards", "{\"input\":{\"parameters\":{\"case\":\"loop\"}}}"),
+          502,
+          "mapping 'guards': list GET "
+              + stub.url()
+              + "/guards/loop: the next page is one already fetched ("
+              + stub.url()
+              + "/guards/loop), a loop");
+    }
+
+    @Test
+    void nestingDeeperThanTheLimit() {
+      assertError(
+          items("{\"owner\":\"deep\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/deep/items: the answer is nested deeper than 500 levels");
     }
 
     @Test

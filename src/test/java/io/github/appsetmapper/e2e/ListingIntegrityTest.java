@@ -151,6 +151,38 @@ class ListingIntegrityTest {
   }
 
   @Test
+  void aListingItsOwnFailWhenRefusesIsNotKept(@TempDir Path dir) {
+    String yaml =
+        """
+        name: gql
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request:
+            url: "#{vars.up}/graphql"
+            cache: {ttl: 10m}
+            failWhen: "response.body['errors'] != null"
+          items: "$.data[*]"
+        parameters: {id: item}
+        """;
+    boolean[] failing = {true};
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /graphql",
+          r ->
+              failing[0]
+                  ? Reply.json(200, "{\"data\":[],\"errors\":[{\"message\":\"timeout\"}]}")
+                  : Reply.json(200, "{\"data\":[1]}"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertThat(plugin.getparams("gql", "{}").status()).isEqualTo(502);
+        failing[0] = false;
+        assertThat(plugin.getparams("gql", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
+      }
+    }
+  }
+
+  @Test
   void credentialsNeverFollowANextLinkToAnotherOrigin(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
         StubUpstream other = new StubUpstream()) {

@@ -153,4 +153,31 @@ class NumberBoundsTest {
     }
     assertUp();
   }
+
+  @Test
+  void aSortKeyThatIsNotAFiniteNumberStillSorts(@TempDir Path dir) {
+    String yaml =
+        """
+        name: s
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/items"}
+          items: "$.items[*]"
+        sortBy: "1.0 / 0"
+        parameters: {id: item.id}
+        """;
+    try (PluginServer other =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      assertThat(other.getparams("s", "{}").body())
+          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1500\"}]}}");
+    }
+    // A decimal divided by zero is the expression's failure, named, not an internal error.
+    try (PluginServer other =
+        PluginServer.withYaml(
+            dir, Map.of("up", stub.url()), Map.of(), yaml.replace("1.0 / 0", "item.id / 0"))) {
+      assertThat(other.getparams("s", "{}").body())
+          .isEqualTo(
+              "{\"error\":\"mapping 's': sortBy 'item.id / 0' failed on row 0: / by zero\"}");
+    }
+  }
 }
