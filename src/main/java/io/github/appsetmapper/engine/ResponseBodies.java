@@ -5,10 +5,11 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
-/** Reads upstream bodies as JSON (strict, for JsonPath) or as whatever they are (for value). */
+/**
+ * Reads a body outside a listing's {@link Page}: a login answer (strict JSON) and an error answer
+ * (whatever it is, for the message the upstream gave).
+ */
 final class ResponseBodies {
   private ResponseBodies() {}
 
@@ -41,14 +42,5 @@ final class ResponseBodies {
     } catch (IOException e) {
       return new String(response.body(), StandardCharsets.UTF_8);
     }
-  }
-
-  /** {@code response} as a {@code value} or {@code failWhen} expression sees it. */
-  static Map<String, Object> view(UpstreamResponse response) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("status", response.status());
-    view.put("headers", response.headers().asMap());
-    view.put("body", lenient(response));
-    return view;
   }
 }
