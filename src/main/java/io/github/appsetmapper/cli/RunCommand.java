@@ -1,6 +1,5 @@
 package io.github.appsetmapper.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
@@ -8,6 +7,8 @@ import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
@@ -121,13 +122,20 @@ final class RunCommand implements Callable<Integer> {
       }
       Map<String, Object> parameters = new LinkedHashMap<>();
       if (inputJson != null) {
+        Object read;
         try {
-          parameters.putAll(new ObjectMapper().readValue(inputJson, Map.class));
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-          err.println("error: --input-json is not a JSON object: " + e.getOriginalMessage());
+          read = JsonCodec.read(inputJson);
+        } catch (JsonRefusal e) {
+          read = e;
+        }
+        if (!(read instanceof Map<?, ?> typed)) {
+          err.println(
+              "error: --input-json "
+                  + (read instanceof JsonRefusal e ? e.located() : "must be a JSON object"));
           err.flush();
           return ExitCode.USAGE;
         }
+        parameters.putAll((Map<String, Object>) typed);
       }
       parameters.putAll(inputs);
       Invocation invocation = new Invocation(appSet, parameters);

@@ -1,15 +1,8 @@
 package io.github.appsetmapper.compile;
 
-import com.jayway.jsonpath.JsonPath;
-
 /**
- * The list step. {@code container} is the definite part of {@code items} ({@code $.items} for
- * {@code $.items[*]}; null for the body itself): it must exist and not be null, and be a list when
- * {@code containerIsList}, or the answer is an upstream error rather than an empty list.
+ * The list step: its request, the {@code items} path with the checks of the containers it walks (a
+ * missing or null container is an upstream error, not an empty list), and its pagination (null: one
+ * page).
  */
-public record CompiledList(
-    CompiledRequest request,
-    JsonPath items,
-    JsonPath container,
-    boolean containerIsList,
-    CompiledPaginate paginate) {}
+public record CompiledList(CompiledRequest request, RowPath items, CompiledPaginate paginate) {}

@@ -1,22 +1,45 @@
 package io.github.appsetmapper.compile;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.appsetmapper.config.PaginateSpec;
+import java.util.Set;
 
-/**
- * Pagination with its JsonPaths and expressions compiled. {@code next} for NEXT_URL; {@code param},
- * {@code cursorFrom} and {@code until} for CURSOR; {@code param}, {@code start}, {@code size} and
- * {@code sizeParam} for PAGE.
- */
-public record CompiledPaginate(
-    PaginateSpec.Mode mode,
-    String linkRel,
-    JsonPath next,
-    String param,
-    JsonPath cursorFrom,
-    CompiledExpression until,
-    int start,
-    Integer size,
-    String sizeParam,
-    int maxPages,
-    boolean stopAtMax) {}
+/** Pagination with its JsonPaths and expressions compiled: one type per mode. */
+public sealed interface CompiledPaginate {
+  /** How many pages at most, and whether reaching that stops ({@code onMaxPages: stop}). */
+  record Limits(int maxPages, boolean stopAtMax) {}
+
+  Limits limits();
+
+  /** {@code linkHeader}: the URL of the {@code Link} header's relation {@code rel}. */
+  record LinkHeader(String rel, Limits limits) implements CompiledPaginate {}
+
+  /**
+   * {@code next}: the URL at a definite JsonPath of the body; {@code holder} (null: the body) is
+   * what holds it, which must exist while the URL itself may be absent on the last page.
+   */
+  record NextUrl(JsonPath next, JsonPath holder, Limits limits) implements CompiledPaginate {}
+
+  /**
+   * {@code cursor}: the cursor at {@code from}, held by {@code holder} (null: the body), sent as
+   * query parameter {@code param} (null: the request uses {@code page.cursor}); {@code until}
+   * (null: none) ends early.
+   */
+  record Cursor(
+      String param, JsonPath from, JsonPath holder, CompiledExpression until, Limits limits)
+      implements CompiledPaginate {}
+
+  /**
+   * {@code page}: numbered pages from {@code start}, sent as {@code param} (null: the request uses
+   * {@code page.number}); {@code size} (null: none) sent as {@code sizeParam}; {@code endStatus}
+   * answers after the first page end the listing; {@code stopOnShortPage} ends at a short page.
+   */
+  record Numbered(
+      String param,
+      int start,
+      Integer size,
+      String sizeParam,
+      Set<Integer> endStatus,
+      boolean stopOnShortPage,
+      Limits limits)
+      implements CompiledPaginate {}
+}

@@ -238,13 +238,43 @@ public final class MappingCompiler {
     Scope requestScope =
         requestScope(scope.without("item", "'item' does not exist in the list request"));
     CompiledRequest request = request("list", list.request(), requestScope);
-    JsonPath items = jsonPath(list.items());
     return new CompiledList(
         request,
-        items,
-        items == null ? null : JsonPaths.container(items),
-        items != null && JsonPaths.walksArray(items),
+        rowPath(list.items(), list.missingIsEmpty(), "items"),
         paginate(list.paginate(), requestScope));
+  }
+
+  /** A rows path with its container checks; a path that cannot be checked is a load error. */
+  private RowPath rowPath(Expr expr, boolean missingIsEmpty, String field) {
+    JsonPath path = jsonPath(expr);
+    if (path == null) {
+      return null;
+    }
+    try {
+      return RowPath.compile(expr.text(), path, missingIsEmpty);
+    } catch (IllegalArgumentException e) {
+      problems.add(expr.pos(), field + " '" + expr.text() + "': " + e.getMessage());
+      return null;
+    }
+  }
+
+  /**
+   * {@code response.status} and {@code response.headers}, the parts of an answer besides its body.
+   */
+  private static final Pattern NOT_THE_BODY =
+      Pattern.compile(
+          "(#root\\s*\\.\\s*)?response\\s*(\\?\\.|\\.)\\s*(status|headers)\\b"
+              + "|(#root\\s*\\.\\s*)?response\\s*\\[\\s*'(status|headers)'\\s*\\]");
+
+  /**
+   * Whether an enrich reads only the status and headers: a {@code value} that names {@code
+   * response} only as {@code response.status} or {@code response.headers}. Only then is a 204 a
+   * complete answer. Judged on the text, so any other mention of {@code response} counts as reading
+   * the body.
+   */
+  private static boolean readsNoBody(CompiledExpression value) {
+    return value != null
+        && !NOT_THE_BODY.matcher(value.source().text()).replaceAll("").contains("response");
   }
 
   private CompiledEnrich enrich(EnrichSpec step, Scope rowScope) {
@@ -252,6 +282,10 @@ public final class MappingCompiler {
     Scope requestScope = requestScope(rowScope);
     CompiledRequest request = request(name, step.request(), requestScope);
     JsonPath select = jsonPath(step.select());
+    RowPath rows =
+        select == null || select.isDefinite()
+            ? null
+            : rowPath(step.select(), step.missingIsEmpty(), "select");
     CompiledExpression value = expressions.expression(step.value(), rowScope.with("response"));
     if (step.paginate() != null && (select == null || select.isDefinite())) {
       problems.add(
@@ -262,10 +296,12 @@ public final class MappingCompiler {
         step.name(),
         request,
         select,
+        rows,
         value,
         step.onMissing(),
         step.explode(),
-        paginate(step.paginate(), requestScope));
+        paginate(step.paginate(), requestScope),
+        readsNoBody(value));
   }
 
   private static Scope requestScope(Scope scope) {
@@ -337,7 +373,8 @@ public final class MappingCompiler {
         cache == null
             ? null
             : new io.github.appsetmapper.upstream.cache.CachePolicy(
-                cache.ttl(), cache.staleIfError()));
+                cache.ttl(), cache.staleIfError()),
+        request.acceptStatus() == null ? Set.of() : request.acceptStatus());
   }
 
   private static Path path(String file) {
@@ -452,44 +489,47 @@ public final class MappingCompiler {
     if (paginate == null) {
       return null;
     }
-    JsonPath next = null;
-    if (paginate.mode() == PaginateSpec.Mode.NEXT_URL) {
-      next = jsonPath(paginate.next());
-      if (next != null && !next.isDefinite()) {
-        problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
+    CompiledPaginate.Limits limits =
+        new CompiledPaginate.Limits(paginate.maxPages(), paginate.stopAtMax());
+    switch (paginate.mode()) {
+      case LINK_HEADER -> {
+        return new CompiledPaginate.LinkHeader(paginate.linkRel(), limits);
+      }
+      case NEXT_URL -> {
+        JsonPath next = jsonPath(paginate.next());
+        if (next != null && !next.isDefinite()) {
+          problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
+        }
+        return new CompiledPaginate.NextUrl(next, holder(next), limits);
+      }
+      case CURSOR -> {
+        PaginateSpec.Cursor cursor = paginate.cursor();
+        JsonPath from = definitePath(cursor.from(), "from");
+        Scope responseScope =
+            requestScope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+        return new CompiledPaginate.Cursor(
+            cursor.param(),
+            from,
+            holder(from),
+            expressions.expression(cursor.until(), responseScope),
+            limits);
+      }
+      default -> {
+        PaginateSpec.Page page = paginate.page();
+        return new CompiledPaginate.Numbered(
+            page.param(),
+            page.start(),
+            page.size(),
+            page.sizeParam(),
+            page.endStatus(),
+            page.stopOnShortPage(),
+            limits);
       }
     }
-    String param = null;
-    JsonPath cursorFrom = null;
-    CompiledExpression until = null;
-    int start = 1;
-    Integer size = null;
-    String sizeParam = null;
-    if (paginate.cursor() != null) {
-      PaginateSpec.Cursor cursor = paginate.cursor();
-      param = cursor.param();
-      cursorFrom = definitePath(cursor.from(), "from");
-      Scope responseScope = requestScope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
-      until = expressions.expression(cursor.until(), responseScope);
-    }
-    if (paginate.page() != null) {
-      PaginateSpec.Page page = paginate.page();
-      param = page.param();
-      start = page.start();
-      size = page.size();
-      sizeParam = page.sizeParam();
-    }
-    return new CompiledPaginate(
-        paginate.mode(),
-        paginate.linkRel(),
-        next,
-        param,
-        cursorFrom,
-        until,
-        start,
-        size,
-        sizeParam,
-        paginate.maxPages(),
-        paginate.stopAtMax());
+  }
+
+  /** What holds the value a definite path names (null: the body), which must exist. */
+  private static JsonPath holder(JsonPath path) {
+    return path == null || !path.isDefinite() ? null : JsonPaths.holder(path);
   }
 }

@@ -1,6 +1,9 @@
 package io.github.appsetmapper.config;
 
-/** {@code enrich.<name>}: a request per row whose answer becomes one named value on the row. */
+/**
+ * {@code enrich.<name>}: a request per row whose answer becomes one named value on the row. {@code
+ * missingIsEmpty} lets a container an indefinite {@code select} walks be missing or null.
+ */
 public record EnrichSpec(
     Pos pos,
     String name,
@@ -9,7 +12,8 @@ public record EnrichSpec(
     Expr value,
     OnMissing onMissing,
     boolean explode,
-    PaginateSpec paginate) {
+    PaginateSpec paginate,
+    boolean missingIsEmpty) {
 
   public enum OnMissing {
     ERROR("error"),

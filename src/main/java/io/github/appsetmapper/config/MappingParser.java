@@ -48,9 +48,9 @@ public final class MappingParser {
       List.of("type", "required", "default", "pattern", "enum", "description");
   static final List<String> VAR_KEYS = List.of("default", "env", "description");
   static final List<String> SECRET_KEYS = List.of("file", "env");
-  static final List<String> LIST_KEYS = List.of("request", "items", "paginate");
+  static final List<String> LIST_KEYS = List.of("request", "items", "paginate", "missingIsEmpty");
   static final List<String> ENRICH_KEYS =
-      List.of("request", "select", "value", "onMissing", "explode", "paginate");
+      List.of("request", "select", "value", "onMissing", "explode", "paginate", "missingIsEmpty");
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -261,7 +261,8 @@ public final class MappingParser {
         map.pos(),
         request == null ? null : RequestParser.request(request),
         items,
-        RequestParser.paginate(map.map("paginate")));
+        RequestParser.paginate(map.map("paginate")),
+        map.bool("missingIsEmpty", false));
   }
 
   private static Map<String, EnrichSpec> enrich(YamlMap map) {
@@ -295,7 +296,8 @@ public final class MappingParser {
               value,
               entry.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR),
               entry.bool("explode", false),
-              RequestParser.paginate(entry.map("paginate"))));
+              RequestParser.paginate(entry.map("paginate")),
+              entry.bool("missingIsEmpty", false)));
     }
     return out;
   }

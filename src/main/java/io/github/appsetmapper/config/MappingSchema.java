@@ -1,7 +1,6 @@
 package io.github.appsetmapper.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
@@ -43,7 +42,7 @@ public final class MappingSchema {
       if (in == null) {
         throw new IllegalStateException(RESOURCE + " is not on the classpath");
       }
-      JsonNode schema = new ObjectMapper().readTree(in);
+      JsonNode schema = io.github.appsetmapper.json.JsonCodec.tree(in.readAllBytes());
       return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7).getSchema(schema);
     } catch (IOException e) {
       throw new UncheckedIOException(e);

@@ -1,5 +1,7 @@
 package io.github.appsetmapper.config;
 
+import java.util.Set;
+
 /**
  * {@code paginate}: how to find the next page, and when to give up. Exactly one mode; the fields of
  * the others are null.
@@ -33,7 +35,17 @@ public record PaginateSpec(
   /**
    * {@code page}: numbered pages from {@code start}, sent as query parameter {@code param} (or by
    * the request through {@code page.number}); {@code size} rows a page, sent as {@code sizeParam}
-   * when given; a page with fewer rows than {@code size} (or none) is the last.
+   * when given. The end is told by the answer's headers ({@code Link: rel="next"}, {@code
+   * X-Next-Page}, {@code X-Total-Pages}/{@code X-Total}), else by an empty page; {@code
+   * stopOnShortPage} also ends at a page with fewer rows than {@code size}, and a page answering
+   * one of {@code endStatus} (after the first) ends the listing instead of failing it.
    */
-  public record Page(Pos pos, String param, int start, Integer size, String sizeParam) {}
+  public record Page(
+      Pos pos,
+      String param,
+      int start,
+      Integer size,
+      String sizeParam,
+      Set<Integer> endStatus,
+      boolean stopOnShortPage) {}
 }

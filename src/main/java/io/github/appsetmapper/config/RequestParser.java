@@ -20,7 +20,8 @@ final class RequestParser {
           "failWhen",
           "cache",
           "retries",
-          "tls");
+          "tls",
+          "acceptStatus");
   static final List<String> DEFAULTS_KEYS =
       List.of("headers", "auth", "timeout", "failWhen", "cache", "retries", "tls");
   static final List<String> AUTH_KEYS =
@@ -41,7 +42,8 @@ final class RequestParser {
       List.of("appId", "installationId", "privateKey", "apiUrl");
   static final List<String> REGISTRY_KEYS = List.of("username", "password");
   static final List<String> CURSOR_KEYS = List.of("param", "from", "until");
-  static final List<String> PAGE_KEYS = List.of("param", "start", "size", "sizeParam");
+  static final List<String> PAGE_KEYS =
+      List.of("param", "start", "size", "sizeParam", "endStatus", "stopOnShortPage");
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
@@ -91,7 +93,36 @@ final class RequestParser {
         map.expr("failWhen"),
         retries,
         tls(map.map("tls")),
-        cache(map.map("cache")));
+        cache(map.map("cache")),
+        statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"));
+  }
+
+  /**
+   * A list of HTTP statuses within {@code [min, max]}, or null when the key is absent. {@code what}
+   * says what the list is for, in the error.
+   */
+  private static java.util.Set<Integer> statuses(
+      YamlMap map, String key, int min, int max, String what) {
+    if (!map.has(key)) {
+      return null;
+    }
+    java.util.Set<Integer> out = new java.util.TreeSet<>();
+    for (String text : map.stringList(key)) {
+      int status;
+      try {
+        status = Integer.parseInt(text.trim());
+      } catch (NumberFormatException e) {
+        map.error(key, "lists " + what + "; '" + text + "' is not a status");
+        continue;
+      }
+      if (status < min || status > max) {
+        map.error(
+            key, "lists " + what + " (" + min + " to " + max + "); " + status + " is not one");
+        continue;
+      }
+      out.add(status);
+    }
+    return java.util.Collections.unmodifiableSet(out);
   }
 
   static final List<String> CACHE_KEYS = CacheSpec.KEYS;
@@ -265,6 +296,11 @@ final class RequestParser {
     if (spec != null && spec.failWhen() != null) {
       request.error("failWhen", "a login request takes no failWhen; a non-2xx answer fails it");
     }
+    if (spec != null && spec.acceptStatus() != null) {
+      request.error(
+          "acceptStatus",
+          "a login request takes no acceptStatus; any 2xx answer with the token is");
+    }
     Expr token = requiredExpr(body, "token");
     Expr expiresInPath = null;
     java.time.Duration expiresIn = null;
@@ -390,9 +426,22 @@ final class RequestParser {
         if (sizeParam != null && size == null) {
           page.problems().add(page.pos(), "sizeParam needs size (the page size to send)");
         }
+        boolean stopOnShortPage = page.bool("stopOnShortPage", false);
+        if (stopOnShortPage && size == null) {
+          page.problems()
+              .add(page.pos(), "stopOnShortPage needs size (a page with fewer rows is the last)");
+        }
+        java.util.Set<Integer> endStatus =
+            statuses(page, "endStatus", 400, 499, "4xx statuses that mean the pages ran out");
         PaginateSpec.Page spec =
             new PaginateSpec.Page(
-                page.pos(), queryName(page, "param"), page.integer("start", 1, 0), size, sizeParam);
+                page.pos(),
+                queryName(page, "param"),
+                page.integer("start", 1, 0),
+                size,
+                sizeParam,
+                endStatus == null ? java.util.Set.of() : endStatus,
+                stopOnShortPage);
         return new PaginateSpec(
             map.pos(), PaginateSpec.Mode.PAGE, null, null, null, spec, maxPages, stop);
       }

@@ -6,7 +6,8 @@ import java.util.Map;
 /**
  * An upstream request as written. {@code body} is plain data whose string leaves are {@link Expr}
  * templates; null means no body. {@code retries}, {@code tls} and {@code cache} are null when not
- * set here.
+ * set here. {@code acceptStatus}: 2xx statuses besides 200 and 203 that are complete answers (null:
+ * none).
  */
 public record RequestSpec(
     Pos pos,
@@ -20,4 +21,5 @@ public record RequestSpec(
     Expr failWhen,
     Integer retries,
     TlsSpec tls,
-    CacheSpec cache) {}
+    CacheSpec cache,
+    java.util.Set<Integer> acceptStatus) {}

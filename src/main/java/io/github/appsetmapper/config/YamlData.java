@@ -1,6 +1,6 @@
 package io.github.appsetmapper.config;
 
-import java.math.BigDecimal;
+import io.github.appsetmapper.json.Numbers;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -51,7 +51,13 @@ final class YamlData {
       return null;
     }
     if (node instanceof ScalarNode scalar) {
-      Object value = scalar(scalar);
+      Object value;
+      try {
+        value = scalar(scalar);
+      } catch (Numbers.Refused e) {
+        problems.add(YamlMap.pos(file, node, path), e.getMessage());
+        return null;
+      }
       if (templates && value instanceof String text) {
         return new Expr(text, YamlMap.pos(file, node, path));
       }
@@ -74,7 +80,7 @@ final class YamlData {
     return Collections.unmodifiableMap(out);
   }
 
-  private static Object scalar(ScalarNode scalar) {
+  private static Object scalar(ScalarNode scalar) throws Numbers.Refused {
     String text = scalar.getValue();
     Tag tag = scalar.getTag();
     if (tag.equals(Tag.NULL)) {
@@ -87,16 +93,22 @@ final class YamlData {
     }
     if (tag.equals(Tag.INT)) {
       try {
-        BigInteger big = new BigInteger(text.replace("_", ""));
-        return big.bitLength() < 64 ? (Object) big.longValue() : big;
-      } catch (NumberFormatException e) {
+        Number number = Numbers.parse(text.replace("_", ""));
+        return number instanceof BigInteger big ? big : (Object) number.longValue();
+      } catch (Numbers.Refused e) {
+        if (e.outOfBounds()) {
+          throw e;
+        }
         return text;
       }
     }
     if (tag.equals(Tag.FLOAT)) {
       try {
-        return new BigDecimal(text.replace("_", ""));
-      } catch (NumberFormatException e) {
+        return Numbers.decimal(text.replace("_", ""));
+      } catch (Numbers.Refused e) {
+        if (e.outOfBounds()) {
+          throw e;
+        }
         return text;
       }
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.math.BigDecimal;
+import io.github.appsetmapper.json.Numbers;
 import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -125,11 +125,16 @@ final class YamlJson {
       }
       default -> {}
     }
-    if (INT.matcher(text).matches()) {
+    // A number beyond the bounds stays text here: the loader reports it, naming the bounds.
+    if (INT.matcher(text).matches() && text.length() <= Numbers.MAX_DIGITS + 1) {
       return json.numberNode(new BigInteger(text));
     }
     if (FLOAT.matcher(text).matches()) {
-      return json.numberNode(new BigDecimal(text));
+      try {
+        return json.numberNode(Numbers.decimal(text));
+      } catch (Numbers.Refused e) {
+        return json.textNode(text);
+      }
     }
     return json.textNode(text);
   }

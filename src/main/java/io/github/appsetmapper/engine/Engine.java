@@ -1,28 +1,22 @@
 package io.github.appsetmapper.engine;
 
-import com.jayway.jsonpath.JsonPath;
-import com.jayway.jsonpath.PathNotFoundException;
 import io.github.appsetmapper.compile.CompiledEnrich;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
-import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
-import java.io.IOException;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -203,11 +197,19 @@ public final class Engine {
     }
     rows = RowOrdering.apply(mapping, rows, base, trace);
     List<Map<String, Object>> answer = new ArrayList<>(rows.size());
+    long unheld = 0;
     for (Row row : rows) {
       Map<String, Object> parameters = parameters(mapping, row, base);
       trace.parameters(row.index(), parameters);
       answer.add(parameters);
+      // Counted in batches: one budget call per 256 KiB of answer, not per row.
+      unheld += io.github.appsetmapper.json.JsonCodec.estimate(parameters);
+      if (unheld > 256 * 1024) {
+        fetcher.holdAnswer(answer.size(), unheld);
+        unheld = 0;
+      }
     }
+    fetcher.holdAnswer(answer.size(), unheld);
     if (answer.size() < mapping.minItems()) {
       throw new GuardException(
           "the answer has "
@@ -233,94 +235,39 @@ public final class Engine {
       Trace trace)
       throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
     Map<String, Object> scope = requestScope(mapping, base);
-    Fetcher.Pages fetched =
-        fetcher.pages(
+    ResponseChecks checks = ResponseChecks.of(list.request(), false, scope, fetcher.redactor());
+    List<Page> pages =
+        fetcher.listing(
             "list",
-            page -> render(mapping, list.request(), withPage(scope, page), trace),
-            list.paginate(),
-            list.request().failWhen(),
-            scope,
-            page -> items(list, fetcherRequest(list, page), page).size());
-    UpstreamRequest request = fetched.first();
-    List<UpstreamResponse> pages = fetched.responses();
-    UpstreamResponse first = pages.get(0);
-    if (!first.isSuccess()) {
-      throw new UpstreamException("list " + fetcher.statusMessage(request, first));
+            () ->
+                Paginator.of(
+                    list.paginate(),
+                    (number, cursor) ->
+                        render(mapping, list.request(), withPage(scope, number, cursor), trace),
+                    scope,
+                    page -> page.rows(list.items(), "items").size()),
+            checks);
+    Page first = pages.get(0);
+    if (!checks.complete(first.status())) {
+      if (first.response().isSuccess()) {
+        first.refusedBy("incomplete-status");
+      }
+      throw new UpstreamException("list " + checks.incomplete(first.request(), first.response()));
     }
     List<Row> rows = new ArrayList<>();
-    for (UpstreamResponse page : pages) {
-      for (Object item : items(list, request.withUri(page.uri()), page)) {
+    for (Page page : pages) {
+      List<Object> items;
+      try {
+        items = page.rows(list.items(), "items");
+      } catch (UpstreamException e) {
+        throw e.withMessage("list " + e.getMessage());
+      }
+      fetcher.holdRows("list " + page.describe(), items.size());
+      for (Object item : items) {
         rows.add(new Row(rows.size(), item, Map.of()));
       }
     }
     return rows;
-  }
-
-  /** The rows of one page; a missing or null container is an error, never "none". */
-  private static List<Object> items(
-      CompiledList list, UpstreamRequest request, UpstreamResponse page) throws UpstreamException {
-    String where = "list " + HttpUpstream.describe(request);
-    Object document;
-    try {
-      document = ResponseBodies.json(page);
-    } catch (IOException e) {
-      throw new UpstreamException(where + ": " + e.getMessage());
-    }
-    JsonPath items = list.items();
-    if (document == null) {
-      throw new UpstreamException(where + ": the answer is JSON null");
-    }
-    Object container = list.container() == null ? document : readOrNull(list.container(), document);
-    String containerPath = list.container() == null ? "the body" : list.container().getPath();
-    if (container == null) {
-      throw new UpstreamException(
-          where + ": items '" + items.getPath() + "': " + containerPath + " is missing or null");
-    }
-    if (list.containerIsList() && !(container instanceof List)) {
-      throw new UpstreamException(
-          where
-              + ": items '"
-              + items.getPath()
-              + "': expected a list at "
-              + containerPath
-              + ", got "
-              + (container instanceof Map
-                  ? "an object"
-                  : "a " + container.getClass().getSimpleName().toLowerCase()));
-    }
-    Object selected;
-    try {
-      selected = items.read(document, JsonPaths.CONFIGURATION);
-    } catch (PathNotFoundException e) {
-      selected = null;
-    }
-    if (selected == null) {
-      throw new UpstreamException(where + ": items '" + items.getPath() + "' found nothing");
-    }
-    if (selected instanceof List<?> values) {
-      return new ArrayList<>(values);
-    }
-    return List.of(selected);
-  }
-
-  private static Object readOrNull(JsonPath path, Object document) {
-    try {
-      return path.read(document, JsonPaths.CONFIGURATION);
-    } catch (PathNotFoundException e) {
-      return null;
-    }
-  }
-
-  /** A stand-in request naming a page's URL in errors while its rows are counted. */
-  private static UpstreamRequest fetcherRequest(CompiledList list, UpstreamResponse page) {
-    return new UpstreamRequest(
-        list.request().method(),
-        page.uri(),
-        io.github.appsetmapper.upstream.Headers.of(List.of()),
-        null,
-        list.request().timeout(),
-        java.util.Set.of(),
-        io.github.appsetmapper.upstream.HostPolicy.any());
   }
 
   static Map<String, Object> requestScope(CompiledMapping mapping, Map<String, Object> scope) {
@@ -333,7 +280,11 @@ public final class Engine {
     return out;
   }
 
-  static Map<String, Object> withPage(Map<String, Object> scope, Map<String, Object> page) {
+  /** {@code scope} with {@code page}: {@code number} (1 for the first) and {@code cursor}. */
+  static Map<String, Object> withPage(Map<String, Object> scope, int number, String cursor) {
+    Map<String, Object> page = new HashMap<>();
+    page.put("number", number);
+    page.put("cursor", cursor);
     Map<String, Object> out = new HashMap<>(scope);
     out.put("page", page);
     return out;
@@ -353,7 +304,7 @@ public final class Engine {
       return RequestRenderer.render(mapping, request, scope);
     } catch (TemplateException e) {
       if (e.refusal() != null) {
-        trace.refused(e.refusal());
+        trace.refusedRequest(e.refusal());
       }
       if (e.fromInput()) {
         throw new InputException(e.getMessage());
@@ -379,7 +330,10 @@ public final class Engine {
       throws EvaluationException {
     try {
       return expression.evaluate(scope);
-    } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
+    } catch (org.springframework.expression.EvaluationException
+        | IllegalArgumentException
+        | ArithmeticException e) {
+      // ArithmeticException: a decimal divided by zero.
       throw new EvaluationException(
           expression.path()
               + " '"

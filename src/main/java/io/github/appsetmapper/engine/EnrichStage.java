@@ -1,17 +1,12 @@
 package io.github.appsetmapper.engine;
 
-import com.jayway.jsonpath.JsonPath;
 import com.jayway.jsonpath.PathNotFoundException;
 import io.github.appsetmapper.compile.CompiledEnrich;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
 import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -115,63 +110,72 @@ final class EnrichStage {
     Map<String, Object> scope = Engine.rowScope(base, row);
     Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
     String step = "enrich." + enrich.name() + " ";
-    Fetcher.Pages fetched =
-        fetcher.pages(
+    ResponseChecks checks =
+        ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, fetcher.redactor());
+    List<Page> pages =
+        fetcher.listing(
             "enrich." + enrich.name(),
-            page ->
-                Engine.render(
-                    mapping, enrich.request(), Engine.withPage(requestScope, page), trace),
-            enrich.paginate(),
-            enrich.request().failWhen(),
-            scope,
-            page -> matches(enrich, page, step));
-    UpstreamRequest request = fetched.first();
-    List<UpstreamResponse> pages = fetched.responses();
-    UpstreamResponse first = pages.get(0);
-    if (!first.isSuccess()) {
+            () ->
+                Paginator.of(
+                    enrich.paginate(),
+                    (number, cursor) ->
+                        Engine.render(
+                            mapping,
+                            enrich.request(),
+                            Engine.withPage(requestScope, number, cursor),
+                            trace),
+                    scope,
+                    page -> page.rows(enrich.rows(), "select").size()),
+            checks);
+    Page first = pages.get(0);
+    if (!checks.complete(first.status())) {
       if (first.status() == 404 || first.status() == 410) {
-        return missing(enrich, row, step + fetcher.statusMessage(request, first));
+        return missing(enrich, row, step + checks.statusMessage(first.request(), first.response()));
       }
-      throw new UpstreamException(step + fetcher.statusMessage(request, first));
+      if (first.response().isSuccess()) {
+        first.refusedBy("incomplete-status");
+      }
+      throw new UpstreamException(step + checks.incomplete(first.request(), first.response()));
     }
     Object value;
-    if (enrich.select() != null) {
-      value = select(enrich, request, pages, step);
-      if (value == Missing.INSTANCE) {
-        return missing(
-            enrich,
-            row,
-            step
-                + HttpUpstream.describe(request)
-                + ": select '"
-                + enrich.select().getPath()
-                + "' found nothing");
+    String missing = null;
+    try {
+      if (enrich.rows() != null) {
+        List<Object> joined = new ArrayList<>();
+        for (Page page : pages) {
+          joined.addAll(page.rows(enrich.rows(), "select"));
+        }
+        value = joined;
+      } else if (enrich.select() != null) {
+        value = read(enrich.select(), first.json());
+        if (value == NOTHING) {
+          missing = "select '" + enrich.select().getPath() + "' found nothing";
+        }
+      } else if (enrich.value() != null) {
+        Map<String, Object> valueScope = new HashMap<>(scope);
+        valueScope.put("response", first.view());
+        value = Engine.evaluate(enrich.value(), valueScope, row);
+        if (value == null) {
+          missing = "value '" + enrich.value().source().text() + "' is null";
+        }
+      } else {
+        value = first.lenient();
       }
-    } else if (enrich.value() != null) {
-      Map<String, Object> valueScope = new HashMap<>(scope);
-      valueScope.put("response", ResponseBodies.view(first));
-      value = Engine.evaluate(enrich.value(), valueScope, row);
-      if (value == null) {
-        return missing(
-            enrich,
-            row,
-            step
-                + HttpUpstream.describe(request)
-                + ": value '"
-                + enrich.value().source().text()
-                + "' is null");
-      }
-    } else {
-      value = ResponseBodies.lenient(first);
+    } catch (UpstreamException e) {
+      throw e.withMessage(step + e.getMessage());
+    }
+    if (missing != null) {
+      return missing(enrich, row, step + first.describe() + ": " + missing);
     }
     if (enrich.explode()) {
       if (!(value instanceof List<?> elements)) {
         throw new UpstreamException(
-            step + HttpUpstream.describe(request) + ": explode needs a list, got " + kind(value));
+            step + first.describe() + ": explode needs a list, got " + kind(value));
       }
       if (elements.isEmpty()) {
         trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
       }
+      fetcher.holdRows(step + first.describe(), elements.size());
       List<Row> exploded = new ArrayList<>(elements.size());
       for (Object element : elements) {
         exploded.add(row.with(enrich.name(), element));
@@ -181,51 +185,14 @@ final class EnrichStage {
     return new Outcome(List.of(row.with(enrich.name(), value)));
   }
 
-  private enum Missing {
-    INSTANCE
-  }
+  /** What a definite {@code select} gives when its path is not there. */
+  private static final Object NOTHING = new Object();
 
-  private static Object select(
-      CompiledEnrich enrich, UpstreamRequest request, List<UpstreamResponse> pages, String step)
-      throws UpstreamException {
-    JsonPath select = enrich.select();
-    List<Object> joined = new ArrayList<>();
-    for (UpstreamResponse page : pages) {
-      Object document;
-      try {
-        document = ResponseBodies.json(page);
-      } catch (IOException e) {
-        throw new UpstreamException(step + HttpUpstream.describe(request) + ": " + e.getMessage());
-      }
-      Object value;
-      try {
-        value = select.read(document, JsonPaths.CONFIGURATION);
-      } catch (PathNotFoundException e) {
-        if (select.isDefinite()) {
-          return Missing.INSTANCE;
-        }
-        value = List.of();
-      }
-      if (select.isDefinite()) {
-        return value;
-      }
-      if (value instanceof List<?> list) {
-        joined.addAll(list);
-      }
-    }
-    return joined;
-  }
-
-  /** The select's matches on one page (page mode stops at a short page). */
-  private static int matches(CompiledEnrich enrich, UpstreamResponse page, String step)
-      throws UpstreamException {
+  private static Object read(com.jayway.jsonpath.JsonPath select, Object document) {
     try {
-      Object value = enrich.select().read(ResponseBodies.json(page), JsonPaths.CONFIGURATION);
-      return value instanceof List<?> list ? list.size() : value == null ? 0 : 1;
+      return select.read(document, JsonPaths.CONFIGURATION);
     } catch (PathNotFoundException e) {
-      return 0;
-    } catch (IOException e) {
-      throw new UpstreamException(step + page.uri() + ": " + e.getMessage());
+      return NOTHING;
     }
   }
 

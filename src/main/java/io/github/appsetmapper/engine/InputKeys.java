@@ -1,8 +1,7 @@
 package io.github.appsetmapper.engine;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.json.JsonCodec;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
@@ -14,15 +13,11 @@ final class InputKeys {
 
   static String of(Map<String, Object> input) {
     try {
-      byte[] json =
-          JsonPaths.MAPPER
-              .writer()
-              .with(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-              .writeValueAsBytes(input);
+      byte[] json = JsonCodec.writeSorted(input).getBytes(StandardCharsets.UTF_8);
       return HexFormat.of()
           .formatHex(MessageDigest.getInstance("SHA-256").digest(json))
           .substring(0, 32);
-    } catch (JsonProcessingException | NoSuchAlgorithmException e) {
+    } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("cannot key an input", e);
     }
   }

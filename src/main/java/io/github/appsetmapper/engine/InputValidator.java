@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.InputRule;
 import io.github.appsetmapper.config.InputSpec.InputType;
+import io.github.appsetmapper.json.Numbers;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -89,7 +90,7 @@ final class InputValidator {
         }
         if (value instanceof Number || value instanceof Boolean) {
           return value instanceof Number n
-              ? new BigDecimal(n.toString()).toPlainString()
+              ? Numbers.plain(new BigDecimal(n.toString()))
               : value.toString();
         }
         throw wrongType(rule, "a string");
@@ -100,8 +101,16 @@ final class InputValidator {
         }
         if (value instanceof String s) {
           try {
-            return new BigDecimal(s.trim());
-          } catch (NumberFormatException e) {
+            return Numbers.decimal(s);
+          } catch (Numbers.Refused e) {
+            if (e.outOfBounds()) {
+              throw new InputException(
+                  "input '"
+                      + rule.name()
+                      + "' is a number beyond the bounds ("
+                      + Numbers.BOUNDS
+                      + ")");
+            }
             throw wrongType(rule, "a number");
           }
         }

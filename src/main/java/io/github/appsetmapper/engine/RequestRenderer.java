@@ -1,14 +1,13 @@
 package io.github.appsetmapper.engine;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import io.github.appsetmapper.compile.CompiledAuth;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
-import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.compile.Template;
 import io.github.appsetmapper.compile.UrlTemplate;
 import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.CallSettings;
@@ -74,8 +73,8 @@ final class RequestRenderer {
     byte[] body = null;
     if (request.body() != null) {
       try {
-        body = JsonPaths.MAPPER.writeValueAsBytes(body(request, request.body(), scope, "body"));
-      } catch (JsonProcessingException e) {
+        body = JsonCodec.writeBytes(body(request, request.body(), scope, "body"));
+      } catch (IllegalStateException e) {
         throw new TemplateException(request.step() + ".body: cannot be written as JSON", false);
       }
     }

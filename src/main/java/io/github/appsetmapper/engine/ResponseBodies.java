@@ -1,13 +1,15 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.upstream.UpstreamResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
-import java.util.Map;
 
-/** Reads upstream bodies as JSON (strict, for JsonPath) or as whatever they are (for value). */
+/**
+ * Reads a body outside a listing's {@link Page}: a login answer (strict JSON) and an error answer
+ * (whatever it is, for the message the upstream gave).
+ */
 final class ResponseBodies {
   private ResponseBodies() {}
 
@@ -17,10 +19,17 @@ final class ResponseBodies {
       throw new IOException("the answer has an empty body where JSON was expected");
     }
     try {
-      return JsonPaths.MAPPER.readValue(response.body(), Object.class);
-    } catch (IOException e) {
-      throw new IOException("the answer is not valid JSON", e);
+      return JsonCodec.read(response.body());
+    } catch (JsonRefusal e) {
+      throw new IOException(refusal(e), e);
     }
+  }
+
+  /** Why the codec refused an answer, as the end of an error line. */
+  static String refusal(JsonRefusal e) {
+    return e.kind() == JsonRefusal.Kind.SYNTAX
+        ? "the answer is not valid JSON"
+        : "the answer " + e.located();
   }
 
   /** The body as JSON when it parses, else as text; null when empty (HEAD, 204). */
@@ -29,18 +38,9 @@ final class ResponseBodies {
       return null;
     }
     try {
-      return JsonPaths.MAPPER.readValue(response.body(), Object.class);
+      return JsonCodec.read(response.body());
     } catch (IOException e) {
       return new String(response.body(), StandardCharsets.UTF_8);
     }
-  }
-
-  /** {@code response} as a {@code value} or {@code failWhen} expression sees it. */
-  static Map<String, Object> view(UpstreamResponse response) {
-    Map<String, Object> view = new LinkedHashMap<>();
-    view.put("status", response.status());
-    view.put("headers", response.headers().asMap());
-    view.put("body", lenient(response));
-    return view;
   }
 }

@@ -104,6 +104,11 @@ final class RowOrdering {
 
   /** Numbers compare by value whatever their Java type; 1 and 1.0 are one key. */
   private static Object normalize(Object key) {
+    if ((key instanceof Double || key instanceof Float)
+        && !Double.isFinite(((Number) key).doubleValue())) {
+      // NaN and infinity have no BigDecimal: kept as doubles (against a number, compared as text).
+      return ((Number) key).doubleValue();
+    }
     if (key instanceof Number n && !(key instanceof BigDecimal)) {
       return new BigDecimal(n.toString()).stripTrailingZeros();
     }

@@ -119,7 +119,8 @@ final class TokenAuths {
       try {
         document = ResponseBodies.json(response);
       } catch (IOException e) {
-        throw new IllegalArgumentException("the answer is not JSON");
+        // "is not valid JSON", or why the codec refused it (a key twice, a number too big).
+        throw new IllegalArgumentException(e.getMessage());
       }
       Object token = read(login.token(), document);
       if (token == null

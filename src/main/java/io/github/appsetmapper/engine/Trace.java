@@ -28,5 +28,11 @@ public interface Trace {
    * path-segment} (a segment that climbs) or {@code header-value} (a line break or control
    * character).
    */
-  default void refused(String reason) {}
+  default void refusedRequest(String reason) {}
+
+  /**
+   * An upstream answer refused as incomplete or unreadable, and why ({@code duplicate-key}, {@code
+   * missing-container}, {@code incomplete-status}, {@code memory-budget} ...).
+   */
+  default void refusedAnswer(String reason) {}
 }

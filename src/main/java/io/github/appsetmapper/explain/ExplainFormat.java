@@ -1,9 +1,6 @@
 package io.github.appsetmapper.explain;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
+import io.github.appsetmapper.json.JsonCodec;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,15 +11,8 @@ public enum ExplainFormat {
   TEXT,
   JSON;
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper()
-          .enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN)
-          .enable(SerializationFeature.INDENT_OUTPUT);
-  private static final ObjectMapper COMPACT =
-      new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-
   public String render(ExplainReport report) {
-    return this == TEXT ? ExplainText.render(report) : write(MAPPER, toJson(report));
+    return this == TEXT ? ExplainText.render(report) : JsonCodec.writePretty(toJson(report), false);
   }
 
   public String contentType() {
@@ -35,15 +25,7 @@ public enum ExplainFormat {
   }
 
   static String compact(Object value) {
-    return write(COMPACT, value);
-  }
-
-  private static String write(ObjectMapper mapper, Object value) {
-    try {
-      return mapper.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return JsonCodec.write(value);
   }
 
   /**

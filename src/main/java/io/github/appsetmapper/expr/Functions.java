@@ -1,7 +1,5 @@
 package io.github.appsetmapper.expr;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -14,10 +12,6 @@ import java.util.Map;
 
 /** The {@code #functions} of mapping expressions. Static, pure, and safe on null. */
 public final class Functions {
-  private static final ObjectMapper JSON =
-      new ObjectMapper()
-          .enable(com.fasterxml.jackson.core.JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-
   private Functions() {}
 
   /** RFC 1123 label like Argo CD's {@code branch_slug} (gosimple/slug, '_' turned into '-'). */
@@ -58,9 +52,9 @@ public final class Functions {
   /** The value as compact JSON text. */
   public static String json(Object value) {
     try {
-      return JSON.writeValueAsString(Values.parameter(value, true));
-    } catch (JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot write as JSON: " + e.getOriginalMessage());
+      return io.github.appsetmapper.json.JsonCodec.write(Values.parameter(value, true));
+    } catch (IllegalStateException e) {
+      throw new IllegalArgumentException("cannot write as JSON: " + e.getCause().getMessage());
     }
   }
 

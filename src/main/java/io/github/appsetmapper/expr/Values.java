@@ -1,5 +1,6 @@
 package io.github.appsetmapper.expr;
 
+import io.github.appsetmapper.json.Numbers;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -28,10 +29,13 @@ public final class Values {
     return value.toString();
   }
 
-  /** A number as a BigDecimal-backed plain text, or the integral types as they are. */
+  /**
+   * A number as a BigDecimal-backed plain text, or the integral types as they are; a decimal whose
+   * plain form would be huge keeps its scientific form ({@link Numbers#plain}).
+   */
   static Object plainNumber(Number n) {
     if (n instanceof BigDecimal d) {
-      return d.toPlainString();
+      return Numbers.plain(d);
     }
     if (n instanceof Double || n instanceof Float) {
       double d = n.doubleValue();

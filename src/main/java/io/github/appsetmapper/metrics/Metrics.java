@@ -181,11 +181,27 @@ public final class Metrics {
    * A request not sent because it would have gone where it must not: {@code path-segment} or {@code
    * header-value}. Input doing this is probing, or a mapping missing a {@code pattern}.
    */
-  public void refused(String mapping, String reason) {
+  public void refusedRequest(String mapping, String reason) {
     counter(
             "appset_mapper.requests.refused",
             "Upstream requests refused before they were sent: a path segment that climbs"
                 + " (path-segment), a line break or control character in a header (header-value)",
+            "mapping",
+            mapping,
+            "reason",
+            reason)
+        .increment();
+  }
+
+  /**
+   * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
+   * incomplete-status, duplicate-key, number-bounds, not-json, json-limit, missing-container,
+   * cursor-holder, cursor-stuck, identical-page, memory-budget.
+   */
+  public void refusedAnswer(String mapping, String reason) {
+    counter(
+            "appset_mapper.upstream.refused",
+            "Upstream answers refused as incomplete or unreadable, by reason",
             "mapping",
             mapping,
             "reason",

@@ -48,9 +48,18 @@ public final class MetricsTrace implements Trace {
   }
 
   @Override
-  public void refused(String reason) {
+  public void refusedRequest(String reason) {
     try {
-      metrics.refused(mapping, reason);
+      metrics.refusedRequest(mapping, reason);
+    } catch (RuntimeException e) {
+      // Bookkeeping must never fail a getparams.
+    }
+  }
+
+  @Override
+  public void refusedAnswer(String reason) {
+    try {
+      metrics.refusedAnswer(mapping, reason);
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
     }

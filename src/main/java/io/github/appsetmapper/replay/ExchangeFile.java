@@ -1,7 +1,7 @@
 package io.github.appsetmapper.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import io.github.appsetmapper.server.Json;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.Numbers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -39,6 +39,11 @@ public record ExchangeFile(
     }
     if (!(loaded instanceof Map<?, ?> top)) {
       throw new IOException(path + ": must be a YAML map with 'cases'");
+    }
+    String huge = Numbers.firstOutOfBounds(loaded);
+    if (huge != null) {
+      throw new IOException(
+          path + ": holds a number beyond the bounds (" + Numbers.BOUNDS + "): " + huge);
     }
     List<ReplayCase> cases = new ArrayList<>();
     int index = 0;
@@ -106,8 +111,8 @@ public record ExchangeFile(
       body = text.getBytes(StandardCharsets.UTF_8);
     } else if (response.get("body") != null) {
       try {
-        body = Json.MAPPER.writeValueAsBytes(response.get("body"));
-      } catch (JsonProcessingException x) {
+        body = JsonCodec.writeBytes(response.get("body"));
+      } catch (IllegalStateException x) {
         throw new IOException(path + ": " + where + ".response.body cannot be written as JSON");
       }
     }

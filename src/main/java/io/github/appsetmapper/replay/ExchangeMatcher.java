@@ -1,7 +1,7 @@
 package io.github.appsetmapper.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.github.appsetmapper.server.Json;
+import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.upstream.Headers;
 import java.io.IOException;
 import java.util.Map;
@@ -24,8 +24,8 @@ public final class ExchangeMatcher {
       return true;
     }
     try {
-      JsonNode want = Json.MAPPER.valueToTree(exchange.body());
-      JsonNode got = body == null ? null : Json.MAPPER.readTree(body);
+      JsonNode want = JsonCodec.tree(exchange.body());
+      JsonNode got = body == null ? null : JsonCodec.tree(body);
       return want.equals(got);
     } catch (IOException e) {
       return false;

@@ -1,20 +1,17 @@
 package io.github.appsetmapper.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
-import io.github.appsetmapper.server.Json;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.io.IOException;
@@ -57,13 +54,6 @@ public final class MappingTestRun {
     }
   }
 
-  private static final ObjectMapper INPUT =
-      new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
-  private static final ObjectMapper PRETTY =
-      Json.MAPPER
-          .copy()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
   private static final Comparator<JsonNode> NUMBERS_BY_VALUE =
       (a, b) -> {
         if (a.isNumber() && b.isNumber()) {
@@ -214,11 +204,10 @@ public final class MappingTestRun {
     return new CaseResult(c.name(), details.isEmpty(), List.copyOf(details));
   }
 
-  /** Input as the server would see it after JSON: floats as BigDecimal, as GetParamsParser does. */
+  /** Input as the server would see it after JSON: read by the codec, as GetParamsParser does. */
   @SuppressWarnings("unchecked")
-  private static Map<String, Object> roundTrip(Map<String, Object> input)
-      throws JsonProcessingException {
-    return INPUT.readValue(Json.MAPPER.writeValueAsString(input), Map.class);
+  private static Map<String, Object> roundTrip(Map<String, Object> input) throws JsonRefusal {
+    return (Map<String, Object>) JsonCodec.read(JsonCodec.writeBytes(input));
   }
 
   /** What the case answered: parameters (status 200) or an error status and message. */
@@ -275,19 +264,19 @@ public final class MappingTestRun {
 
   private static boolean sameJson(Object expected, Object actual) {
     try {
-      JsonNode want = Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(expected));
-      JsonNode got = Json.MAPPER.readTree(Json.MAPPER.writeValueAsString(actual));
+      JsonNode want = JsonCodec.tree(JsonCodec.writeBytes(expected));
+      JsonNode got = JsonCodec.tree(JsonCodec.writeBytes(actual));
       return want.equals(NUMBERS_BY_VALUE, got);
-    } catch (JsonProcessingException e) {
+    } catch (JsonRefusal e) {
       return false;
     }
   }
 
   private static List<String> pretty(Object value) {
     try {
-      Object plain = Json.MAPPER.readValue(Json.MAPPER.writeValueAsString(value), Object.class);
-      return PRETTY.writeValueAsString(plain).lines().toList();
-    } catch (JsonProcessingException e) {
+      Object plain = JsonCodec.read(JsonCodec.writeBytes(value));
+      return JsonCodec.writePretty(plain, true).lines().toList();
+    } catch (JsonRefusal e) {
       return List.of(String.valueOf(value));
     }
   }
@@ -333,7 +322,7 @@ public final class MappingTestRun {
     if (closest.body() != null) {
       String got =
           request.body() == null ? "no body" : new String(request.body(), StandardCharsets.UTF_8);
-      out.add("    body: expected " + Json.write(closest.body()));
+      out.add("    body: expected " + JsonCodec.write(closest.body()));
       out.add("          got      " + got);
     }
     return out;

@@ -94,10 +94,10 @@ final class AdminHandler {
     }
     JsonNode root;
     try {
-      root = Json.MAPPER.readTree(body);
-    } catch (java.io.IOException e) {
+      root = io.github.appsetmapper.json.JsonCodec.tree(body);
+    } catch (io.github.appsetmapper.json.JsonRefusal e) {
       if (strict) {
-        throw new HttpError(400, "the request body is not valid JSON");
+        throw new HttpError(400, "the request body " + e.located());
       }
       return null;
     }

@@ -1,24 +1,20 @@
 package io.github.appsetmapper.server;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
+import java.util.Collections;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Reads {@code {"applicationSetName":"...","input":{"parameters":{...}}}} strictly enough that a
  * wrong shape is a 400 naming the field, and leniently about what Argo CD may omit ({@code
- * parameters} when empty) or add (unknown top-level fields are ignored).
+ * parameters} when empty) or add (unknown top-level fields are ignored). The body is read by the
+ * one {@link JsonCodec}: a key twice in one object, or a number beyond the bounds, is a 400 before
+ * anything converts it.
  */
 final class GetParamsParser {
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper()
-          .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
-
   private GetParamsParser() {}
 
   @SuppressWarnings("unchecked")
@@ -28,45 +24,49 @@ final class GetParamsParser {
           400,
           "the request body is empty; send {\"applicationSetName\":...,\"input\":{\"parameters\":{...}}}");
     }
-    JsonNode root;
+    Object root;
     try {
-      root = MAPPER.readTree(body);
-    } catch (JsonProcessingException e) {
-      throw new HttpError(400, "the request body is not valid JSON: " + e.getOriginalMessage());
-    } catch (java.io.IOException e) {
-      throw new HttpError(400, "the request body could not be read");
+      root = JsonCodec.read(body);
+    } catch (JsonRefusal e) {
+      throw new HttpError(400, "the request body " + e.located());
     }
-    if (root == null || !root.isObject()) {
+    if (!(root instanceof Map<?, ?> top)) {
       throw new HttpError(400, "the request body must be a JSON object");
     }
-    JsonNode name = root.get("applicationSetName");
-    if (name != null && !name.isNull() && !name.isTextual()) {
+    Object name = top.get("applicationSetName");
+    if (name != null && !(name instanceof String)) {
       throw new HttpError(400, "applicationSetName must be a string");
     }
-    JsonNode input = root.get("input");
+    Object input = top.get("input");
     Map<String, Object> parameters = Map.of();
-    if (input != null && !input.isNull()) {
-      if (!input.isObject()) {
+    if (input != null) {
+      if (!(input instanceof Map<?, ?> inputMap)) {
         throw new HttpError(400, "input must be an object");
       }
-      JsonNode params = input.get("parameters");
-      if (params != null && !params.isNull()) {
-        if (!params.isObject()) {
+      Object params = inputMap.get("parameters");
+      if (params != null) {
+        if (!(params instanceof Map)) {
           throw new HttpError(400, "input.parameters must be an object, not " + kind(params));
         }
-        parameters = MAPPER.convertValue(params, Map.class);
+        parameters = Collections.unmodifiableMap((Map<String, Object>) params);
       }
     }
-    return new Invocation(name == null || name.isNull() ? "" : name.asText(), parameters);
+    return new Invocation(name == null ? "" : (String) name, parameters);
   }
 
-  private static String kind(JsonNode node) {
-    return switch (node.getNodeType()) {
-      case ARRAY -> "a list";
-      case STRING -> "a string";
-      case NUMBER -> "a number";
-      case BOOLEAN -> "a boolean";
-      default -> node.getNodeType().toString().toLowerCase();
-    };
+  private static String kind(Object value) {
+    if (value instanceof List) {
+      return "a list";
+    }
+    if (value instanceof String) {
+      return "a string";
+    }
+    if (value instanceof Number) {
+      return "a number";
+    }
+    if (value instanceof Boolean) {
+      return "a boolean";
+    }
+    return "an object";
   }
 }

@@ -1,16 +1,11 @@
 package io.github.appsetmapper.server;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.appsetmapper.json.JsonCodec;
 import java.util.List;
 import java.util.Map;
 
-/** Wire JSON: BigDecimals written plainly, so a number reads {@code 10000000}, not {@code 1E+7}. */
+/** Wire JSON of the server's answers, written by the one {@link JsonCodec}. */
 public final class Json {
-  public static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(JsonGenerator.Feature.WRITE_BIGDECIMAL_AS_PLAIN);
-
   private Json() {}
 
   /** {@code {"output":{"parameters":[...]}}}, exactly what Argo CD reads. */
@@ -23,10 +18,6 @@ public final class Json {
   }
 
   public static String write(Object value) {
-    try {
-      return MAPPER.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return JsonCodec.write(value);
   }
 }

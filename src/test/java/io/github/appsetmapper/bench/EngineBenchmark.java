@@ -69,14 +69,13 @@ public class EngineBenchmark {
             + "\"head\":{\"ref\":\"feature/Login_Page\",\"sha\":\"6dcb09b5b57875f334f61aebed695e2e4193db5e\"},"
             + "\"base\":{\"ref\":\"main\",\"sha\":\"9b34ff5bfa1e8ccc6bc1d3a5e2c4b5d7e1f2a3b4\"}}";
     document =
-        JsonPaths.MAPPER.readValue(
+        io.github.appsetmapper.json.JsonCodec.read(
             "{\"check_runs\":[{\"name\":\"build\",\"conclusion\":\"success\"}],\"pull\":"
                 + pull
-                + "}",
-            Object.class);
+                + "}");
     select = JsonPath.compile("$.check_runs[?(@.name == 'build')].conclusion");
     scope = new HashMap<>();
-    scope.put("item", JsonPaths.MAPPER.readValue(pull, Map.class));
+    scope.put("item", io.github.appsetmapper.json.JsonCodec.read(pull));
     scope.put("input", Map.of("labels", List.of("preview")));
     scope.put("vars", Map.of());
     scope.put("applicationSetName", "bench");

@@ -184,6 +184,48 @@ class CliTest {
       assertThat(result.out()).doesNotContain("demo-registry-token");
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"1e999999999", "1e2147483647"})
+    void aNumberBeyondTheBoundsInInputJsonIsAClearError(String number) {
+      Result result =
+          run("run", SAMPLE, "--input-json", "{\"branch\":" + number + "}", "--replay", REPLAY);
+      assertThat(result.exit()).isEqualTo(2);
+      assertThat(result.err())
+          .isEqualTo(
+              "error: --input-json has a number beyond the bounds (at most 1000 digits and an"
+                  + " exponent within \u00b11000) (line 1, column 11)"
+                  + System.lineSeparator());
+    }
+
+    @Test
+    void inputJsonMustBeAnObject() {
+      Result result = run("run", SAMPLE, "--input-json", "[1]", "--replay", REPLAY);
+      assertThat(result.exit()).isEqualTo(2);
+      assertThat(result.err())
+          .isEqualTo("error: --input-json must be a JSON object" + System.lineSeparator());
+    }
+
+    @Test
+    void aNumberBeyondTheBoundsInAMappingIsALoadError(@TempDir Path dir) throws Exception {
+      Path file = dir.resolve("big.yaml");
+      Files.writeString(
+          file,
+          """
+          name: big
+          list:
+            request: {method: POST, url: "https://api.example.com/x", body: {n: 1.0e+999999999}}
+            items: "$[*]"
+          parameters: {x: item}
+          """);
+      Result result = run("validate", file.toString());
+      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.err())
+          .contains(
+              file
+                  + ":3:71 list.request.body.n: the number '1.0e+999999999' is beyond the bounds"
+                  + " (at most 1000 digits and an exponent within \u00b11000)");
+    }
+
     @Test
     void badInputIsA400() {
       Result result = run("run", SAMPLE, "--input", "branch=a b", "--replay", REPLAY);

@@ -183,6 +183,22 @@ class TestCommandTest {
     }
 
     @Test
+    void aNumberBeyondTheBoundsIsAClearError(@TempDir Path dir) throws Exception {
+      Path test =
+          sample(dir, "input: {branch: feature-branch-1}", "input: {branch: 1.0e+999999999}");
+      CliTest.Result result = CliTest.run("test", test.toString());
+      assertThat(result.out().lines())
+          .startsWith(
+              "FAIL "
+                  + test
+                  + ": cannot read: "
+                  + test
+                  + ": holds a number beyond the bounds (at most 1000 digits and an exponent"
+                  + " within \u00b11000): Infinity");
+      assertThat(result.exit()).isEqualTo(1);
+    }
+
+    @Test
     void testsNeverReadRealSecrets(@TempDir Path dir) throws Exception {
       Path test = sample(dir, "secrets:\n  registry: demo-registry-token\n", "");
       CliTest.Result result = CliTest.run("test", test.toString());

@@ -469,6 +469,70 @@ class MappingCompilerTest {
     }
 
     @Test
+    void aDeepScanNeedsMissingIsEmpty() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  list:
+                    request: {url: "https://api.example.com/a"}
+                    items: "$..items[*]"
+                  parameters:
+                    x: item
+                  """))
+          .containsExactly(
+              "m.yaml:4:10 list.items: items '$..items[*]': a deep scan (..) finds what is there"
+                  + " and cannot tell a missing container from an empty one; set missingIsEmpty:"
+                  + " true to use it");
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  enrich:
+                    a:
+                      request: {url: "https://api.example.com/a"}
+                      select: "$..name"
+                  parameters:
+                    x: a
+                  """))
+          .containsExactly(
+              "m.yaml:5:13 enrich.a.select: select '$..name': a deep scan (..) finds what is"
+                  + " there and cannot tell a missing container from an empty one; set"
+                  + " missingIsEmpty: true to use it");
+    }
+
+    @Test
+    void a204IsWholeOnlyForAValueThatReadsNoBody() throws Exception {
+      String yaml =
+          """
+          name: m
+          enrich:
+            a:
+              request: {method: HEAD, url: "https://api.example.com/a"}
+              value: VALUE
+          parameters:
+            x: a
+          """;
+      assertThat(
+              compile(yaml.replace("VALUE", "\"response.headers['ETag']\""))
+                  .enrich()
+                  .get(0)
+                  .readsNoBody())
+          .isTrue();
+      assertThat(
+              compile(yaml.replace("VALUE", "\"response?.status == 204\""))
+                  .enrich()
+                  .get(0)
+                  .readsNoBody())
+          .isTrue();
+      assertThat(compile(yaml.replace("VALUE", "\"response.body\"")).enrich().get(0).readsNoBody())
+          .isFalse();
+      assertThat(
+              compile(yaml.replace("VALUE", "\"#json(response)\"")).enrich().get(0).readsNoBody())
+          .isFalse();
+    }
+
+    @Test
     void anEnrichPaginateNeedsAnIndefiniteSelect() {
       assertThat(
               problems(
@@ -518,8 +582,10 @@ class MappingCompilerTest {
                 x: "'a'"
               """);
 
-      assertThat(mapping.list().container().getPath()).isEqualTo("$['data']['items']");
-      assertThat(mapping.list().paginate().next().getPath()).isEqualTo("$['links']['next']");
+      assertThat(mapping.list().items().path().getPath()).isEqualTo("$['data']['items'][*]");
+      CompiledPaginate.NextUrl next = (CompiledPaginate.NextUrl) mapping.list().paginate();
+      assertThat(next.next().getPath()).isEqualTo("$['links']['next']");
+      assertThat(next.holder().getPath()).isEqualTo("$['links']");
     }
   }
 

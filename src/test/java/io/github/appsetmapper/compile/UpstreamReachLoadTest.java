@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingParser;
-import io.github.appsetmapper.config.PaginateSpec;
 import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.tls.TlsSettings;
@@ -106,15 +105,15 @@ class UpstreamReachLoadTest {
       CompiledAuth.OAuth2 oauth2 = (CompiledAuth.OAuth2) list.auth();
       assertThat(oauth2.scopes()).containsExactly("read", "inventory");
       assertThat(oauth2.basicClientAuth()).isFalse();
-      assertThat(mapping.list().paginate().mode()).isEqualTo(PaginateSpec.Mode.CURSOR);
-      assertThat(mapping.list().paginate().param()).isEqualTo("after");
+      assertThat(((CompiledPaginate.Cursor) mapping.list().paginate()).param()).isEqualTo("after");
 
       CompiledEnrich app = mapping.enrich().get(0);
       assertThat(app.request().retries()).isEqualTo(4);
       assertThat(app.request().tls().caFile()).isEqualTo(Path.of("/etc/ca.pem"));
       assertThat(app.request().auth()).isInstanceOf(CompiledAuth.GithubApp.class);
-      assertThat(app.paginate().size()).isEqualTo(100);
-      assertThat(app.paginate().sizeParam()).isEqualTo("per_page");
+      CompiledPaginate.Numbered pages = (CompiledPaginate.Numbered) app.paginate();
+      assertThat(pages.size()).isEqualTo(100);
+      assertThat(pages.sizeParam()).isEqualTo("per_page");
 
       CompiledAuth.Registry registry =
           (CompiledAuth.Registry) mapping.enrich().get(1).request().auth();

@@ -519,6 +519,89 @@ class MappingParserTest {
   }
 
   @Nested
+  class CompleteAnswers {
+    @Test
+    void acceptStatusListsOnly2xx() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  list:
+                    request: {url: "https://a.example.com/x", acceptStatus: [202, 404, many]}
+                    items: "$[*]"
+                  parameters: {x: "'a'"}
+                  """))
+          .containsExactly(
+              "m.yaml:3:59 list.request.acceptStatus: lists 2xx statuses to take as complete"
+                  + " answers (200 to 299); 404 is not one",
+              "m.yaml:3:59 list.request.acceptStatus: lists 2xx statuses to take as complete"
+                  + " answers; 'many' is not a status");
+    }
+
+    @Test
+    void aLoginRequestTakesNoAcceptStatus() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  secrets: {pw: {env: PW}}
+                  list:
+                    request:
+                      url: "https://a.example.com/x"
+                      auth:
+                        login:
+                          request: {method: POST, url: "https://a.example.com/login", acceptStatus: [201]}
+                          token: "$.token"
+                    items: "$[*]"
+                  parameters: {x: "'a'"}
+                  """))
+          .containsExactly(
+              "m.yaml:8:83 list.request.auth.login.request.acceptStatus: a login request takes no"
+                  + " acceptStatus; any 2xx answer with the token is");
+    }
+
+    @Test
+    void endStatusListsOnly4xxAndStopOnShortPageNeedsASize() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  list:
+                    request: {url: "https://a.example.com/x"}
+                    items: "$[*]"
+                    paginate: {page: {param: page, endStatus: [500], stopOnShortPage: true}}
+                  parameters: {x: "'a'"}
+                  """))
+          .containsExactly(
+              "m.yaml:5:20 list.paginate.page: stopOnShortPage needs size (a page with fewer rows"
+                  + " is the last)",
+              "m.yaml:5:45 list.paginate.page.endStatus: lists 4xx statuses that mean the pages"
+                  + " ran out (400 to 499); 500 is not one");
+    }
+
+    @Test
+    void theNewFieldsLoad() throws Exception {
+      MappingSpec spec =
+          parse(
+                  """
+                  name: m
+                  list:
+                    request: {url: "https://a.example.com/x", acceptStatus: [202]}
+                    items: "$[*]"
+                    missingIsEmpty: true
+                    paginate:
+                      page: {param: page, size: 50, endStatus: [404, 422], stopOnShortPage: true}
+                  parameters: {x: "'a'"}
+                  """)
+              .get(0);
+      assertThat(spec.list().request().acceptStatus()).containsExactly(202);
+      assertThat(spec.list().missingIsEmpty()).isTrue();
+      assertThat(spec.list().paginate().page().endStatus()).containsExactlyInAnyOrder(404, 422);
+      assertThat(spec.list().paginate().page().stopOnShortPage()).isTrue();
+    }
+  }
+
+  @Nested
   class Fields {
 
     @Test

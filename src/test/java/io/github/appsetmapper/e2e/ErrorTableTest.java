@@ -54,7 +54,7 @@ class ErrorTableTest {
       """
       name: guards
       input:
-        case: {required: true, enum: [fail-when, max-pages]}
+        case: {required: true, enum: [fail-when, max-pages, loop]}
       vars:
         up: {default: "http://unset.invalid"}
       list:
@@ -101,6 +101,31 @@ class ErrorTableTest {
         name: "item.name.toUpperCase()"
       """;
 
+  private static final String SHAPES =
+      """
+      name: shapes
+      input:
+        case: {required: true, enum: [inner, clamped, gone]}
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/shapes/#{input.case}"}
+        items: "$.groups[*].items[*]"
+        paginate: {page: {param: page}}
+      parameters: {id: item.id}
+      """;
+  private static final String CURSOR =
+      """
+      name: cursor
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/cursor"}
+        items: "$.data[*]"
+        paginate: {cursor: {param: after, from: "$.meta.next"}}
+      parameters: {id: item}
+      """;
+
   private StubUpstream stub;
   private PluginServer plugin;
 
@@ -128,6 +153,33 @@ class ErrorTableTest {
                 .withHeader(
                     "Link", "</guards/max-pages?p=" + r.rawUri().length() + ">; rel=\"next\""));
     stub.on("GET /explode", Reply.json(200, "{\"repos\":{\"name\":\"not-a-list\"}}"));
+    stub.on("GET /repos/accepted/items", Reply.json(202, "{\"items\":[]}"));
+    stub.on("GET /repos/twice/items", Reply.json(200, "{\"items\":[{\"id\":1}],\"items\":[]}"));
+    stub.on("GET /repos/hugenumber/items", Reply.json(200, "{\"items\":[{\"id\":1e999999999}]}"));
+    String one = "{\"groups\":[{\"items\":[{\"id\":1}]}]}";
+    stub.on(
+        "GET /shapes/inner",
+        Reply.json(200, "{\"groups\":[{\"items\":[{\"id\":1}]},{\"error\":\"shard down\"}]}"));
+    stub.on("GET /shapes/clamped", Reply.json(200, one));
+    stub.on(
+        "GET /guards/loop",
+        Reply.json(200, "{\"data\":[{\"id\":1}]}")
+            .withHeader("Link", "</guards/loop>; rel=\"next\""));
+    stub.on(
+        "GET /repos/deep/items",
+        Reply.json(200, "{\"items\":" + "[".repeat(600) + "]".repeat(600) + "}"));
+    stub.on(
+        "GET /shapes/gone",
+        r ->
+            r.rawUri().endsWith("page=1")
+                ? Reply.json(200, one)
+                : Reply.json(404, "{\"message\":\"404 Page Not Found\"}"));
+    stub.on(
+        "GET /cursor",
+        r ->
+            r.rawUri().contains("after=")
+                ? Reply.json(200, "{\"data\":[],\"error\":\"try again\"}")
+                : Reply.json(200, "{\"data\":[1],\"meta\":{\"next\":\"c2\"}}"));
     plugin =
         PluginServer.withYaml(
             tmp,
@@ -138,7 +190,9 @@ class ErrorTableTest {
             GUARDS,
             EXPLODE,
             MIN_ITEMS,
-            EXPRESSION);
+            EXPRESSION,
+            SHAPES,
+            CURSOR);
   }
 
   @AfterAll
@@ -237,7 +291,8 @@ class ErrorTableTest {
       assertError(
           plugin.getparams("nope", "{}"),
           404,
-          "unknown mapping 'nope'; known: dead, explode, expression, guards, items, min-items");
+          "unknown mapping 'nope'; known: cursor, dead, explode, expression, guards, items,"
+              + " min-items, shapes");
     }
 
     @Test
@@ -260,7 +315,8 @@ class ErrorTableTest {
               "application/json"),
           404,
           "no default mapping: call /mappings/<name>/api/v1/getparams.execute or start with"
-              + " --default-mapping; known: dead, explode, expression, guards, items, min-items");
+              + " --default-mapping; known: cursor, dead, explode, expression, guards, items,"
+              + " min-items, shapes");
     }
   }
 
@@ -378,6 +434,20 @@ class ErrorTableTest {
     }
 
     @Test
+    void aNumberBeyondTheBounds() {
+      assertError(
+          plugin.getparams("items", "{\"input\":{\"parameters\":{\"owner\":1e999999999}}}"),
+          400,
+          "the request body has a number beyond the bounds (at most 1000 digits and an exponent"
+              + " within \u00b11000) (line 1, column 33)");
+      assertError(
+          items("{\"owner\":\"ok\",\"count\":\"1e2147483647\"}"),
+          400,
+          "input 'count' is a number beyond the bounds (at most 1000 digits and an exponent within"
+              + " \u00b11000)");
+    }
+
+    @Test
     void bodyOverTheLimit() {
       String huge = "{\"input\":{\"parameters\":{\"owner\":\"" + "a".repeat(1024 * 1024) + "\"}}}";
       assertError(
@@ -461,6 +531,134 @@ class ErrorTableTest {
           items("{\"owner\":\"slow\"}"),
           504,
           "mapping 'items': list GET " + stub.url() + "/repos/slow/items: timed out after 700 ms");
+    }
+  }
+
+  /** Answers that look whole and are not. */
+  @Nested
+  class IncompleteAnswers {
+    private Answer shapes(String which) {
+      return plugin.getparams(
+          "shapes", "{\"input\":{\"parameters\":{\"case\":\"" + which + "\"}}}");
+    }
+
+    @Test
+    void a2xxThatIsNotAWholeAnswer() {
+      assertError(
+          items("{\"owner\":\"accepted\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/accepted/items: answered 202, which is not a complete answer (200 and 203"
+              + " are; list others in acceptStatus)");
+    }
+
+    @Test
+    void aKeyTwiceInOneObject() {
+      assertError(
+          items("{\"owner\":\"twice\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/twice/items: the answer has the key 'items' twice in one object (line 1,"
+              + " column 28)");
+    }
+
+    @Test
+    void aNumberBeyondTheBounds() {
+      assertError(
+          items("{\"owner\":\"hugenumber\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/hugenumber/items: the answer has a number beyond the bounds (at most 1000"
+              + " digits and an exponent within \u00b11000) (line 1, column 17)");
+    }
+
+    @Test
+    void aMissingInnerContainer() {
+      assertError(
+          shapes("inner"),
+          502,
+          "mapping 'shapes': list GET "
+              + stub.url()
+              + "/shapes/inner?page=1: items '$['groups'][*]['items'][*]': $['groups'][1]['items']"
+              + " is missing or null");
+    }
+
+    @Test
+    void aPageTheSameAsTheOneBefore() {
+      assertError(
+          shapes("clamped"),
+          502,
+          "mapping 'shapes': list GET "
+              + stub.url()
+              + "/shapes/clamped?page=2: page 2 answered the same as page 1 (an API that repeats"
+              + " its last page for any higher number?); end the listing with endStatus or"
+              + " stopOnShortPage, or use linkHeader");
+    }
+
+    @Test
+    void a404AfterTheFirstPage() {
+      assertError(
+          shapes("gone"),
+          502,
+          "mapping 'shapes': list GET "
+              + stub.url()
+              + "/shapes/gone?page=2: answered 404 (404 Page Not Found)");
+    }
+
+    @Test
+    void aNextLinkBackToAPageAlreadyFetched() {
+      assertError(
+          plugin.getparams("guards", "{\"input\":{\"parameters\":{\"case\":\"loop\"}}}"),
+          502,
+          "mapping 'guards': list GET "
+              + stub.url()
+              + "/guards/loop: the next page is one already fetched ("
+              + stub.url()
+              + "/guards/loop), a loop");
+    }
+
+    @Test
+    void nestingDeeperThanTheLimit() {
+      assertError(
+          items("{\"owner\":\"deep\"}"),
+          502,
+          "mapping 'items': list GET "
+              + stub.url()
+              + "/repos/deep/items: the answer is nested deeper than 500 levels");
+    }
+
+    @Test
+    void aCursorWithoutWhatHoldsIt() {
+      assertError(
+          plugin.getparams("cursor", "{}"),
+          502,
+          "mapping 'cursor': list GET "
+              + stub.url()
+              + "/cursor?after=c2: cursor.from '$['meta']['next']': $['meta'] is missing or null");
+    }
+
+    @Test
+    void parsedDataOverTheMemoryBudget(@TempDir Path tmp) {
+      try (PluginServer small =
+          PluginServer.withOptions(tmp, Map.of("up", stub.url()), null, 64 * 1024, ITEMS)) {
+        stub.on(
+            "GET /repos/many/items",
+            Reply.json(200, "{\"items\":[" + "{\"id\":1},".repeat(999) + "{\"id\":1}]}"));
+        Answer answer =
+            small.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"many\"}}}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.body())
+            .startsWith(
+                "{\"error\":\"mapping 'items': list GET "
+                    + stub.url()
+                    + "/repos/many/items: the answer's data (about ")
+            .endsWith(
+                " bytes once parsed) exceed the memory budget for upstream answers (65536"
+                    + " bytes); raise --memory-budget\"}");
+      }
     }
   }
 

@@ -68,4 +68,21 @@ class MetricsTest {
           .noneMatch(l -> l.contains("random-scan"));
     }
   }
+
+  @Test
+  void refusedAnswersAreCountedByReason(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), ITEMS)) {
+      stub.on("GET /twice/items", Reply.json(200, "[{\"id\":1,\"id\":2}]"));
+      stub.on("GET /accepted/items", Reply.json(202, "[]"));
+      plugin.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"twice\"}}}");
+      plugin.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"accepted\"}}}");
+      assertThat(plugin.send("GET", "/metrics", null, null, null).body().lines())
+          .contains(
+              "appset_mapper_upstream_refused_total{mapping=\"items\",reason=\"duplicate-key\"} 1.0",
+              "appset_mapper_upstream_refused_total{mapping=\"items\",reason=\"incomplete-status\"}"
+                  + " 1.0");
+    }
+  }
 }

@@ -120,8 +120,7 @@ class PagingModesTest {
     }
   }
 
-  @Test
-  void pageNumbersUntilAShortPageWithThePageSizeSent() {
+  private Answer pages(String paginate, java.util.function.Function<String, Reply> byQuery) {
     String yaml =
         """
         name: p
@@ -129,62 +128,277 @@ class PagingModesTest {
         list:
           request: {url: "#{vars.up}/projects"}
           items: "$[*]"
-          paginate: {page: {param: page, start: 0, size: 2, sizeParam: per_page}, maxPages: 5}
+          paginate: PAGINATE
         parameters: {id: item}
-        """;
-    try (StubUpstream stub = new StubUpstream()) {
-      stub.on(
-          "GET /projects",
-          r ->
-              switch (r.rawUri()) {
-                case "/projects?page=0&per_page=2" -> Reply.json(200, "[1,2]");
-                case "/projects?page=1&per_page=2" -> Reply.json(200, "[3,4]");
-                case "/projects?page=2&per_page=2" -> Reply.json(200, "[5]");
-                default -> Reply.json(400, "{\"message\":\"unexpected\"}");
-              });
-      try (PluginServer plugin =
-          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
-        assertThat(plugin.getparams("p", "{}").body())
-            .isEqualTo(
-                "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"},{\"id\":\"4\"},{\"id\":\"5\"}]}}");
-      }
-      assertThat(stub.calls()).isEqualTo(3);
+        """
+            .replace("PAGINATE", paginate);
+    stub.on(
+        "GET /projects",
+        r -> byQuery.apply(r.rawUri().contains("?") ? r.rawUri().replaceAll(".*\\?", "") : ""));
+    try (PluginServer plugin =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      return plugin.getparams("p", "{}");
+    }
+  }
+
+  private StubUpstream stub;
+
+  @org.junit.jupiter.api.BeforeEach
+  void stub() {
+    stub = new StubUpstream();
+  }
+
+  @org.junit.jupiter.api.AfterEach
+  void closeStub() {
+    stub.close();
+  }
+
+  private static final Reply UNEXPECTED = Reply.json(400, "{\"message\":\"unexpected\"}");
+
+  @Test
+  void aShortPageIsNotTheLastWhenTheApiCapsThePageSize() {
+    // GitLab caps per_page at 100: asked for 500, it answers 100 a page and says where the next is.
+    Answer answer =
+        pages(
+            "{page: {param: page, size: 500, sizeParam: per_page}}",
+            query ->
+                switch (query) {
+                  case "page=1&per_page=500" ->
+                      Reply.json(200, "[1,2]").withHeader("X-Next-Page", "2");
+                  case "page=2&per_page=500" ->
+                      Reply.json(200, "[3,4]").withHeader("X-Next-Page", "3");
+                  case "page=3&per_page=500" ->
+                      Reply.json(200, "[5]").withHeader("X-Next-Page", "");
+                  default -> UNEXPECTED;
+                });
+    assertThat(answer.body())
+        .isEqualTo(
+            "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"},{\"id\":\"4\"},{\"id\":\"5\"}]}}");
+    assertThat(stub.calls()).isEqualTo(3);
+  }
+
+  @Test
+  void aLinkHeaderTellsTheEndFirst() {
+    Answer answer =
+        pages(
+            "{page: {param: page, size: 100, sizeParam: per_page}}",
+            query ->
+                switch (query) {
+                  case "page=1&per_page=100" ->
+                      Reply.json(200, "[1]")
+                          .withHeader("Link", "<" + stub.url() + "/projects?page=2>; rel=\"next\"")
+                          .withHeader("X-Next-Page", "");
+                  case "page=2&per_page=100" ->
+                      Reply.json(200, "[2]")
+                          .withHeader("Link", "<" + stub.url() + "/projects?page=1>; rel=\"prev\"")
+                          .withHeader("X-Next-Page", "3");
+                  default -> UNEXPECTED;
+                });
+    assertThat(answer.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
+  }
+
+  @Test
+  void totalPagesOrTotalRowsTellTheEnd() {
+    Answer byPages =
+        pages(
+            "{page: {param: page}}",
+            query ->
+                switch (query) {
+                  case "page=1" -> Reply.json(200, "[1]").withHeader("X-Total-Pages", "2");
+                  case "page=2" -> Reply.json(200, "[2]").withHeader("X-Total-Pages", "2");
+                  default -> UNEXPECTED;
+                });
+    assertThat(byPages.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
+    Answer byRows =
+        pages(
+            "{page: {param: page}}",
+            query ->
+                switch (query) {
+                  case "page=1" -> Reply.json(200, "[1,2]").withHeader("X-Total", "3");
+                  case "page=2" -> Reply.json(200, "[3]").withHeader("X-Total", "3");
+                  default -> UNEXPECTED;
+                });
+    assertThat(byRows.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"}]}}");
+  }
+
+  @Test
+  void withoutHeadersTheListingEndsAtAnEmptyPageAndMaxPagesStillHolds() {
+    java.util.function.Function<String, Reply> rows =
+        query ->
+            switch (query) {
+              case "p=1" -> Reply.json(200, "[\"a\"]");
+              case "p=2" -> Reply.json(200, "[\"b\"]");
+              case "p=3" -> Reply.json(200, "[]");
+              default -> UNEXPECTED;
+            };
+    assertThat(pages("{page: {param: p}, maxPages: 2}", rows).body())
+        .isEqualTo(
+            "{\"error\":\"mapping 'p': list GET "
+                + stub.url()
+                + "/projects?p=1: more than maxPages (2) pages; raise maxPages or set"
+                + " onMaxPages: stop\"}");
+    assertThat(pages("{page: {param: p}, maxPages: 5}", rows).body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"}]}}");
+  }
+
+  @Test
+  void stopOnShortPageIsTheOldRuleAsAnOptIn() {
+    Answer answer =
+        pages(
+            "{page: {param: page, start: 0, size: 2, sizeParam: per_page, stopOnShortPage: true}}",
+            query ->
+                switch (query) {
+                  case "page=0&per_page=2" -> Reply.json(200, "[1,2]");
+                  case "page=1&per_page=2" -> Reply.json(200, "[3]");
+                  default -> UNEXPECTED;
+                });
+    assertThat(answer.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"}]}}");
+    assertThat(stub.calls()).isEqualTo(2);
+  }
+
+  @Test
+  void aPageTheSameAsTheOneBeforeIsAnError() {
+    // An API that clamps the page number answers its last page for every higher number.
+    Answer answer =
+        pages(
+            "{page: {param: page}}",
+            query -> query.equals("page=1") ? Reply.json(200, "[1,2]") : Reply.json(200, "[3]"));
+    assertThat(answer.status()).isEqualTo(502);
+    assertThat(answer.body())
+        .isEqualTo(
+            "{\"error\":\"mapping 'p': list GET "
+                + stub.url()
+                + "/projects?page=3: page 3 answered the same as page 2 (an API that repeats its"
+                + " last page for any higher number?); end the listing with endStatus or"
+                + " stopOnShortPage, or use linkHeader\"}");
+  }
+
+  @Test
+  void a404AfterTheFirstPageIsAnErrorUnlessTheMappingSaysItIsTheEnd() {
+    java.util.function.Function<String, Reply> rows =
+        query ->
+            switch (query) {
+              case "page=1" -> Reply.json(200, "[1]");
+              case "page=2" -> Reply.json(200, "[2]");
+              default -> Reply.json(404, "{\"message\":\"no such page\"}");
+            };
+    assertThat(pages("{page: {param: page}}", rows).body())
+        .isEqualTo(
+            "{\"error\":\"mapping 'p': list GET "
+                + stub.url()
+                + "/projects?page=3: answered 404 (no such page)\"}");
+    assertThat(pages("{page: {param: page, endStatus: [404]}}", rows).body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
+  }
+
+  @Test
+  void whatHoldsTheCursorMustExistWhileTheCursorMayBeAbsent() {
+    String paginate = "{cursor: {param: after, from: \"$.meta.next\"}}";
+    String yaml =
+        """
+        name: c
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/things"}
+          items: "$.data[*]"
+          paginate: PAGINATE
+        parameters: {id: item}
+        """
+            .replace("PAGINATE", paginate);
+    stub.on(
+        "GET /things",
+        r ->
+            r.rawUri().contains("after=c2")
+                ? Reply.json(200, "{\"data\":[3],\"meta\":{}}")
+                : r.rawUri().contains("after=")
+                    ? Reply.json(200, "{\"data\":[],\"message\":\"shard 2 unavailable\"}")
+                    : Reply.json(200, "{\"data\":[1,2],\"meta\":{\"next\":\"c2\"}}"));
+    try (PluginServer plugin =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      assertThat(plugin.getparams("c", "{}").body())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"}]}}");
+    }
+    stub.on(
+        "GET /things",
+        r ->
+            r.rawUri().contains("after=")
+                ? Reply.json(200, "{\"data\":[],\"message\":\"shard 2 unavailable\"}")
+                : Reply.json(200, "{\"data\":[1,2],\"meta\":{\"next\":\"c2\"}}"));
+    try (PluginServer plugin =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      assertThat(plugin.getparams("c", "{}").body())
+          .isEqualTo(
+              "{\"error\":\"mapping 'c': list GET "
+                  + stub.url()
+                  + "/things?after=c2: cursor.from '$['meta']['next']': $['meta'] is missing or"
+                  + " null\"}");
     }
   }
 
   @Test
-  void withoutASizeAnEmptyPageIsTheLastAndMaxPagesStillHolds() {
+  void aNextUrlMayBeAbsentOnTheLastPageButTheBodyMustHoldIt() {
     String yaml =
         """
-        name: p
+        name: n
         vars: {up: {default: "http://unset.invalid"}}
         list:
-          request: {url: "#{vars.up}/projects"}
-          items: "$[*]"
-          paginate: {page: {param: p}, maxPages: 2}
+          request: {url: "#{vars.up}/values"}
+          items: "$.values[*]"
+          paginate: {next: "$.next"}
         parameters: {id: item}
         """;
-    try (StubUpstream stub = new StubUpstream()) {
-      stub.on("GET /projects", r -> Reply.json(200, r.rawUri().endsWith("p=3") ? "[]" : "[\"x\"]"));
-      try (PluginServer plugin =
-          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
-        assertThat(plugin.getparams("p", "{}").body())
-            .isEqualTo(
-                "{\"error\":\"mapping 'p': list GET "
-                    + stub.url()
-                    + "/projects?p=1: more than maxPages (2) pages; raise maxPages or set"
-                    + " onMaxPages: stop\"}");
-      }
-      try (PluginServer plugin =
-          PluginServer.withYaml(
-              dir,
-              Map.of("up", stub.url()),
-              Map.of(),
-              yaml.replace("maxPages: 2", "maxPages: 5"))) {
-        assertThat(plugin.getparams("p", "{}").body())
-            .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"x\"},{\"id\":\"x\"}]}}");
-      }
+    stub.on(
+        "GET /values",
+        r ->
+            r.rawUri().contains("page=2")
+                ? Reply.json(200, "{\"values\":[2]}")
+                : Reply.json(
+                    200, "{\"values\":[1],\"next\":\"" + stub.url() + "/values?page=2\"}"));
+    try (PluginServer plugin =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      assertThat(plugin.getparams("n", "{}").body())
+          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
     }
+  }
+
+  @Test
+  void aNextLinkBackToAPageAlreadyFetchedIsALoop() {
+    String yaml =
+        """
+        name: l
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/loop"}
+          items: "$[*]"
+          paginate: {linkHeader: next, maxPages: 50}
+        parameters: {id: item}
+        """;
+    stub.on(
+        "GET /loop",
+        r ->
+            Reply.json(200, r.rawUri().contains("p=2") ? "[2]" : "[1]")
+                .withHeader(
+                    "Link",
+                    "<"
+                        + stub.url()
+                        + (r.rawUri().contains("p=2") ? "/loop" : "/loop?p=2")
+                        + ">; rel=\"next\""));
+    try (PluginServer plugin =
+        PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      assertThat(plugin.getparams("l", "{}").body())
+          .isEqualTo(
+              "{\"error\":\"mapping 'l': list GET "
+                  + stub.url()
+                  + "/loop?p=2: the next page is one already fetched ("
+                  + stub.url()
+                  + "/loop), a loop\"}");
+    }
+    assertThat(stub.calls()).isEqualTo(2);
   }
 
   @Test

@@ -231,6 +231,43 @@ class TokenAuthTest {
     }
 
     @Test
+    void aTokenAnswerTheCodecRefusesIsA502SayingWhy() {
+      try (StubUpstream stub = new StubUpstream()) {
+        stub.on(
+            "POST /oauth/token",
+            r ->
+                Reply.json(
+                    200,
+                    r.bodyText().contains("audience")
+                        ? "{\"access_token\":\"tok-1\",\"expires_in\":1e999999999}"
+                        : "{}"));
+        try (PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of("CLIENT_SECRET", "s3cr3t-client"), YAML)) {
+          Answer answer = plugin.getparams("inv", "{}");
+          assertThat(answer.status()).isEqualTo(502);
+          assertThat(answer.body())
+              .isEqualTo(
+                  "{\"error\":\"mapping 'inv': list GET "
+                      + stub.url()
+                      + "/items: oauth2 token request POST "
+                      + stub.url()
+                      + "/oauth/token: the answer has a number beyond the bounds (at most 1000"
+                      + " digits and an exponent within \u00b11000) (line 1, column 38)\"}");
+        }
+        stub.on(
+            "POST /oauth/token",
+            Reply.json(200, "{\"access_token\":\"tok-1\",\"access_token\":\"tok-2\"}"));
+        try (PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of("CLIENT_SECRET", "s3cr3t-client"), YAML)) {
+          assertThat(plugin.getparams("inv", "{}").body())
+              .contains("/oauth/token: the answer has the key 'access_token' twice in one object");
+        }
+      }
+    }
+
+    @Test
     void clientAuthBodySendsTheCredentialsInTheForm() {
       try (StubUpstream stub = new StubUpstream()) {
         stub.on("POST /oauth/token", Reply.json(200, "{\"access_token\":\"tok-b\"}"));

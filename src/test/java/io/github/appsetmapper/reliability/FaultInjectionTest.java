@@ -26,8 +26,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * An upstream that, at random (seeded), fails in every way an upstream fails: 5xx, reset
  * connections, timeouts, truncated or malformed JSON, HTML instead of JSON, dripping and huge
- * bodies. Over a thousand getparams, every answer must be exactly the right parameters or a non-2xx
- * with a one-line error; never a 2xx with rows missing, never a hang, never a secret.
+ * bodies, and answers that look whole and are not: a 202 or 206 with part of the rows, a key twice
+ * (the second one wrong), a number beyond the bounds. Over a thousand getparams, every answer must
+ * be exactly the right parameters or a non-2xx with a one-line error; never a 2xx with rows
+ * missing, never a hang, never a secret.
  */
 class FaultInjectionTest {
   private static final String SECRET = "fault-run-secret-4be1c9";
@@ -65,7 +67,11 @@ class FaultInjectionTest {
     MALFORMED,
     HTML,
     DRIP,
-    HUGE
+    HUGE,
+    ACCEPTED,
+    PARTIAL,
+    DUPLICATE_KEY,
+    HUGE_NUMBER
   }
 
   enum Outcome {
@@ -217,6 +223,23 @@ class FaultInjectionTest {
                 exchange.endExchange();
               });
       case HUGE -> Reply.json(200, "{\"repos\":[\"" + "x".repeat(11 * 1024 * 1024) + "\"]}");
+      case ACCEPTED -> Reply.json(202, fewer(body));
+      case PARTIAL -> Reply.json(206, fewer(body));
+      case DUPLICATE_KEY -> Reply.json(200, twice(body));
+      case HUGE_NUMBER -> Reply.json(200, "{\"n\":1e999999999," + body.substring(1));
     };
+  }
+
+  /** The body with its list cut to its first element, or as it is. */
+  private static String fewer(String body) {
+    int cut = body.indexOf("},{");
+    return cut < 0 ? body : body.substring(0, cut + 1) + "]}";
+  }
+
+  /** The body with its first key again, last, holding something else: taken, it is wrong. */
+  private static String twice(String body) {
+    String key = body.substring(1, body.indexOf(':'));
+    String other = body.charAt(body.indexOf(':') + 1) == '[' ? "[]" : "\"intruder\"";
+    return body.substring(0, body.length() - 1) + "," + key + ":" + other + "}";
   }
 }

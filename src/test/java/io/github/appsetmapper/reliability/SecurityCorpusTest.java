@@ -46,6 +46,14 @@ class SecurityCorpusTest {
     return lines("ssrf-inputs.txt");
   }
 
+  static Stream<String> hostileBodies() throws IOException {
+    return Stream.concat(
+        lines("hostile-bodies.txt"),
+        Stream.of(
+            "{\"input\":{\"parameters\":{\"x\":" + "9".repeat(1001) + "}}}",
+            "{\"input\":{\"parameters\":{\"x\":" + "[".repeat(5000) + "]".repeat(5000) + "}}}"));
+  }
+
   @ParameterizedTest
   @MethodSource("spelEscapes")
   void everySpelEscapeIsRefusedWhenTheFileLoads(String expression) {
@@ -116,5 +124,17 @@ class SecurityCorpusTest {
     assertThat(path.split("/")).as("one segment between /repos/ and /info").hasSize(4);
     assertThat(query).startsWith("q=").doesNotContain("&");
     assertThat(call.header("x-injected")).isNull();
+  }
+
+  @ParameterizedTest
+  @MethodSource("hostileBodies")
+  void aHostileBodyIsA400BeforeAnyCallAndTheServerStaysUp(String body) {
+    int before = stub.calls();
+    Answer answer = plugin.getparams("steer", body);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+    assertThat(answer.body()).startsWith("{\"error\":\"the request body ");
+    assertThat(stub.calls()).isEqualTo(before);
+    assertThat(plugin.getparams("steer", "{\"input\":{\"parameters\":{\"x\":\"ok\"}}}").status())
+        .isEqualTo(200);
   }
 }

@@ -146,7 +146,7 @@ final class RegistryFlow {
           request,
           "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
     }
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = TokenEndpoints.body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       token = TokenAnswers.text(body, "access_token");

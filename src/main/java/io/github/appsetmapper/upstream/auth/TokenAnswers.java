@@ -1,26 +1,42 @@
 package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.NullNode;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.UpstreamResponse;
-import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /** Reading token endpoints' JSON answers: OAuth2, registry token servers, GitHub. */
 final class TokenAnswers {
-  private static final ObjectMapper JSON = new ObjectMapper();
-
   private TokenAnswers() {}
 
+  /**
+   * The answer as JSON (JSON null when it is not JSON, so that the token is reported missing).
+   *
+   * @throws IllegalArgumentException for JSON the codec refuses (a key twice, a number beyond the
+   *     bounds): which token was meant cannot be told
+   */
   static JsonNode json(UpstreamResponse response) {
     try {
-      JsonNode node = JSON.readTree(response.body());
-      return node == null ? JSON.nullNode() : node;
-    } catch (IOException e) {
-      return JSON.nullNode();
+      return JsonCodec.tree(response.body());
+    } catch (JsonRefusal e) {
+      if (e.kind() == JsonRefusal.Kind.SYNTAX) {
+        return NullNode.getInstance();
+      }
+      throw new IllegalArgumentException("the answer " + e.located());
+    }
+  }
+
+  /** {@link #json} for an error answer: whatever can be read of it. */
+  private static JsonNode lenient(UpstreamResponse response) {
+    try {
+      return json(response);
+    } catch (IllegalArgumentException e) {
+      return NullNode.getInstance();
     }
   }
 
@@ -60,7 +76,7 @@ final class TokenAnswers {
 
   /** " (invalid_client)": the endpoint's own short error code, when it sent one. */
   static String errorCode(UpstreamResponse response, Redactor redactor) {
-    JsonNode node = json(response);
+    JsonNode node = lenient(response);
     String code = text(node, "error");
     if (code == null) {
       code = text(node, "message");

@@ -80,7 +80,7 @@ final class TokenEndpoints {
             0);
     String what = "oauth2 token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "access_token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no access_token");
@@ -131,7 +131,7 @@ final class TokenEndpoints {
     UpstreamRequest request = AuthorizingUpstream.tokenRequest(call, "POST", uri, headers, null, 0);
     String what = "githubApp token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = TokenAnswers.json(response);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no token");
@@ -167,6 +167,17 @@ final class TokenEndpoints {
           "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
     }
     return response;
+  }
+
+  /** The token answer as JSON; JSON the codec refuses fails the call, naming why. */
+  static JsonNode body(
+      UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
+      throws UpstreamException {
+    try {
+      return TokenAnswers.json(response);
+    } catch (IllegalArgumentException e) {
+      throw failure(call, what, request, e.getMessage());
+    }
   }
 
   static UpstreamException failure(

@@ -7,8 +7,10 @@ import java.util.function.LongSupplier;
 /**
  * One budget, in bytes, for the upstream answers this server holds: the cache may fill at most half
  * of it ({@link #cacheShare()}); answers in flight (held by getparams calls still computing) take
- * what the cache leaves. An answer shared by many calls is counted once. When an answer does not
- * fit, the getparams that needed it fails with a 503 instead of the heap running out.
+ * what the cache leaves. An answer shared by many calls is counted once. What a getparams builds
+ * from its answers (the parsed JSON, the rows) is counted too, as an estimate ({@link #reserve}): a
+ * small answer can parse into far more heap than its bytes. When something does not fit, the
+ * getparams that needed it fails with a 503 instead of the heap running out.
  */
 public final class MemoryBudget {
   /** Sized for a 512 MiB container whose heap is about 75% of it. */
@@ -17,6 +19,7 @@ public final class MemoryBudget {
   private final long total;
   private final Map<byte[], Integer> held = new IdentityHashMap<>();
   private long heldBytes;
+  private long reservedBytes;
   private volatile LongSupplier cacheBytes = () -> 0;
 
   public MemoryBudget(long total) {
@@ -46,7 +49,7 @@ public final class MemoryBudget {
       held.put(body, count + 1);
       return true;
     }
-    if (body.length > 0 && heldBytes + body.length + cacheBytes.getAsLong() > total) {
+    if (body.length > 0 && inUse() + body.length > total) {
       return false;
     }
     held.put(body, 1);
@@ -67,8 +70,29 @@ public final class MemoryBudget {
     }
   }
 
-  /** Bytes of answers held in flight (the cache's own bytes not included). */
+  /**
+   * Takes {@code bytes} for data built from answers in flight (parsed JSON, rows); false when they
+   * do not fit.
+   */
+  public synchronized boolean reserve(long bytes) {
+    if (bytes > 0 && inUse() + bytes > total) {
+      return false;
+    }
+    reservedBytes += bytes;
+    return true;
+  }
+
+  public synchronized void unreserve(long bytes) {
+    reservedBytes = Math.max(0, reservedBytes - bytes);
+  }
+
+  /** Bytes in use: answers and data in flight, and the cache. */
+  public synchronized long inUse() {
+    return heldBytes + reservedBytes + cacheBytes.getAsLong();
+  }
+
+  /** Bytes of answers, and of data built from them, held in flight (the cache not included). */
   public synchronized long inFlightBytes() {
-    return heldBytes;
+    return heldBytes + reservedBytes;
   }
 }

@@ -128,6 +128,132 @@ class SharedCallsTest {
     }
   }
 
+  /** A listing of two pages, ?page=1 and ?page=2, walked through one pass. */
+  private static List<String> walk(ListingPass pass) throws UpstreamException {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        List<String> bodies = new java.util.ArrayList<>();
+        for (int page = 1; page <= 2; page++) {
+          UpstreamRequest request =
+              request("Bearer t").withUri(URI.create("https://api.example.com/items?page=" + page));
+          bodies.add(new String(pass.page(request).response().body(), StandardCharsets.UTF_8));
+        }
+        pass.finish(true);
+        return bodies;
+      } catch (ListingPass.Restart restart) {
+        assertThat(attempt).isLessThan(3);
+      }
+    }
+  }
+
+  @Nested
+  class Listings {
+    @Test
+    void aListingInFlightIsSharedWholeNeverPageByPage() throws Exception {
+      java.util.concurrent.CountDownLatch pageTwoAsked = new java.util.concurrent.CountDownLatch(1);
+      java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+      AtomicInteger calls = new AtomicInteger();
+      int[] version = {1};
+      SharedCalls shared =
+          new SharedCalls(
+              r -> {
+                calls.incrementAndGet();
+                if (r.uri().getQuery().equals("page=2")) {
+                  pageTwoAsked.countDown();
+                  try {
+                    release.await();
+                  } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                  }
+                }
+                return ok(r.uri().getQuery() + "@v" + version[0]);
+              },
+              new MemoryBudget(1 << 20),
+              () -> 0L);
+      UpstreamRequest first =
+          request("Bearer t").withUri(URI.create("https://api.example.com/items?page=1"));
+      var leader =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> {
+                try {
+                  return walk(shared.open(first, Set.of()));
+                } catch (UpstreamException e) {
+                  throw new IllegalStateException(e);
+                }
+              });
+      pageTwoAsked.await();
+      // The upstream changes while the leader is on page 2: a second walk must not fetch a fresh
+      // page 1 and join the leader's page 2; it waits and walks the leader's pages.
+      version[0] = 2;
+      Thread[] follower = new Thread[1];
+      java.util.concurrent.CompletableFuture<List<String>> followed =
+          new java.util.concurrent.CompletableFuture<>();
+      follower[0] =
+          new Thread(
+              () -> {
+                try {
+                  followed.complete(walk(shared.open(first, Set.of())));
+                } catch (Exception e) {
+                  followed.completeExceptionally(e);
+                }
+              });
+      follower[0].start();
+      while (follower[0].getState() != Thread.State.WAITING
+          && follower[0].getState() != Thread.State.TIMED_WAITING) {
+        Thread.yield();
+      }
+      release.countDown();
+      assertThat(leader.get()).startsWith("page=1@v1");
+      assertThat(followed.get()).isEqualTo(leader.get());
+      assertThat(calls).hasValue(2);
+    }
+
+    @Test
+    void aKeptListingAnswersWholeAndALongerWalkFetchesEveryPageAgain() throws Exception {
+      AtomicInteger calls = new AtomicInteger();
+      SharedCalls shared =
+          new SharedCalls(
+              r -> ok(r.uri().getQuery() + "#" + calls.incrementAndGet()),
+              new MemoryBudget(1 << 20),
+              () -> 0L);
+      UpstreamRequest first =
+          request("Bearer t").withUri(URI.create("https://api.example.com/items?page=1"));
+      // A walk of one page keeps a listing of one page.
+      ListingPass one = shared.open(first, Set.of());
+      assertThat(one.page(first).source()).isEqualTo(SharedCalls.Source.MISS);
+      one.finish(true);
+      // A walk of two pages finds page 2 missing from it: every page again, from the upstream.
+      assertThat(walk(shared.open(first, Set.of()))).containsExactly("page=1#2", "page=2#3");
+      assertThat(walk(shared.open(first, Set.of()))).containsExactly("page=1#2", "page=2#3");
+      assertThat(calls).hasValue(3);
+    }
+
+    @Test
+    void theLastGoodListingStandsInWholeWhenALaterPageFails() throws Exception {
+      AtomicLong now = new AtomicLong();
+      boolean[] pageTwoDown = {false};
+      AtomicInteger calls = new AtomicInteger();
+      SharedCalls shared =
+          new SharedCalls(
+              r -> {
+                int call = calls.incrementAndGet();
+                if (pageTwoDown[0] && r.uri().getQuery().equals("page=2")) {
+                  throw new UpstreamException("GET https://api.example.com/items?page=2: refused");
+                }
+                return ok(r.uri().getQuery() + "#" + call);
+              },
+              new MemoryBudget(1 << 20),
+              now::get);
+      UpstreamRequest first =
+          request("Bearer t").withUri(URI.create("https://api.example.com/items?page=1"));
+      assertThat(walk(shared.open(first, Set.of()))).containsExactly("page=1#1", "page=2#2");
+      now.set(Duration.ofSeconds(15).toNanos());
+      pageTwoDown[0] = true;
+      // Page 1 comes fresh (#3), page 2 fails: the kept listing answers, both of its pages.
+      assertThat(walk(shared.open(first, Set.of()))).containsExactly("page=1#1", "page=2#2");
+    }
+  }
+
   @Nested
   class Budget {
     @Test

@@ -1,0 +1,238 @@
+package io.github.appsetmapper.compile;
+
+import com.jayway.jsonpath.Configuration;
+import com.jayway.jsonpath.JsonPath;
+import com.jayway.jsonpath.Option;
+import com.jayway.jsonpath.PathNotFoundException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A JsonPath that selects rows (a list's {@code items}, an enrich's indefinite {@code select}) and
+ * the checks that make "none" mean none: every container the path walks must exist and be of the
+ * kind the step needs (an object for a name, a list for {@code [*]}, a filter, a slice or an
+ * index), at every depth, not only the leading definite part. So {@code $.groups[*].items[*]} with
+ * one group lacking {@code items} is an error, never the other groups' rows. With {@code
+ * missingIsEmpty} a missing or null container counts as empty (Go's {@code omitempty} drops empty
+ * lists), while a container of the wrong kind stays an error. What a filter's condition reads may
+ * be missing (the element just does not match); a deep scan ({@code ..}) finds what is there, so it
+ * needs {@code missingIsEmpty}. Compiled once at load.
+ */
+public final class RowPath {
+  /** A container the path walks is missing, null or of the wrong kind. */
+  public static final class Missing extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Missing(String message) {
+      super(message, null, false, false);
+    }
+  }
+
+  /** One check: the nodes {@code prefix} reaches must suit {@code token}. */
+  private record Check(JsonPath prefix, JsonPaths.Token token) {}
+
+  private static final Configuration PATHS =
+      JsonPaths.CONFIGURATION.addOptions(Option.AS_PATH_LIST);
+
+  private final JsonPath path;
+  private final boolean missingIsEmpty;
+  private final List<Check> checks;
+
+  private RowPath(JsonPath path, boolean missingIsEmpty, List<Check> checks) {
+    this.path = path;
+    this.missingIsEmpty = missingIsEmpty;
+    this.checks = checks;
+  }
+
+  /**
+   * Compiles the checks of {@code path} as written in {@code text}.
+   *
+   * @throws IllegalArgumentException naming why the path cannot be checked (a deep scan without
+   *     missingIsEmpty)
+   */
+  public static RowPath compile(String text, JsonPath path, boolean missingIsEmpty) {
+    String written = text.strip();
+    if (!written.startsWith("$")) {
+      written = "$." + written;
+    }
+    List<JsonPaths.Token> tokens = JsonPaths.tokens(written);
+    if (tokens == null) {
+      tokens = JsonPaths.tokens(path.getPath());
+      written = path.getPath();
+    }
+    List<Check> checks = new ArrayList<>();
+    if (tokens != null && !path.isDefinite()) {
+      for (JsonPaths.Token token : tokens) {
+        if (token.step() == JsonPaths.Step.SCAN) {
+          if (!missingIsEmpty) {
+            throw new IllegalArgumentException(
+                "a deep scan (..) finds what is there and cannot tell a missing container from an"
+                    + " empty one; set missingIsEmpty: true to use it");
+          }
+          break;
+        }
+        if (token.step() == JsonPaths.Step.FUNCTION) {
+          break;
+        }
+        String prefix = written.substring(0, token.start()).strip();
+        checks.add(new Check(prefix.equals("$") ? null : JsonPath.compile(prefix), token));
+      }
+    }
+    return new RowPath(path, missingIsEmpty, List.copyOf(checks));
+  }
+
+  public JsonPath path() {
+    return path;
+  }
+
+  public boolean missingIsEmpty() {
+    return missingIsEmpty;
+  }
+
+  /**
+   * The rows: every match, in document order; for a definite path, the elements of the list it
+   * names, or the one value it names.
+   *
+   * @throws Missing when a container is missing or null (unless {@code missingIsEmpty}) or of the
+   *     wrong kind, or a definite path finds nothing
+   */
+  public List<Object> rows(Object document) throws Missing {
+    if (path.isDefinite()) {
+      Object value = read(path, document);
+      if (value == null) {
+        throw new Missing("found nothing");
+      }
+      return value instanceof List<?> values ? new ArrayList<>(values) : List.of(value);
+    }
+    for (Check check : checks) {
+      check(check, document);
+    }
+    Object selected;
+    try {
+      selected = path.read(document, JsonPaths.CONFIGURATION);
+    } catch (PathNotFoundException e) {
+      if (!missingIsEmpty) {
+        throw new Missing("found nothing");
+      }
+      selected = List.of();
+    }
+    if (selected instanceof List<?> values) {
+      return new ArrayList<>(values);
+    }
+    return selected == null ? List.of() : List.of(selected);
+  }
+
+  private void check(Check check, Object document) throws Missing {
+    List<Object> nodes = nodes(check.prefix(), document);
+    for (int i = 0; i < nodes.size(); i++) {
+      String problem = problem(check.token(), nodes.get(i));
+      if (problem != null) {
+        String path = where(check.prefix(), document, i);
+        throw new Missing(
+            problem
+                .replace("{path}", path)
+                .replace("{at}", check.prefix() == null ? "the body" : path));
+      }
+    }
+  }
+
+  /**
+   * What is wrong with {@code node} for {@code token}, or null: "{path}" stands for its path,
+   * "{at}" for how to name it ("the body" for the root).
+   */
+  private String problem(JsonPaths.Token token, Object node) {
+    if (node == null) {
+      return missingIsEmpty ? null : "{at} is missing or null";
+    }
+    switch (token.step()) {
+      case PROPERTY -> {
+        if (!(node instanceof Map<?, ?> object)) {
+          return "expected an object at {at}, got " + kind(node);
+        }
+        for (String name : token.names()) {
+          if (!object.containsKey(name) && !missingIsEmpty) {
+            return "{path}['" + name + "'] is missing or null";
+          }
+        }
+        return null;
+      }
+      case INDEX -> {
+        if (!(node instanceof List<?> list)) {
+          return "expected a list at {at}, got " + kind(node);
+        }
+        int index = token.index() < 0 ? list.size() + token.index() : token.index();
+        return index >= 0 && index < list.size() || missingIsEmpty
+            ? null
+            : "{path}[" + token.index() + "] is missing";
+      }
+      default -> {
+        return node instanceof List ? null : "expected a list at {at}, got " + kind(node);
+      }
+    }
+  }
+
+  /** The nodes {@code prefix} reaches (the body for none), in document order. */
+  private List<Object> nodes(JsonPath prefix, Object document) {
+    if (prefix == null) {
+      List<Object> root = new ArrayList<>(1);
+      root.add(document);
+      return root;
+    }
+    Object found;
+    try {
+      found = prefix.read(document, JsonPaths.CONFIGURATION);
+    } catch (PathNotFoundException e) {
+      // Reached only where a check before this one let a missing container pass.
+      return List.of();
+    }
+    if (prefix.isDefinite()) {
+      List<Object> one = new ArrayList<>(1);
+      one.add(found);
+      return one;
+    }
+    @SuppressWarnings("unchecked")
+    List<Object> many = (List<Object>) found;
+    return many;
+  }
+
+  /** Where the {@code i}th node of {@code prefix} is: "$['groups'][2]['items']", or "$". */
+  private static String where(JsonPath prefix, Object document, int i) {
+    if (prefix == null) {
+      return "$";
+    }
+    if (prefix.isDefinite()) {
+      return prefix.getPath();
+    }
+    try {
+      List<?> paths = prefix.read(document, PATHS);
+      return i < paths.size() ? String.valueOf(paths.get(i)) : prefix.getPath();
+    } catch (PathNotFoundException e) {
+      return prefix.getPath();
+    }
+  }
+
+  private static Object read(JsonPath path, Object document) {
+    try {
+      return path.read(document, JsonPaths.CONFIGURATION);
+    } catch (PathNotFoundException e) {
+      return null;
+    }
+  }
+
+  static String kind(Object value) {
+    if (value instanceof Map) {
+      return "an object";
+    }
+    if (value instanceof List) {
+      return "a list";
+    }
+    if (value instanceof String) {
+      return "a string";
+    }
+    if (value instanceof Boolean) {
+      return "a boolean";
+    }
+    return value instanceof Number ? "a number" : "a " + value.getClass().getSimpleName();
+  }
+}

@@ -1,0 +1,63 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.PercentEncoding;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.util.Map;
+
+/**
+ * {@code cursor}: the request again with the cursor the body gives (sent as {@code param}, and as
+ * {@code page.cursor}). It ends when {@code until} is true or the cursor is absent, null or empty;
+ * what holds the cursor must exist. A cursor equal to the one before is an error, not a loop.
+ */
+final class CursorPaginator implements Paginator {
+  private final PageSource source;
+  private final CompiledPaginate.Cursor cursor;
+  private final Map<String, Object> scope;
+  private String last;
+
+  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Map<String, Object> scope) {
+    this.source = source;
+    this.cursor = cursor;
+    this.scope = scope;
+  }
+
+  @Override
+  public UpstreamRequest first()
+      throws InputException, UpstreamException, SecretUnavailableException {
+    return source.render(1, null);
+  }
+
+  @Override
+  public CompiledPaginate.Limits limits() {
+    return cursor.limits();
+  }
+
+  @Override
+  public UpstreamRequest next(Page page, int number)
+      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+    if (cursor.until() != null
+        && Boolean.TRUE.equals(ResponseChecks.evaluate(cursor.until(), page, scope))) {
+      return null;
+    }
+    String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from");
+    if (after == null) {
+      return null;
+    }
+    if (after.equals(last)) {
+      page.refusedBy("cursor-stuck");
+      throw new UpstreamException(
+          page.describe()
+              + ": the cursor did not change ('"
+              + cursor.from().getPath()
+              + "' gave the same value twice)");
+    }
+    last = after;
+    UpstreamRequest request = source.render(number + 1, after);
+    return cursor.param() == null
+        ? request
+        : request.withUri(PercentEncoding.withQuery(request.uri(), cursor.param(), after));
+  }
+}

@@ -1,0 +1,91 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.net.URI;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * {@code linkHeader} and {@code next}: the next page is a URL the answer gives, in its {@code Link}
+ * header or at a JsonPath of its body (whose holder must exist; the URL itself may be absent on the
+ * last page, as Bitbucket does). A URL to another origin is followed only when {@code allowedHosts}
+ * lists its host and the request carries no credentials; a URL already fetched is a loop, an error.
+ */
+final class LinkPaginator implements Paginator {
+  private final PageSource source;
+  private final CompiledPaginate.LinkHeader link;
+  private final CompiledPaginate.NextUrl next;
+  private final Set<URI> fetched = new HashSet<>();
+  private UpstreamRequest first;
+
+  LinkPaginator(
+      PageSource source, CompiledPaginate.LinkHeader link, CompiledPaginate.NextUrl next) {
+    this.source = source;
+    this.link = link;
+    this.next = next;
+  }
+
+  @Override
+  public UpstreamRequest first()
+      throws InputException, UpstreamException, SecretUnavailableException {
+    first = source.render(1, null);
+    return first;
+  }
+
+  @Override
+  public CompiledPaginate.Limits limits() {
+    return link != null ? link.limits() : next.limits();
+  }
+
+  @Override
+  public UpstreamRequest next(Page page, int number) throws UpstreamException {
+    UpstreamRequest current = page.request();
+    fetched.add(current.uri());
+    String target =
+        link != null
+            ? LinkHeader.find(page.response().headers().all("Link"), link.rel())
+            : Cursors.value(page, next.next(), next.holder(), "next");
+    if (target == null || target.isBlank()) {
+      return null;
+    }
+    URI uri;
+    try {
+      uri = current.uri().resolve(target.trim());
+    } catch (IllegalArgumentException e) {
+      throw new UpstreamException(HttpUpstream.describe(current) + ": invalid next-page URL");
+    }
+    if (fetched.contains(uri)) {
+      throw new UpstreamException(
+          HttpUpstream.describe(current)
+              + ": the next page is one already fetched ("
+              + uri
+              + "), a loop");
+    }
+    if (!HostPolicy.sameOrigin(first.uri(), uri)) {
+      if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
+        throw new UpstreamException(
+            HttpUpstream.describe(current)
+                + ": next page on another host '"
+                + uri.getHost()
+                + "' refused; list it in allowedHosts to follow it");
+      }
+      // Like a redirect, a link to another origin (or from https to http) never gets the
+      // request's credentials; a listing that needs them there is refused instead.
+      if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
+        throw new UpstreamException(
+            HttpUpstream.describe(current)
+                + ": next page on another origin '"
+                + uri.getScheme()
+                + "://"
+                + uri.getAuthority()
+                + "' refused: the request carries credentials");
+      }
+    }
+    return current.withUri(uri);
+  }
+}

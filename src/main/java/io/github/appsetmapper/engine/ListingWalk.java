@@ -1,0 +1,72 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.cache.ListingPass;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Walks the pages of one listing in order: each page's status and {@code failWhen} checked, the
+ * paginator asked for the next, {@code maxPages} kept. A first page that is not a complete answer
+ * is returned alone, so that the caller can judge it (an enrich's 404); a later one is an error,
+ * unless the paginator takes its status as the end ({@code endStatus}).
+ */
+final class ListingWalk {
+  /** Fetches (or replays) one page. */
+  @FunctionalInterface
+  interface PageCall {
+    Page page(UpstreamRequest request, int number) throws UpstreamException, ListingPass.Restart;
+  }
+
+  private ListingWalk() {}
+
+  static List<Page> walk(Paginator paginator, ResponseChecks checks, PageCall call)
+      throws UpstreamException,
+          EvaluationException,
+          InputException,
+          SecretUnavailableException,
+          ListingPass.Restart {
+    UpstreamRequest first = paginator.first();
+    UpstreamRequest request = first;
+    List<Page> pages = new ArrayList<>();
+    while (true) {
+      int number = pages.size() + 1;
+      Page page = call.page(request, number);
+      if (!checks.complete(page.status())) {
+        if (pages.isEmpty()) {
+          pages.add(page);
+          return pages;
+        }
+        if (paginator.endsAt(page.status())) {
+          return pages;
+        }
+        if (page.response().isSuccess()) {
+          page.refusedBy("incomplete-status");
+        }
+        throw new UpstreamException(checks.incomplete(page.request(), page.response()));
+      }
+      checks.failWhen(page);
+      pages.add(page);
+      UpstreamRequest next = paginator.next(page, number);
+      if (next == null) {
+        return pages;
+      }
+      CompiledPaginate.Limits limits = paginator.limits();
+      if (pages.size() >= limits.maxPages()) {
+        if (limits.stopAtMax()) {
+          return pages;
+        }
+        throw new UpstreamException(
+            HttpUpstream.describe(first)
+                + ": more than maxPages ("
+                + limits.maxPages()
+                + ") pages; raise maxPages or set onMaxPages: stop");
+      }
+      request = next;
+    }
+  }
+}

@@ -1,0 +1,127 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.PercentEncoding;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.net.URI;
+import java.util.Arrays;
+
+/**
+ * {@code page}: numbered pages. A short page does not end the listing (GitLab, GitHub and most APIs
+ * cap the page size below what is asked), so the end is read, in this order, from: a {@code Link}
+ * header ({@code rel="next"}: more; only {@code prev}/{@code first}/{@code last}: the last page);
+ * else {@code X-Next-Page} (empty: the last page); else {@code X-Total-Pages}, {@code X-Total} or
+ * {@code X-Total-Count}; else, with {@code stopOnShortPage}, a page with fewer rows than {@code
+ * size}; else an empty page. A page the same as the one before (an API that clamps the page number)
+ * is an error, not rows twice.
+ */
+final class NumberedPaginator implements Paginator {
+  private final PageSource source;
+  private final CompiledPaginate.Numbered page;
+  private final RowCount rowCount;
+  private long rowsSoFar;
+  private byte[] before;
+
+  NumberedPaginator(PageSource source, CompiledPaginate.Numbered page, RowCount rowCount) {
+    this.source = source;
+    this.page = page;
+    this.rowCount = rowCount;
+  }
+
+  @Override
+  public UpstreamRequest first()
+      throws InputException, UpstreamException, SecretUnavailableException {
+    return request(1);
+  }
+
+  @Override
+  public CompiledPaginate.Limits limits() {
+    return page.limits();
+  }
+
+  @Override
+  public boolean endsAt(int status) {
+    return page.endStatus().contains(status);
+  }
+
+  @Override
+  public UpstreamRequest next(Page current, int number)
+      throws UpstreamException, InputException, SecretUnavailableException {
+    int rows = rowCount.rows(current);
+    rowsSoFar += rows;
+    byte[] body = current.response().body();
+    if (before != null && rows > 0 && Arrays.equals(before, body)) {
+      current.refusedBy("identical-page");
+      throw new UpstreamException(
+          current.describe()
+              + ": page "
+              + number
+              + " answered the same as page "
+              + (number - 1)
+              + " (an API that repeats its last page for any higher number?); end the listing"
+              + " with endStatus or stopOnShortPage, or use linkHeader");
+    }
+    before = body;
+    return last(current.response().headers(), number, rows) ? null : request(number + 1);
+  }
+
+  /** Whether the page, the {@code number}th with {@code rows} rows, is the last. */
+  private boolean last(Headers headers, int number, int rows) {
+    var links = headers.all("Link");
+    if (LinkHeader.find(links, "next") != null) {
+      return false;
+    }
+    if (LinkHeader.find(links, "prev") != null
+        || LinkHeader.find(links, "first") != null
+        || LinkHeader.find(links, "last") != null) {
+      return true;
+    }
+    String nextPage = headers.first("X-Next-Page");
+    if (nextPage != null) {
+      return nextPage.isBlank();
+    }
+    Long totalPages = number(headers.first("X-Total-Pages"));
+    if (totalPages != null) {
+      return number >= totalPages;
+    }
+    Long total = number(headers.first("X-Total"));
+    if (total == null) {
+      total = number(headers.first("X-Total-Count"));
+    }
+    if (total != null) {
+      return rowsSoFar >= total;
+    }
+    if (page.stopOnShortPage() && page.size() != null && rows < page.size()) {
+      return true;
+    }
+    return rows == 0;
+  }
+
+  private static Long number(String header) {
+    if (header == null) {
+      return null;
+    }
+    try {
+      return Long.parseLong(header.trim());
+    } catch (NumberFormatException e) {
+      return null;
+    }
+  }
+
+  /** The request for page {@code number}, its page parameters set. */
+  private UpstreamRequest request(int number)
+      throws InputException, UpstreamException, SecretUnavailableException {
+    UpstreamRequest request = source.render(number, null);
+    URI uri = request.uri();
+    if (page.param() != null) {
+      uri = PercentEncoding.withQuery(uri, page.param(), String.valueOf(page.start() + number - 1));
+    }
+    if (page.sizeParam() != null) {
+      uri = PercentEncoding.withQuery(uri, page.sizeParam(), String.valueOf(page.size()));
+    }
+    return uri == request.uri() ? request : request.withUri(uri);
+  }
+}

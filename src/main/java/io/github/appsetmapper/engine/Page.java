@@ -1,0 +1,167 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.RowPath;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One page of a listing as a getparams holds it: the request that fetched it, the answer, and the
+ * body parsed once, when something first reads it (failWhen, the paginator, items, select, value),
+ * its estimated size counted against the memory budget by the {@link Owner}. JSON that the codec
+ * refuses (a key twice in one object, a number beyond the bounds) is an error wherever the page is
+ * read, never text. Errors name the call ("GET https://...: ..."); the reader adds its step.
+ */
+final class Page {
+  /** Who counts what a page holds, and hears why an answer was refused. */
+  interface Owner {
+    void hold(Page page, long bytes) throws UpstreamException;
+
+    void refused(String reason);
+  }
+
+  private final UpstreamRequest request;
+  private final UpstreamResponse response;
+  private final Owner owner;
+  private boolean parsed;
+  private Object document;
+  private JsonRefusal refusal;
+  private UpstreamException failure;
+  private final Map<RowPath, List<Object>> rows = new IdentityHashMap<>();
+
+  Page(UpstreamRequest request, UpstreamResponse response, Owner owner) {
+    this.request = request;
+    this.response = response;
+    this.owner = owner;
+  }
+
+  UpstreamRequest request() {
+    return request;
+  }
+
+  UpstreamResponse response() {
+    return response;
+  }
+
+  int status() {
+    return response.status();
+  }
+
+  /** "GET https://...", as errors name the call. */
+  String describe() {
+    return HttpUpstream.describe(request);
+  }
+
+  /** The body as JSON; empty, malformed or refused JSON is an error naming why. */
+  synchronized Object json() throws UpstreamException {
+    parse();
+    if (failure != null) {
+      throw failure;
+    }
+    if (response.body().length == 0) {
+      throw new UpstreamException(
+          describe() + ": the answer has an empty body where JSON was expected");
+    }
+    if (refusal != null) {
+      throw refused(refusal);
+    }
+    return document;
+  }
+
+  /**
+   * The body as a {@code value}, {@code failWhen} or {@code until} sees it: JSON when it is JSON,
+   * else text; null when empty (HEAD, 204).
+   */
+  synchronized Object lenient() throws UpstreamException {
+    parse();
+    if (failure != null) {
+      throw failure;
+    }
+    if (response.body().length == 0) {
+      return null;
+    }
+    if (refusal == null) {
+      return document;
+    }
+    if (refusal.kind() == JsonRefusal.Kind.SYNTAX) {
+      return new String(response.body(), StandardCharsets.UTF_8);
+    }
+    throw refused(refusal);
+  }
+
+  /** {@code response}: status, headers and body ({@link #lenient}). */
+  Map<String, Object> view() throws UpstreamException {
+    Map<String, Object> view = new LinkedHashMap<>();
+    view.put("status", response.status());
+    view.put("headers", response.headers().asMap());
+    view.put("body", lenient());
+    return view;
+  }
+
+  /**
+   * The rows {@code path} selects on this page, read once. {@code field} names the path in errors
+   * ({@code items}, {@code select}).
+   */
+  synchronized List<Object> rows(RowPath path, String field) throws UpstreamException {
+    List<Object> found = rows.get(path);
+    if (found != null) {
+      return found;
+    }
+    Object body = json();
+    if (body == null) {
+      throw new UpstreamException(describe() + ": the answer is JSON null");
+    }
+    try {
+      found = path.rows(body);
+    } catch (RowPath.Missing e) {
+      owner.refused("missing-container");
+      throw new UpstreamException(
+          describe() + ": " + field + " '" + path.path().getPath() + "': " + e.getMessage());
+    }
+    rows.put(path, found);
+    return found;
+  }
+
+  /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
+  void refusedBy(String reason) {
+    owner.refused(reason);
+  }
+
+  private void parse() throws UpstreamException {
+    if (parsed) {
+      return;
+    }
+    parsed = true;
+    if (response.body().length == 0) {
+      return;
+    }
+    try {
+      JsonCodec.Measured measured = JsonCodec.measure(response.body());
+      owner.hold(this, measured.bytes());
+      document = measured.document();
+    } catch (JsonRefusal e) {
+      refusal = e;
+    } catch (UpstreamException e) {
+      failure = e;
+    }
+  }
+
+  private UpstreamException refused(JsonRefusal e) {
+    owner.refused(
+        switch (e.kind()) {
+          case DUPLICATE_KEY -> "duplicate-key";
+          case NUMBER -> "number-bounds";
+          case LIMIT -> "json-limit";
+          case SYNTAX -> "not-json";
+        });
+    return new UpstreamException(describe() + ": " + ResponseBodies.refusal(e));
+  }
+}

@@ -1,0 +1,62 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import java.util.Map;
+
+/**
+ * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
+ * walk over the pages (it remembers what it saw: the last cursor, the URLs fetched, the page
+ * before). {@link ListingWalk} drives it.
+ */
+sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, NumberedPaginator {
+
+  /** Renders the request for one page: its number (1 for the first) and the cursor (or null). */
+  @FunctionalInterface
+  interface PageSource {
+    UpstreamRequest render(int number, String cursor)
+        throws InputException, UpstreamException, SecretUnavailableException;
+  }
+
+  /** How many rows a page holds, before any filter (page mode's end rules need it). */
+  @FunctionalInterface
+  interface RowCount {
+    int rows(Page page) throws UpstreamException;
+  }
+
+  /** The request for the first page. */
+  UpstreamRequest first() throws InputException, UpstreamException, SecretUnavailableException;
+
+  /**
+   * The request for the page after {@code page}, the {@code number}th, or null when it is the last.
+   */
+  UpstreamRequest next(Page page, int number)
+      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException;
+
+  /** Whether a page after the first answering {@code status} ends the listing, not failing it. */
+  default boolean endsAt(int status) {
+    return false;
+  }
+
+  /** The most pages, and what reaching it does. */
+  CompiledPaginate.Limits limits();
+
+  static Paginator of(
+      CompiledPaginate paginate, PageSource source, Map<String, Object> scope, RowCount rows) {
+    if (paginate == null) {
+      return new SinglePage(source);
+    }
+    if (paginate instanceof CompiledPaginate.LinkHeader link) {
+      return new LinkPaginator(source, link, null);
+    }
+    if (paginate instanceof CompiledPaginate.NextUrl next) {
+      return new LinkPaginator(source, null, next);
+    }
+    if (paginate instanceof CompiledPaginate.Cursor cursor) {
+      return new CursorPaginator(source, cursor, scope);
+    }
+    return new NumberedPaginator(source, (CompiledPaginate.Numbered) paginate, rows);
+  }
+}

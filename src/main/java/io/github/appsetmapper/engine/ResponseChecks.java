@@ -1,0 +1,108 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledRequest;
+import io.github.appsetmapper.expr.SpelMessages;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.UpstreamResponse;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What makes one page's answer complete: its status (200 and 203, the 2xx the request's {@code
+ * acceptStatus} lists, and 204 for a step that reads no body), and its {@code failWhen}. A 202
+ * ("accepted, not done") or a 206 (part of it) is not a whole answer: taking it as one would answer
+ * Argo CD with rows missing.
+ */
+record ResponseChecks(
+    Set<Integer> accepted,
+    boolean noContent,
+    CompiledExpression failWhen,
+    Map<String, Object> scope,
+    Redactor redactor) {
+
+  static ResponseChecks of(
+      CompiledRequest request, boolean readsNoBody, Map<String, Object> scope, Redactor redactor) {
+    return new ResponseChecks(
+        request.acceptStatus(), readsNoBody, request.failWhen(), scope, redactor);
+  }
+
+  /** Whether {@code status} is a complete answer. */
+  boolean complete(int status) {
+    return status == 200
+        || status == 203
+        || accepted.contains(status)
+        || (status == 204 && noContent);
+  }
+
+  /**
+   * Why a 2xx that is not a complete answer was refused, or the upstream's own status message for
+   * anything else.
+   */
+  String incomplete(UpstreamRequest request, UpstreamResponse response) {
+    if (!response.isSuccess()) {
+      return statusMessage(request, response);
+    }
+    return HttpUpstream.describe(request)
+        + ": answered "
+        + response.status()
+        + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)";
+  }
+
+  /** "answered 500", with the upstream's own short message when it sent one. */
+  String statusMessage(UpstreamRequest request, UpstreamResponse response) {
+    String message = HttpUpstream.describe(request) + ": answered " + response.status();
+    if (response.attempts() > 1) {
+      message += " after " + response.attempts() + " attempts";
+    }
+    if (response.note() != null) {
+      message += " (not retried: " + response.note() + ")";
+    }
+    Object body = ResponseBodies.lenient(response);
+    if (body instanceof Map<?, ?> map) {
+      Object said = map.get("message");
+      if (said == null) {
+        said = map.get("error");
+      }
+      if (said instanceof String text && !text.isBlank()) {
+        // Redacted before it is cut: an upstream may echo the credentials it was sent.
+        message += " (" + redactor.excerpt(text, 160) + ")";
+      }
+    }
+    return message;
+  }
+
+  /** Fails the page when {@code failWhen} is true of it. */
+  void failWhen(Page page) throws UpstreamException, EvaluationException {
+    if (failWhen == null) {
+      return;
+    }
+    Object verdict = evaluate(failWhen, page, scope);
+    if (Boolean.TRUE.equals(verdict)) {
+      throw new UpstreamException(
+          page.describe() + ": failWhen '" + failWhen.source().text() + "' is true");
+    }
+  }
+
+  /** An expression over {@code response} ({@code failWhen}, a cursor's {@code until}). */
+  static Object evaluate(CompiledExpression expression, Page page, Map<String, Object> scope)
+      throws UpstreamException, EvaluationException {
+    Map<String, Object> withResponse = new HashMap<>(scope);
+    withResponse.remove("secret");
+    withResponse.put("response", page.view());
+    try {
+      return expression.evaluate(withResponse);
+    } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
+      throw new EvaluationException(
+          expression.path()
+              + " '"
+              + expression.source().text()
+              + "' failed: "
+              + SpelMessages.simple(e));
+    }
+  }
+}

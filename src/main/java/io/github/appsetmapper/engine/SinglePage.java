@@ -1,0 +1,27 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.UpstreamRequest;
+
+/** No {@code paginate}: the listing is its first page. */
+record SinglePage(PageSource source) implements Paginator {
+  private static final CompiledPaginate.Limits ONE = new CompiledPaginate.Limits(1, false);
+
+  @Override
+  public UpstreamRequest first()
+      throws InputException, UpstreamException, SecretUnavailableException {
+    return source.render(1, null);
+  }
+
+  @Override
+  public UpstreamRequest next(Page page, int number) {
+    return null;
+  }
+
+  @Override
+  public CompiledPaginate.Limits limits() {
+    return ONE;
+  }
+}

@@ -1,0 +1,362 @@
+package io.github.appsetmapper.json;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.module.SimpleModule;
+import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import java.io.IOException;
+import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one JSON codec: every JSON this server reads (getparams and admin bodies, upstream answers,
+ * token answers, {@code run --input-json}, test files) and writes goes through here, so the policy
+ * is in one place. Reading refuses a key twice in one object, a number beyond {@link Numbers}'
+ * bounds (checked on its text, before any conversion), nesting deeper than {@value #MAX_DEPTH} and
+ * anything after the value; it gives plain data (LinkedHashMap, ArrayList, String,
+ * Integer/Long/BigInteger, BigDecimal for every fraction or exponent, Boolean, null) and, on
+ * request, an estimate of the heap that data takes. Writing keeps numbers plain ({@code 10000000},
+ * not {@code 1E+7}) unless the plain form would be huge.
+ */
+public final class JsonCodec {
+  /** Deeper documents are refused: every later walk of them (JsonPath, SpEL) recurses. */
+  public static final int MAX_DEPTH = 500;
+
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  // The digits and the exponent are checked by Numbers; this only keeps the
+                  // parser from buffering an absurd number before that check.
+                  .maxNumberLength(Numbers.MAX_DIGITS + 16)
+                  .maxNestingDepth(MAX_DEPTH)
+                  .build())
+          .build();
+
+  private static final ObjectMapper WRITER = writer(false);
+  private static final ObjectMapper PRETTY = writer(true);
+
+  /** Heap estimate of parsed data, in bytes: documented in docs/operations.md. */
+  static final int VALUE_BYTES = 16;
+
+  static final int OBJECT_BYTES = 64;
+  static final int MEMBER_BYTES = 32;
+  static final int LIST_BYTES = 40;
+  static final int STRING_BYTES = 40;
+  static final int BIG_NUMBER_BYTES = 48;
+
+  private JsonCodec() {}
+
+  /** A document and the estimated heap its plain data takes. */
+  public record Measured(Object document, long bytes) {}
+
+  public static Object read(byte[] json) throws JsonRefusal {
+    return measure(json).document();
+  }
+
+  public static Object read(String json) throws JsonRefusal {
+    return read(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** Reads {@code json} and estimates the heap its data takes (for the memory budget). */
+  public static Measured measure(byte[] json) throws JsonRefusal {
+    try (JsonParser parser = FACTORY.createParser(json)) {
+      JsonToken first = parser.nextToken();
+      if (first == null) {
+        throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, "is empty", null);
+      }
+      Builder builder = new Builder();
+      Object document = builder.build(parser, first);
+      if (parser.nextToken() != null) {
+        throw new JsonRefusal(
+            JsonRefusal.Kind.SYNTAX,
+            "has more after its JSON value",
+            where(parser.currentTokenLocation()));
+      }
+      return new Measured(document, builder.bytes);
+    } catch (JsonRefusal e) {
+      throw e;
+    } catch (StreamConstraintsException e) {
+      throw new JsonRefusal(
+          e.getOriginalMessage().startsWith("Number")
+              ? JsonRefusal.Kind.NUMBER
+              : JsonRefusal.Kind.LIMIT,
+          e.getOriginalMessage().startsWith("Number")
+              ? "has a number beyond the bounds (" + Numbers.BOUNDS + ")"
+              : e.getOriginalMessage().startsWith("Document nesting depth")
+                  ? "is nested deeper than " + MAX_DEPTH + " levels"
+                  : "is beyond a size limit: " + e.getOriginalMessage(),
+          where(e.getLocation()));
+    } catch (JsonParseException e) {
+      String original = e.getOriginalMessage();
+      if (original != null && original.startsWith("Duplicate field ")) {
+        String key = original.substring("Duplicate field ".length());
+        throw new JsonRefusal(
+            JsonRefusal.Kind.DUPLICATE_KEY,
+            "has the key " + Numbers.shorten(key) + " twice in one object",
+            where(e.getLocation()));
+      }
+      throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, syntax(original), where(e.getLocation()));
+    } catch (IOException e) {
+      throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, "could not be read", null);
+    }
+  }
+
+  /**
+   * Estimates what data this server built takes once written: its heap (as {@link #measure} counts
+   * it) plus its JSON text twice (the text, and its bytes on the way out). For the memory budget of
+   * an answer's parameter maps.
+   */
+  public static long estimate(Object data) {
+    long bytes = 0;
+    Deque<Object> todo = new ArrayDeque<>();
+    todo.push(data);
+    int seen = 0;
+    while (!todo.isEmpty() && seen++ < 1_000_000) {
+      Object value = todo.pop();
+      bytes += VALUE_BYTES + 2 * 8;
+      if (value instanceof Map<?, ?> map) {
+        bytes += OBJECT_BYTES;
+        for (Map.Entry<?, ?> entry : map.entrySet()) {
+          int key = String.valueOf(entry.getKey()).length();
+          bytes += MEMBER_BYTES + STRING_BYTES + key + 2L * key;
+          todo.push(entry.getValue() == null ? "" : entry.getValue());
+        }
+      } else if (value instanceof java.util.Collection<?> list) {
+        bytes += LIST_BYTES;
+        list.forEach(element -> todo.push(element == null ? "" : element));
+      } else if (value instanceof String text) {
+        bytes += STRING_BYTES + 3L * text.length();
+      } else {
+        bytes += BIG_NUMBER_BYTES;
+      }
+    }
+    return bytes;
+  }
+
+  /** {@link #read(byte[])} as a Jackson tree, for readers that walk one. */
+  public static JsonNode tree(byte[] json) throws JsonRefusal {
+    return WRITER.valueToTree(read(json));
+  }
+
+  /** Plain data as a Jackson tree (data this server built, or read through this codec). */
+  public static JsonNode tree(Object data) {
+    return WRITER.valueToTree(data);
+  }
+
+  /** Compact JSON text. */
+  public static String write(Object value) {
+    try {
+      return WRITER.writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  public static byte[] writeBytes(Object value) {
+    try {
+      return WRITER.writeValueAsBytes(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /** Compact JSON text with map entries sorted by key: the same data always gives the same text. */
+  public static String writeSorted(Object value) {
+    try {
+      return WRITER
+          .writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+          .writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /** Indented JSON text; with {@code sorted}, map entries by key. */
+  public static String writePretty(Object value, boolean sorted) {
+    try {
+      return (sorted
+              ? PRETTY.writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+              : PRETTY.writer())
+          .writeValueAsString(value);
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+  }
+
+  /**
+   * A private copy of the reading mapper, for a library that needs one (JsonPath's Jackson
+   * provider): the codec's own mappers are never handed out.
+   */
+  public static ObjectMapper mapperCopy() {
+    return WRITER.copy();
+  }
+
+  private static ObjectMapper writer(boolean indent) {
+    SimpleModule numbers = new SimpleModule("appset-mapper-numbers");
+    numbers.addSerializer(BigDecimal.class, new DecimalSerializer());
+    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers);
+    return indent ? mapper.enable(SerializationFeature.INDENT_OUTPUT) : mapper;
+  }
+
+  /** Plain decimals, the scientific form only where the plain one would be huge. */
+  private static final class DecimalSerializer extends StdSerializer<BigDecimal> {
+    private static final long serialVersionUID = 1L;
+
+    DecimalSerializer() {
+      super(BigDecimal.class);
+    }
+
+    @Override
+    public void serialize(BigDecimal value, JsonGenerator gen, SerializerProvider provider)
+        throws IOException {
+      gen.writeNumber(Numbers.plain(value));
+    }
+  }
+
+  private static String where(JsonLocation location) {
+    if (location == null || location.getLineNr() < 1) {
+      return null;
+    }
+    return "line " + location.getLineNr() + ", column " + location.getColumnNr();
+  }
+
+  private static String syntax(String original) {
+    if (original == null) {
+      return "is not valid JSON";
+    }
+    String first = original.lines().findFirst().orElse("").strip();
+    return first.isEmpty() ? "is not valid JSON" : "is not valid JSON: " + first;
+  }
+
+  /** Builds plain data from tokens without recursion, counting the estimated heap. */
+  private static final class Builder {
+    long bytes;
+
+    private static final class Frame {
+      final Map<String, Object> object;
+      final List<Object> list;
+      String key;
+
+      Frame(Map<String, Object> object, List<Object> list) {
+        this.object = object;
+        this.list = list;
+      }
+
+      void add(Object value) {
+        if (object != null) {
+          object.put(key, value);
+        } else {
+          list.add(value);
+        }
+      }
+    }
+
+    Object build(JsonParser parser, JsonToken first) throws IOException {
+      Deque<Frame> stack = new ArrayDeque<>();
+      JsonToken token = first;
+      while (true) {
+        Object done;
+        switch (token) {
+          case START_OBJECT -> {
+            bytes += VALUE_BYTES + OBJECT_BYTES;
+            stack.push(new Frame(new LinkedHashMap<>(), null));
+            token = parser.nextToken();
+            continue;
+          }
+          case START_ARRAY -> {
+            bytes += VALUE_BYTES + LIST_BYTES;
+            stack.push(new Frame(null, new ArrayList<>()));
+            token = parser.nextToken();
+            continue;
+          }
+          case FIELD_NAME -> {
+            String key = parser.currentName();
+            bytes += MEMBER_BYTES + STRING_BYTES + key.length();
+            stack.peek().key = key;
+            token = parser.nextToken();
+            continue;
+          }
+          case END_OBJECT -> done = stack.pop().object;
+          case END_ARRAY -> {
+            Frame frame = stack.pop();
+            ((ArrayList<Object>) frame.list).trimToSize();
+            done = frame.list;
+          }
+          default -> done = scalar(parser, token);
+        }
+        if (stack.isEmpty()) {
+          return done;
+        }
+        stack.peek().add(done);
+        token = parser.nextToken();
+      }
+    }
+
+    private Object scalar(JsonParser parser, JsonToken token) throws IOException {
+      bytes += VALUE_BYTES;
+      switch (token) {
+        case VALUE_STRING -> {
+          String text = parser.getText();
+          bytes += STRING_BYTES + text.length();
+          return text;
+        }
+        case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> {
+          JsonParser.NumberType type = parser.getNumberType();
+          if (type == JsonParser.NumberType.INT) {
+            return parser.getIntValue();
+          }
+          if (type == JsonParser.NumberType.LONG) {
+            bytes += BIG_NUMBER_BYTES;
+            return parser.getLongValue();
+          }
+          // The text is checked before anything converts it: its digits and its exponent.
+          String text = parser.getText();
+          try {
+            Number number = Numbers.parse(text);
+            bytes += BIG_NUMBER_BYTES + text.length();
+            return number;
+          } catch (Numbers.Refused e) {
+            throw new JsonRefusal(
+                JsonRefusal.Kind.NUMBER,
+                "has a number beyond the bounds (" + Numbers.BOUNDS + ")",
+                where(parser.currentTokenLocation()));
+          }
+        }
+        case VALUE_TRUE -> {
+          return Boolean.TRUE;
+        }
+        case VALUE_FALSE -> {
+          return Boolean.FALSE;
+        }
+        case VALUE_NULL -> {
+          return null;
+        }
+        default ->
+            throw new JsonRefusal(
+                JsonRefusal.Kind.SYNTAX,
+                "is not valid JSON: unexpected " + token,
+                where(parser.currentTokenLocation()));
+      }
+    }
+  }
+}
