@@ -43,6 +43,17 @@ final class GetParamsParser {
     if (name != null && !name.isNull() && !name.isTextual()) {
       throw new HttpError(400, "applicationSetName must be a string");
     }
+    String applicationSetName = name == null || name.isNull() ? "" : name.asText();
+    if (!KubernetesNames.isNameOrEmpty(applicationSetName)) {
+      // Never echoed: it may be a megabyte long or hold a line break.
+      throw new HttpError(
+          400,
+          "applicationSetName must be a Kubernetes name: at most "
+              + KubernetesNames.MAX_LENGTH
+              + " lowercase letters, digits, '-' and '.', starting and ending with a letter or"
+              + " digit",
+          "bad_application_set_name");
+    }
     JsonNode input = root.get("input");
     Map<String, Object> parameters = Map.of();
     if (input != null && !input.isNull()) {
@@ -57,7 +68,7 @@ final class GetParamsParser {
         parameters = MAPPER.convertValue(params, Map.class);
       }
     }
-    return new Invocation(name == null || name.isNull() ? "" : name.asText(), parameters);
+    return new Invocation(applicationSetName, parameters);
   }
 
   private static String kind(JsonNode node) {

@@ -79,6 +79,57 @@ class ShutdownTest {
   }
 
   @Test
+  void aStuckWorkerDoesNotHoldTheShutdownPastTheGracePeriod(@TempDir Path dir) throws Exception {
+    String stuck =
+        """
+        name: stuck
+        deadline: 10m
+        vars: {up: {default: "http://unset.invalid"}}
+        defaults: {timeout: 10m}
+        list:
+          request: {url: "#{vars.up}/never"}
+          items: "$[*]"
+        parameters: {id: item.id}
+        """;
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    try (StubUpstream stub = new StubUpstream()) {
+      // The upstream never answers: the worker waits on it, as on anything else that hangs.
+      stub.on("GET /never", Reply.custom(exchange -> release.await()));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), stuck)) {
+        CompletableFuture<Answer> inFlight =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return plugin.getparams("stuck", "{}");
+                  } catch (RuntimeException e) {
+                    return new Answer(-1, e.toString(), Map.of());
+                  }
+                });
+        long waitUntil = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (stub.calls() == 0 && System.nanoTime() < waitUntil) {
+          Thread.sleep(20);
+        }
+        assertThat(stub.calls()).as("the call reached the upstream").isEqualTo(1);
+        CompletableFuture<Boolean> stopped =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return plugin.server().shutdown(Duration.ZERO, Duration.ofMillis(300));
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        // Generous: a hang is what fails, not slowness (it used to wait for the worker forever).
+        assertThat(stopped.get(60, TimeUnit.SECONDS)).as("the request was cut off").isFalse();
+        assertThat(inFlight.get(60, TimeUnit.SECONDS).status()).isNotEqualTo(200);
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
+  @Test
   void sigtermStopsTheProcessGracefully(@TempDir Path dir) throws Exception {
     Path mapping = dir.resolve("slow.yaml");
     Files.writeString(mapping, SLOW);
