@@ -150,7 +150,9 @@ final class Fetcher {
     CompletableFuture<UpstreamResponse> existing = calls.putIfAbsent(request.identity(), mine);
     if (existing != null) {
       try {
-        UpstreamResponse answer = existing.get();
+        // Bounded by this answer's deadline: the call shared may belong to a slower row.
+        UpstreamResponse answer =
+            existing.get(deadline.remaining().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
         trace.call(
             new UpstreamCall(
                 step, request, answer, null, System.nanoTime() - started, page, true, null, null));
@@ -160,6 +162,10 @@ final class Fetcher {
           throw upstreamFailure;
         }
         throw new UpstreamException(HttpUpstream.describe(request) + ": " + e.getCause());
+      } catch (java.util.concurrent.TimeoutException e) {
+        throw new UpstreamException(
+            HttpUpstream.describe(request) + ": the deadline ran out waiting for the same call",
+            UpstreamException.Kind.DEADLINE);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
