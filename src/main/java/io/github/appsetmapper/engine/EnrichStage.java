@@ -79,7 +79,7 @@ final class EnrichStage {
         if (failed.get()) {
           break;
         }
-        if (!slots.tryAcquire(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)) {
+        if (!slots.tryAcquire(Waits.nanos(deadline), TimeUnit.NANOSECONDS)) {
           throw deadlineRanOut(enrich);
         }
         futures.add(
@@ -98,7 +98,7 @@ final class EnrichStage {
       }
       List<Outcome> outcomes = new ArrayList<>(rows.size());
       for (Future<Outcome> future : futures) {
-        outcomes.add(future.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS));
+        outcomes.add(future.get(Waits.nanos(deadline), TimeUnit.NANOSECONDS));
       }
       return outcomes;
     } catch (TimeoutException e) {

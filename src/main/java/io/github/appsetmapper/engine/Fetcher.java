@@ -152,7 +152,7 @@ final class Fetcher {
       try {
         // Bounded by this answer's deadline: the call shared may belong to a slower row.
         UpstreamResponse answer =
-            existing.get(deadline.remaining().toNanos(), java.util.concurrent.TimeUnit.NANOSECONDS);
+            existing.get(Waits.nanos(deadline), java.util.concurrent.TimeUnit.NANOSECONDS);
         trace.call(
             new UpstreamCall(
                 step, request, answer, null, System.nanoTime() - started, page, true, null, null));

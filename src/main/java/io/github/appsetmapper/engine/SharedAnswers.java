@@ -86,7 +86,7 @@ final class SharedAnswers {
   private static Answer await(CompletableFuture<Answer> leader, CompiledMapping mapping)
       throws InputException, UpstreamException, EvaluationException, GuardException {
     try {
-      return leader.get(mapping.deadline().toNanos(), TimeUnit.NANOSECONDS);
+      return leader.get(Waits.nanos(mapping.deadline()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
       throw new UpstreamException(
           "mapping '"
