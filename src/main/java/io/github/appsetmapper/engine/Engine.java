@@ -171,6 +171,12 @@ public final class Engine {
       throw new GuardException(redactor.redact(prefix + e.getMessage()));
     } catch (SecretUnavailableException e) {
       throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+    } catch (io.github.appsetmapper.expr.ExpressionLimitException e) {
+      // Raised outside an expression (an input pattern matched as the deadline ran out).
+      if (e.deadline() || fetcher.deadline().expired()) {
+        throw deadline(mapping, fetcher);
+      }
+      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
     } finally {
       fetcher.release();
     }

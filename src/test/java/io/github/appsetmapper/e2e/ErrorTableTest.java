@@ -569,6 +569,18 @@ class ErrorTableTest {
       assertThat(refusals(plugin))
           .contains(
               "appset_mapper_requests_refused_total{reason=\"bad_application_set_name\",route=\"getparams\"} 6.0");
+      // The admin routes that take it check it the same way.
+      for (String route : java.util.List.of("guard/reset", "cache/invalidate")) {
+        assertError(
+            plugin.send(
+                "POST",
+                "/mappings/items/" + route,
+                "{\"applicationSetName\":\"Team A\",\"input\":{\"parameters\":{\"owner\":\"ok\"}}}",
+                "Bearer " + PluginServer.TOKEN,
+                "application/json"),
+            400,
+            message);
+      }
     }
 
     @Test
