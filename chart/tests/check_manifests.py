@@ -178,10 +178,14 @@ def main():
         for mapping, mapping_vars in (values.get("mappingVars") or {}).items():
             for k, v in (mapping_vars or {}).items():
                 expect(("--var", f"{mapping}.{k}={v}") in pairs, f"no --var {mapping}.{k}={v} in {args}")
+        server = values.get("server") or {}
+        for flag, key in (("--idle-timeout", "idleTimeout"), ("--read-timeout", "readTimeout"),
+                          ("--webhook-max-body-bytes", "webhookMaxBodyBytes")):
+            expect((flag, str(server.get(key))) in pairs, f"no {flag} {server.get(key)} in {args}")
         for x in values.get("extraArgs") or []:
             expect(x in args, f"extra arg {x!r} missing")
         eq(container["image"], f"{values['image']['repository']}:{values['image']['tag'] or '0.1.0'}", "image")
-    c.check("server args: serve, mapping dirs, token file, port, vars, mappingVars", args_ok)
+    c.check("server args: serve, mapping dirs, token file, port, timeouts, vars, mappingVars", args_ok)
 
     def token_mount():
         m = mounts.get(TOKEN_DIR)

@@ -193,6 +193,34 @@ final class ServeCommand implements Callable<Integer> {
   Duration gracePeriod;
 
   @Option(
+      names = "--idle-timeout",
+      defaultValue = "120s",
+      converter = DurationConverter.class,
+      description =
+          "How long a connection may wait for its next request (default ${DEFAULT-VALUE}). Keep"
+              + " it above 90s: Argo CD's Go client reuses connections idle for up to 90 s.")
+  Duration idleTimeout;
+
+  @Option(
+      names = "--read-timeout",
+      defaultValue = "10s",
+      converter = DurationConverter.class,
+      description =
+          "How long a request's line, headers and body may take to arrive; a slower body has its"
+              + " connection closed (default ${DEFAULT-VALUE}).")
+  Duration readTimeout;
+
+  @Option(
+      names = "--webhook-max-body-bytes",
+      defaultValue = "256Ki",
+      converter = ByteSizeConverter.class,
+      paramLabel = "SIZE",
+      description =
+          "Largest body read to check a GitHub X-Hub-Signature-256 on cache/invalidate, read"
+              + " before the caller is known (default ${DEFAULT-VALUE}).")
+  long webhookMaxBodyBytes;
+
+  @Option(
       names = "--log-format",
       defaultValue = "text",
       description = "text or json (one JSON object per line); default ${DEFAULT-VALUE}.")
@@ -226,6 +254,12 @@ final class ServeCommand implements Callable<Integer> {
     // threads: the connection pool must hold both, or callers queue on it.
     if (memoryBudget < 1024 * 1024) {
       err.println("error: --memory-budget must be at least 1Mi");
+      err.flush();
+      return 2;
+    }
+    if (idleTimeout.isZero() || readTimeout.isZero() || webhookMaxBodyBytes < 1) {
+      err.println(
+          "error: --idle-timeout, --read-timeout and --webhook-max-body-bytes must be positive");
       err.flush();
       return 2;
     }
@@ -281,16 +315,29 @@ final class ServeCommand implements Callable<Integer> {
     reloader.reloadIfChanged();
     ServerOptions options =
         new ServerOptions(
-            host,
-            port,
-            tokens,
-            maxBodyBytes,
-            Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
-            workerThreads,
-            webhookSecret);
-    AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics).start();
+                host,
+                port,
+                tokens,
+                maxBodyBytes,
+                Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
+                workerThreads,
+                webhookSecret)
+            .withTimeouts(idleTimeout, readTimeout)
+            .withWebhookMaxBodyBytes(webhookMaxBodyBytes);
+    AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics);
+    // Registered before the listener opens: a SIGTERM from then on always finds its way out.
+    CountDownLatch stopped = new CountDownLatch(1);
+    // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
+    TermSignal.stopOn(() -> stop(serving, reloader, runtime, stopped));
+    server.start();
     serving.set(server);
     reloader.start(reloadInterval);
+    if (idleTimeout.compareTo(Duration.ofSeconds(90)) <= 0) {
+      LOG.warn(
+          "--idle-timeout {} is not above the 90 s Argo CD's Go client keeps idle connections:"
+              + " it may send a request on a connection the server is closing",
+          Durations.format(idleTimeout));
+    }
     if (tokens == null) {
       LOG.warn(
           "!!! --insecure-no-auth: ANYONE who reaches port {} can call every mapping. Never run"
@@ -308,9 +355,6 @@ final class ServeCommand implements Callable<Integer> {
         server.port(),
         latest.get().names().size(),
         String.join(", ", latest.get().names()));
-    CountDownLatch stopped = new CountDownLatch(1);
-    // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
-    TermSignal.stopOn(() -> stop(server, reloader, runtime, stopped));
     stopped.await();
     return 0;
   }
@@ -346,20 +390,30 @@ final class ServeCommand implements Callable<Integer> {
     }
   }
 
-  /** SIGTERM: not ready at once, serve through the drain delay, let requests in flight finish. */
+  /**
+   * SIGTERM: not ready at once, serve through the drain delay, let requests in flight finish. It
+   * returns within about drain + grace + 1 s whatever a worker does (see AppServer.shutdown); a
+   * server not listening yet has nothing to drain.
+   */
   private void stop(
-      AppServer server, MappingReloader reloader, EngineRuntime runtime, CountDownLatch stopped) {
-    LOG.info(
-        "stopping: not ready from now, serving {} more, then up to {} for requests in flight",
-        Durations.format(drainDelay),
-        Durations.format(gracePeriod));
+      AtomicReference<AppServer> serving,
+      MappingReloader reloader,
+      EngineRuntime runtime,
+      CountDownLatch stopped) {
     reloader.close();
-    try {
-      if (!server.shutdown(drainDelay, gracePeriod)) {
-        LOG.warn("requests still in flight after the grace period were cut off");
+    AppServer server = serving.get();
+    if (server != null) {
+      LOG.info(
+          "stopping: not ready from now, serving {} more, then up to {} for requests in flight",
+          Durations.format(drainDelay),
+          Durations.format(gracePeriod));
+      try {
+        if (!server.shutdown(drainDelay, gracePeriod)) {
+          LOG.warn("requests still in flight after the grace period were cut off");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
     }
     runtime.close();
     LOG.info("stopped");

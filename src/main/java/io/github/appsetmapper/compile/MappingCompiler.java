@@ -32,8 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Compiles a {@link MappingSpec} into a {@link CompiledMapping}, reporting every problem at once.
@@ -206,12 +204,12 @@ public final class MappingCompiler {
   private Map<String, InputRule> inputs() {
     Map<String, InputRule> out = new LinkedHashMap<>();
     for (InputSpec input : spec.input().values()) {
-      Pattern pattern = null;
+      com.google.re2j.Pattern pattern = null;
       if (input.pattern() != null) {
         try {
-          pattern = Pattern.compile(input.pattern().text());
-        } catch (PatternSyntaxException e) {
-          problems.add(input.pattern().pos(), "invalid pattern: " + e.getDescription());
+          pattern = io.github.appsetmapper.expr.Regexes.compile(input.pattern().text());
+        } catch (io.github.appsetmapper.expr.Regexes.InvalidPattern e) {
+          problems.add(input.pattern().pos(), "invalid pattern: " + e.getMessage());
         }
       }
       if (input.required() && input.defaultValue() != null) {
@@ -261,8 +259,8 @@ public final class MappingCompiler {
   /**
    * {@code response.status} and {@code response.headers}, the parts of an answer besides its body.
    */
-  private static final Pattern NOT_THE_BODY =
-      Pattern.compile(
+  private static final java.util.regex.Pattern NOT_THE_BODY =
+      java.util.regex.Pattern.compile(
           "(#root\\s*\\.\\s*)?response\\s*(\\?\\.|\\.)\\s*(status|headers)\\b"
               + "|(#root\\s*\\.\\s*)?response\\s*\\[\\s*'(status|headers)'\\s*\\]");
 

@@ -68,7 +68,10 @@ public final class MappingSchema {
     }
     for (Node document : documents) {
       if (document instanceof MappingNode) {
-        problems.addAll(check(YamlJson.convert(file, document)));
+        YamlJson.Located located = YamlJson.convert(file, document);
+        if (!located.truncated()) {
+          problems.addAll(check(located));
+        }
       }
     }
     return List.copyOf(problems);

@@ -22,10 +22,17 @@ final class YamlData {
   /** Aliases can make a small file expand enormously ("billion laughs"); data stops here. */
   static final int MAX_VALUES = 100_000;
 
+  /**
+   * Aliases can also nest a value in itself ({@code body: &r {a: *r}}): every walk over YAML nodes
+   * stops this deep, with a problem, instead of overflowing the stack.
+   */
+  static final int MAX_DEPTH = 64;
+
   private final String file;
   private final Problems problems;
   private final boolean templates;
   private int values;
+  private boolean tooDeep;
 
   private YamlData(String file, Problems problems, boolean templates) {
     this.file = file;
@@ -34,19 +41,26 @@ final class YamlData {
   }
 
   static Object toData(String file, Node node, String path, Problems problems) {
-    return new YamlData(file, problems, false).convert(node, path);
+    return new YamlData(file, problems, false).convert(node, path, 0);
   }
 
   static Object toTemplateData(String file, Node node, String path, Problems problems) {
-    return new YamlData(file, problems, true).convert(node, path);
+    return new YamlData(file, problems, true).convert(node, path, 0);
   }
 
-  private Object convert(Node node, String path) {
+  private Object convert(Node node, String path, int depth) {
     if (++values > MAX_VALUES) {
       if (values == MAX_VALUES + 1) {
         problems.add(
             YamlMap.pos(file, node, path),
             "expands to more than " + MAX_VALUES + " values (aliases nested too deep?)");
+      }
+      return null;
+    }
+    if (depth > MAX_DEPTH) {
+      if (!tooDeep) {
+        tooDeep = true;
+        problems.add(YamlMap.pos(file, node, path), tooDeep());
       }
       return null;
     }
@@ -67,7 +81,7 @@ final class YamlData {
       List<Object> out = new ArrayList<>();
       int index = 0;
       for (Node element : sequence.getValue()) {
-        out.add(convert(element, path + "[" + index++ + "]"));
+        out.add(convert(element, path + "[" + index++ + "]", depth + 1));
       }
       return Collections.unmodifiableList(out);
     }
@@ -75,9 +89,14 @@ final class YamlData {
     YamlMap view = new YamlMap(file, path, mapping, problems);
     Map<String, Object> out = new LinkedHashMap<>();
     for (String key : view.keys()) {
-      out.put(key, convert(view.raw(key), view.join(key)));
+      out.put(key, convert(view.raw(key), view.join(key), depth + 1));
     }
     return Collections.unmodifiableMap(out);
+  }
+
+  /** The problem of a walk that went past {@link #MAX_DEPTH}. */
+  static String tooDeep() {
+    return "nested deeper than " + MAX_DEPTH + " levels (an alias that contains itself?)";
   }
 
   private static Object scalar(ScalarNode scalar) throws Numbers.Refused {

@@ -31,13 +31,19 @@ final class YamlJson {
       Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
   private static final int MAX_VALUES = YamlData.MAX_VALUES;
 
-  /** The document, and where each of its values (and each map key) stands. */
-  record Located(JsonNode json, Map<String, Pos> values, Map<String, Pos> keys) {}
+  /**
+   * The document, and where each of its values (and each map key) stands; {@code truncated} when it
+   * was too large or too deep to convert whole (the loader reports that, and the schema's view of a
+   * cut document would only add noise).
+   */
+  record Located(
+      JsonNode json, Map<String, Pos> values, Map<String, Pos> keys, boolean truncated) {}
 
   private final String file;
   private final Map<String, Pos> values = new HashMap<>();
   private final Map<String, Pos> keys = new HashMap<>();
   private int count;
+  private boolean truncated;
 
   private YamlJson(String file) {
     this.file = file;
@@ -46,12 +52,14 @@ final class YamlJson {
   static Located convert(String file, Node document) {
     YamlJson converter = new YamlJson(file);
     JsonNode json = converter.node(document, "", "", 0);
-    return new Located(json, Map.copyOf(converter.values), Map.copyOf(converter.keys));
+    return new Located(
+        json, Map.copyOf(converter.values), Map.copyOf(converter.keys), converter.truncated);
   }
 
   private JsonNode node(Node node, String pointer, String path, int depth) {
     values.putIfAbsent(pointer, YamlMap.pos(file, node, path));
-    if (++count > MAX_VALUES || depth > 100) {
+    if (++count > MAX_VALUES || depth > YamlData.MAX_DEPTH) {
+      truncated = true;
       return JsonNodeFactory.instance.nullNode();
     }
     if (node instanceof ScalarNode scalar) {
@@ -84,7 +92,10 @@ final class YamlJson {
     for (NodeTuple tuple : mapping.getValue()) {
       Node key = tuple.getKeyNode();
       if (key.getTag().equals(Tag.MERGE)) {
-        collect(tuple.getValueNode(), merged);
+        collect(
+            tuple.getValueNode(),
+            merged,
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
       } else if (key instanceof ScalarNode scalar) {
         out.putIfAbsent(scalar.getValue(), tuple);
       }
@@ -99,11 +110,15 @@ final class YamlJson {
     return out;
   }
 
-  private static void collect(Node value, List<MappingNode> into) {
+  /** Each node once: an alias can list a sequence in itself ({@code <<: &m [*m]}). */
+  private static void collect(Node value, List<MappingNode> into, java.util.Set<Node> seen) {
+    if (!seen.add(value)) {
+      return;
+    }
     if (value instanceof MappingNode mapping) {
       into.add(mapping);
     } else if (value instanceof SequenceNode sequence) {
-      sequence.getValue().forEach(n -> collect(n, into));
+      sequence.getValue().forEach(n -> collect(n, into, seen));
     }
   }
 

@@ -38,7 +38,10 @@ final class YamlMap {
     for (NodeTuple tuple : node.getValue()) {
       Node keyNode = tuple.getKeyNode();
       if (keyNode.getTag().equals(Tag.MERGE)) {
-        collectMerged(tuple.getValueNode(), merged);
+        collectMerged(
+            tuple.getValueNode(),
+            merged,
+            java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>()));
         continue;
       }
       if (!(keyNode instanceof ScalarNode scalar)) {
@@ -70,11 +73,17 @@ final class YamlMap {
     }
   }
 
-  private void collectMerged(Node value, List<MappingNode> into) {
+  /** Each node once: an alias can list a sequence in itself ({@code <<: &m [*m]}). */
+  private void collectMerged(Node value, List<MappingNode> into, Set<Node> seen) {
+    if (!seen.add(value)) {
+      return;
+    }
     if (value instanceof MappingNode mapping) {
       into.add(mapping);
     } else if (value instanceof SequenceNode sequence) {
-      sequence.getValue().forEach(n -> collectMerged(n, into));
+      for (Node element : sequence.getValue()) {
+        collectMerged(element, into, seen);
+      }
     } else {
       problems.add(pos(value, path), "'<<' merges only mappings");
     }

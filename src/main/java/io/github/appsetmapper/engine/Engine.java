@@ -6,6 +6,7 @@ import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.config.Durations;
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.secret.SecretUnavailableException;
@@ -142,33 +143,49 @@ public final class Engine {
       throws InputException, UpstreamException, EvaluationException, GuardException {
     String prefix = "mapping '" + mapping.name() + "': ";
     Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
-    try {
+    // Expressions count against the same deadline as the calls (see EvaluationBudget).
+    try (EvaluationBudget.Scope evaluations =
+        EvaluationBudget.until(fetcher.deadline().endNanos())) {
       List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
       return new Answer(
           parameters, fetcher.staleReasons().stream().map(redactor::redact).toList(), false);
     } catch (UpstreamException e) {
       if (e.kind() == UpstreamException.Kind.DEADLINE || fetcher.deadline().expired()) {
-        throw new UpstreamException(
-            redactor.redact(
-                prefix
-                    + "deadline "
-                    + Durations.format(mapping.deadline())
-                    + " exceeded; slowest call: "
-                    + fetcher.slowest()),
-            UpstreamException.Kind.DEADLINE);
+        throw deadline(mapping, fetcher);
       }
       throw e.withMessage(redactor.redact(prefix + e.getMessage()));
     } catch (InputException e) {
       throw new InputException(redactor.redact(e.getMessage()));
     } catch (EvaluationException e) {
+      if (fetcher.deadline().expired()) {
+        throw deadline(mapping, fetcher);
+      }
       throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
     } catch (GuardException e) {
       throw new GuardException(redactor.redact(prefix + e.getMessage()));
     } catch (SecretUnavailableException e) {
       throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+    } catch (io.github.appsetmapper.expr.ExpressionLimitException e) {
+      // Raised outside an expression (an input pattern matched as the deadline ran out).
+      if (e.deadline() || fetcher.deadline().expired()) {
+        throw deadline(mapping, fetcher);
+      }
+      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
     } finally {
       fetcher.release();
     }
+  }
+
+  private UpstreamException deadline(CompiledMapping mapping, Fetcher fetcher) {
+    return new UpstreamException(
+        redactor.redact(
+            "mapping '"
+                + mapping.name()
+                + "': deadline "
+                + Durations.format(mapping.deadline())
+                + " exceeded; slowest call: "
+                + fetcher.slowest()),
+        UpstreamException.Kind.DEADLINE);
   }
 
   private List<Map<String, Object>> run(

@@ -5,7 +5,9 @@ import io.github.appsetmapper.compile.CompiledEnrich;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,6 +17,8 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -54,21 +58,30 @@ final class EnrichStage {
     return out;
   }
 
+  /**
+   * The rows' requests on the pool, at most {@code concurrency} at once. Every wait (for a slot,
+   * for a row's outcome) ends with the mapping's deadline, and each task evaluates under it too, so
+   * a stuck row never holds the answer, or its thread, past the deadline.
+   */
   private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
       throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
+    Deadline deadline = fetcher.deadline();
     try {
       for (Row row : rows) {
         if (failed.get()) {
           break;
         }
-        slots.acquire();
+        if (!slots.tryAcquire(Waits.nanos(deadline), TimeUnit.NANOSECONDS)) {
+          throw deadlineRanOut(enrich);
+        }
         futures.add(
             pool.submit(
                 () -> {
-                  try {
+                  try (EvaluationBudget.Scope evaluations =
+                      EvaluationBudget.until(deadline.endNanos())) {
                     return failed.get() ? null : one(enrich, row, base);
                   } catch (Exception e) {
                     failed.set(true);
@@ -80,12 +93,19 @@ final class EnrichStage {
       }
       List<Outcome> outcomes = new ArrayList<>(rows.size());
       for (Future<Outcome> future : futures) {
-        outcomes.add(future.get());
+        outcomes.add(future.get(Waits.nanos(deadline), TimeUnit.NANOSECONDS));
       }
       return outcomes;
+    } catch (TimeoutException e) {
+      futures.forEach(f -> f.cancel(true));
+      throw deadlineRanOut(enrich);
     } catch (InterruptedException e) {
+      futures.forEach(f -> f.cancel(true));
       Thread.currentThread().interrupt();
       throw new UpstreamException("enrich." + enrich.name() + ": interrupted");
+    } catch (UpstreamException e) {
+      futures.forEach(f -> f.cancel(true));
+      throw e;
     } catch (ExecutionException e) {
       futures.forEach(f -> f.cancel(true));
       Throwable cause = e.getCause();
@@ -103,6 +123,11 @@ final class EnrichStage {
       }
       throw new EvaluationException("enrich." + enrich.name() + " failed: " + cause);
     }
+  }
+
+  private static UpstreamException deadlineRanOut(CompiledEnrich enrich) {
+    return new UpstreamException(
+        "enrich." + enrich.name() + ": the deadline ran out", UpstreamException.Kind.DEADLINE);
   }
 
   private Outcome one(CompiledEnrich enrich, Row row, Map<String, Object> base)

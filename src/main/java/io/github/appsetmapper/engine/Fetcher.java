@@ -245,7 +245,8 @@ final class Fetcher implements Page.Owner {
   private void await(Local local, UpstreamRequest request) throws UpstreamException {
     try {
       if (deadline.isSet()) {
-        local.done.get(Math.max(1, deadline.remaining().toNanos()), TimeUnit.NANOSECONDS);
+        // The identical call ends by the same deadline and says why; the grace lets it.
+        local.done.get(Waits.nanos(deadline), TimeUnit.NANOSECONDS);
       } else {
         local.done.get();
       }

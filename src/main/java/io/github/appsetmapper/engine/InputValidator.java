@@ -12,8 +12,8 @@ import java.util.Map;
 
 /**
  * Checks a request's {@code input.parameters} against the declared inputs: undeclared keys, missing
- * required ones, types, patterns (whole-value match) and enums. Numbers and booleans are also
- * accepted as strings, since Argo CD's templates produce strings.
+ * required ones, types, patterns (whole-value match, RE2: linear in the value) and enums. Numbers
+ * and booleans are also accepted as strings, since Argo CD's templates produce strings.
  */
 final class InputValidator {
   private InputValidator() {}
@@ -72,7 +72,8 @@ final class InputValidator {
       throw new InputException("input '" + name + "' must be a plain value");
     }
     String text = io.github.appsetmapper.expr.Values.text(value);
-    if (rule.pattern() != null && !rule.pattern().matcher(text).matches()) {
+    if (rule.pattern() != null
+        && !io.github.appsetmapper.expr.Regexes.matches(rule.pattern(), text)) {
       throw new InputException(
           "input '" + name + "' does not match the pattern " + rule.pattern().pattern());
     }

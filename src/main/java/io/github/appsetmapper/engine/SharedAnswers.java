@@ -1,10 +1,13 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * Identical getparams in flight, computed once: same compiled mapping (a reload makes a new one),
@@ -52,7 +55,7 @@ final class SharedAnswers {
     CompletableFuture<Answer> mine = new CompletableFuture<>();
     CompletableFuture<Answer> existing = inFlight.putIfAbsent(key, mine);
     if (existing != null) {
-      Answer shared = await(existing);
+      Answer shared = await(existing, mapping);
       return new Answer(shared.parameters(), shared.stale(), true);
     }
     try {
@@ -76,11 +79,22 @@ final class SharedAnswers {
     }
   }
 
-  /** Waits for the first caller; the mapping's own deadline bounds how long that takes. */
-  private static Answer await(CompletableFuture<Answer> leader)
+  /**
+   * Waits for the first caller, at most this caller's own deadline: the first one is bounded by its
+   * deadline too, but a wait must never rest on another computation keeping its word.
+   */
+  private static Answer await(CompletableFuture<Answer> leader, CompiledMapping mapping)
       throws InputException, UpstreamException, EvaluationException, GuardException {
     try {
-      return leader.get();
+      return leader.get(Waits.nanos(mapping.deadline()), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new UpstreamException(
+          "mapping '"
+              + mapping.name()
+              + "': deadline "
+              + Durations.format(mapping.deadline())
+              + " exceeded waiting for an identical getparams in flight",
+          UpstreamException.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new UpstreamException("interrupted while waiting for an identical getparams");

@@ -10,7 +10,9 @@ import org.springframework.expression.spel.support.DataBindingMethodResolver;
 
 /**
  * Resolves only allowlisted instance methods on data values; the load-time check refuses the rest
- * already, this is the second wall at run time.
+ * already, this is the second wall at run time. Methods that take a regex or can grow a string run
+ * as {@link BoundedMethods}, never as the JDK's (and so are never compiled to bytecode that would
+ * call the JDK's directly).
  */
 final class AllowlistMethodResolver implements MethodResolver {
   private final MethodResolver instanceMethods =
@@ -22,6 +24,9 @@ final class AllowlistMethodResolver implements MethodResolver {
       throws AccessException {
     if (target instanceof Class<?> || !MethodAllowlist.allows(target, name)) {
       return null;
+    }
+    if (BoundedMethods.handles(target, name)) {
+      return BoundedMethods.resolve(target, name, argumentTypes);
     }
     return instanceMethods.resolve(context, target, name, argumentTypes);
   }

@@ -28,8 +28,12 @@ public final class Evaluator {
     return context;
   }
 
-  /** Evaluates against {@code root}, the map of names in scope. */
+  /**
+   * Evaluates against {@code root}, the map of names in scope, within this thread's {@link
+   * EvaluationBudget}: a fresh allowance for built strings, and the deadline the engine set.
+   */
   public static Object evaluate(Expression expression, Map<String, Object> root) {
+    EvaluationBudget.current().begin();
     return expression.getValue(CONTEXT, root);
   }
 }

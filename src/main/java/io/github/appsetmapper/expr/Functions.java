@@ -49,8 +49,13 @@ public final class Functions {
     }
   }
 
-  /** The value as compact JSON text. */
+  /** The value as compact JSON text (the expression function: within the evaluation's budget). */
   public static String json(Object value) {
+    return EvaluationBudget.current().built(writeJson(value), "#json");
+  }
+
+  /** The value as compact JSON text. */
+  static String writeJson(Object value) {
     try {
       return io.github.appsetmapper.json.JsonCodec.write(Values.parameter(value, true));
     } catch (IllegalStateException e) {

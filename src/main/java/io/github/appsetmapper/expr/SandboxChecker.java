@@ -17,6 +17,7 @@ import org.springframework.expression.spel.ast.Literal;
 import org.springframework.expression.spel.ast.MethodReference;
 import org.springframework.expression.spel.ast.OpDec;
 import org.springframework.expression.spel.ast.OpInc;
+import org.springframework.expression.spel.ast.OperatorMatches;
 import org.springframework.expression.spel.ast.Projection;
 import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.QualifiedIdentifier;
@@ -32,6 +33,10 @@ import org.springframework.expression.spel.ast.VariableReference;
  */
 public final class SandboxChecker {
   private static final Set<String> MEMBER_ROOTS = Set.of("input", "secret", "vars");
+
+  /** The string methods whose first argument is a regex (run on RE2, see {@link Regexes}). */
+  private static final Set<String> REGEX_METHODS =
+      Set.of("matches", "replaceAll", "replaceFirst", "split");
 
   /** Names that only the scope has: read inside a projection, they are a mistake. */
   private static final Set<String> SCOPE_ONLY =
@@ -72,6 +77,13 @@ public final class SandboxChecker {
       violations.add("assignment is not allowed");
       return;
     }
+    if (node instanceof OperatorMatches) {
+      // SpEL runs it on java.util.regex, which can take minutes on a short text: call the RE2 one.
+      violations.add(
+          "the 'matches' operator is not supported; call the method instead, as"
+              + " text.matches('regex') (RE2 syntax, linear time)");
+      return;
+    }
     if (node instanceof MethodReference method) {
       if (rootRelative && !elementScope) {
         // get('input') on the scope would read a name past the checks.
@@ -83,6 +95,15 @@ public final class SandboxChecker {
                 + method.getName()
                 + "' is not allowed; allowed: "
                 + String.join(", ", MethodAllowlist.allNames()));
+      } else if (REGEX_METHODS.contains(method.getName())
+          && node.getChildCount() > 0
+          && node.getChild(0) instanceof StringLiteral literal) {
+        String regex = String.valueOf(((Literal) literal).getLiteralValue().getValue());
+        String problem = Regexes.problem(regex);
+        if (problem != null) {
+          violations.add(
+              "invalid pattern '" + regex + "' in " + method.getName() + "(...): " + problem);
+        }
       }
       children(node, 0, true, elementScope);
       return;

@@ -1,11 +1,14 @@
 package io.github.appsetmapper.expr;
 
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
 import java.math.BigInteger;
 import java.util.Collection;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
-/** Semantic Versioning 2.0.0 precedence, enough to pick the newest tag of a list. */
+/**
+ * Semantic Versioning 2.0.0 precedence, enough to pick the newest tag of a list (RE2: tags are
+ * upstream text).
+ */
 final class SemVer implements Comparable<SemVer> {
   private static final Pattern FORM =
       Pattern.compile(

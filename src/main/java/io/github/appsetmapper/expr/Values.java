@@ -24,7 +24,7 @@ public final class Values {
       return plainNumber(n).toString();
     }
     if (value instanceof Map || value instanceof Collection) {
-      return Functions.json(value);
+      return Functions.writeJson(value);
     }
     return value.toString();
   }

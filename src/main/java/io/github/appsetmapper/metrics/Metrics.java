@@ -183,7 +183,7 @@ public final class Metrics {
    */
   public void refusedRequest(String mapping, String reason) {
     counter(
-            "appset_mapper.requests.refused",
+            "appset_mapper.upstream.requests.refused",
             "Upstream requests refused before they were sent: a path segment that climbs"
                 + " (path-segment), a line break or control character in a header (header-value)",
             "mapping",
@@ -217,6 +217,35 @@ public final class Metrics {
             "mapping",
             mapping)
         .increment();
+  }
+
+  /**
+   * A request the server refused before (or instead of) answering it: {@code route} is one of a
+   * fixed set (getparams, explain, mappings, guard_reset, cache_invalidate), {@code reason} names
+   * the refusal (forbidden, body_too_large, body_timeout, bad_application_set_name, ...).
+   */
+  public void refused(String route, String reason) {
+    counter(
+            "appset_mapper.requests.refused",
+            "Requests refused by the server, by route and reason",
+            "route",
+            route,
+            "reason",
+            reason)
+        .increment();
+  }
+
+  /** The {@code maxDrop} baselines held and evicted, read at each scrape. */
+  public void bindGuard(io.github.appsetmapper.engine.DropGuard guard) {
+    Gauge.builder("appset_mapper.guard.baselines", guard, g -> g.size())
+        .description("maxDrop baselines held (mapping, input, ApplicationSet)")
+        .register(registry);
+    io.micrometer.core.instrument.FunctionCounter.builder(
+            "appset_mapper.guard.evictions", guard, g -> g.evictions())
+        .description(
+            "maxDrop baselines evicted because the bound was reached: the guard is off for those"
+                + " inputs until their next answer")
+        .register(registry);
   }
 
   /** The cache's size, evictions and the memory budget, read at each scrape. */

@@ -77,9 +77,11 @@ public final class MappingReloader implements AutoCloseable {
   public void start(Duration interval) {
     timer.scheduleWithFixedDelay(
         () -> {
+          // A task that throws is never run again: nothing but a dying JVM may end the reloads.
           try {
             reloadIfChanged();
-          } catch (RuntimeException e) {
+          } catch (Throwable e) {
+            rethrowFatal(e);
             LOG.error("mapping reload failed", e);
           }
         },
@@ -106,7 +108,7 @@ public final class MappingReloader implements AutoCloseable {
         failed |= previous.error() != null;
         continue;
       }
-      MappingLoader.Result result = MappingLoader.loadFile(file, options);
+      MappingLoader.Result result = load(file);
       if (result.ok()) {
         next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
         if (previous != null) {
@@ -132,6 +134,34 @@ public final class MappingReloader implements AutoCloseable {
     publish.accept(registry());
     onReload.accept(failed ? "error" : "ok");
     return true;
+  }
+
+  /**
+   * Loads one file; whatever goes wrong with it becomes its problem, so that one bad file never
+   * ends the reloads of the others. A stack overflow is survivable (the stack has unwound when it
+   * is caught); other VirtualMachineErrors (out of memory) are not and go on.
+   */
+  private MappingLoader.Result load(Path file) {
+    try {
+      return MappingLoader.loadFile(file, options);
+    } catch (Throwable e) {
+      rethrowFatal(e);
+      LOG.error("{} could not be loaded", file, e);
+      return new MappingLoader.Result(
+          List.of(),
+          List.of(
+              new Problem(
+                  new io.github.appsetmapper.config.Pos(file.toString(), 1, 1, ""),
+                  "could not be loaded: "
+                      + e.getClass().getSimpleName()
+                      + (e.getMessage() == null ? "" : ": " + e.getMessage()))));
+    }
+  }
+
+  private static void rethrowFatal(Throwable e) {
+    if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
+      throw fatal;
+    }
   }
 
   /** The first load: the problems of every file, empty when all loaded. */

@@ -40,6 +40,11 @@ public record ExchangeFile(
     if (!(loaded instanceof Map<?, ?> top)) {
       throw new IOException(path + ": must be a YAML map with 'cases'");
     }
+    if (deeperThan(loaded, MAX_DEPTH)) {
+      // An alias can nest a value in itself (&r {a: *r}): nothing after this may walk it.
+      throw new IOException(
+          path + ": nested deeper than " + MAX_DEPTH + " levels (an alias that contains itself?)");
+    }
     String huge = Numbers.firstOutOfBounds(loaded);
     if (huge != null) {
       throw new IOException(
@@ -56,6 +61,44 @@ public record ExchangeFile(
         strings(top.get("vars"), path, "vars"),
         strings(top.get("secrets"), path, "secrets"),
         List.copyOf(cases));
+  }
+
+  private static final int MAX_DEPTH = 64;
+
+  /** Whether {@code value} nests deeper than {@code depth} (a self-containing alias does). */
+  private static boolean deeperThan(Object value, int depth) {
+    return deeperThan(value, depth, new java.util.IdentityHashMap<>());
+  }
+
+  /** {@code checked}: containers already found shallow enough with that much depth left. */
+  private static boolean deeperThan(
+      Object value, int depth, java.util.IdentityHashMap<Object, Integer> checked) {
+    if (!(value instanceof Map<?, ?>) && !(value instanceof List<?>)) {
+      return false;
+    }
+    if (depth < 0) {
+      return true;
+    }
+    Integer before = checked.get(value);
+    if (before != null && before >= depth) {
+      return false;
+    }
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (deeperThan(entry.getKey(), depth - 1, checked)
+            || deeperThan(entry.getValue(), depth - 1, checked)) {
+          return true;
+        }
+      }
+    } else {
+      for (Object element : (List<?>) value) {
+        if (deeperThan(element, depth - 1, checked)) {
+          return true;
+        }
+      }
+    }
+    checked.put(value, depth);
+    return false;
   }
 
   /** Every exchange of every case: what {@code serve --replay} answers from. */

@@ -4,84 +4,89 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.HeaderValues;
-import io.undertow.util.Headers;
-import io.undertow.util.HttpString;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * {@code POST /mappings/{name}/guard/reset} (bearer token) forgets the {@code maxDrop} baselines so
- * that a wanted mass change is accepted; {@code POST /mappings/{name}/cache/invalidate} (bearer
- * token or webhook secret) makes the next calls ask the upstream again. Both take an optional
- * getparams-shaped body ({@code {"applicationSetName":..., "input":{"parameters":{...}}}}) to act
- * on one input only.
+ * {@code POST /mappings/{name}/guard/reset} forgets the {@code maxDrop} baselines so that a wanted
+ * mass change is accepted; {@code POST /mappings/{name}/cache/invalidate} makes the next calls ask
+ * the upstream again. Both take an optional getparams-shaped body ({@code
+ * {"applicationSetName":..., "input":{"parameters":{...}}}}) to act on one input only. Who may call
+ * is decided before the body is read, by the route's wrapper ({@link BearerAuth}, {@link
+ * WebhookAuth}); this runs on a worker with the body read.
  */
-final class AdminHandler {
+final class AdminHandler implements HttpHandler {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.admin");
-  static final Pattern ROUTE = Pattern.compile("/mappings/([^/]+)/(guard/reset|cache/invalidate)");
-  private static final HttpString SIGNATURE = new HttpString("X-Hub-Signature-256");
-  private static final HttpString GITLAB_TOKEN = new HttpString("X-Gitlab-Token");
 
-  private final RootHandler root;
-  private final ServerOptions options;
-  private final AtomicReference<MappingRegistry> registry;
-  private final Engine engine;
-
-  AdminHandler(
-      RootHandler root,
-      ServerOptions options,
-      AtomicReference<MappingRegistry> registry,
-      Engine engine) {
-    this.root = root;
-    this.options = options;
-    this.registry = registry;
-    this.engine = engine;
+  /** What the route does. */
+  enum Action {
+    GUARD_RESET,
+    CACHE_INVALIDATE
   }
 
-  /** Answers one admin call; failures are thrown for the root handler to answer. */
-  void handle(HttpServerExchange exchange, String name, String action) throws Exception {
-    RootHandler.requireMethod(exchange, "POST");
-    boolean invalidate = action.equals("cache/invalidate");
-    if (!invalidate) {
-      root.authorize(exchange);
+  private final Action action;
+  private final AtomicReference<MappingRegistry> registry;
+  private final Engine engine;
+  private final Refusals refusals;
+
+  AdminHandler(
+      Action action, AtomicReference<MappingRegistry> registry, Engine engine, Refusals refusals) {
+    this.action = action;
+    this.registry = registry;
+    this.engine = engine;
+    this.refusals = refusals;
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange exchange) {
+    String name = Exchanges.mappingName(exchange);
+    try {
+      CompiledMapping mapping = registry.get().require(name);
+      boolean invalidate = action == Action.CACHE_INVALIDATE;
+      Target target = target(Exchanges.body(exchange), !invalidate);
+      Map<String, Object> answer = new LinkedHashMap<>();
+      answer.put("mapping", name);
+      if (invalidate) {
+        int count = engine.invalidate(mapping, target == null ? null : target.parameters());
+        answer.put("invalidated", count);
+        LOG.info(
+            "mapping={} cache invalidated: {} entries ({})",
+            name,
+            count,
+            target == null ? "all inputs" : "one input");
+      } else {
+        int count =
+            engine.resetGuard(
+                mapping,
+                target == null ? null : target.parameters(),
+                target == null ? null : target.applicationSetName());
+        answer.put("reset", count);
+        LOG.info(
+            "mapping={} maxDrop guard reset: {} baselines forgotten ({})",
+            name,
+            count,
+            target == null ? "all inputs" : "one input");
+      }
+      Exchanges.send(exchange, 200, Json.write(answer));
+    } catch (Exception failure) {
+      ErrorAnswer answer = refusals.errors().map(failure);
+      if (answer.status() == 500) {
+        // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
+        LOG.error(
+            "unexpected failure on {}",
+            exchange.getRequestPath(),
+            engine.redactor().scrub(failure));
+      }
+      if (failure instanceof HttpError refusal) {
+        refusals.count(exchange, refusal);
+      }
+      Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
     }
-    byte[] body = root.readBody(exchange);
-    if (invalidate) {
-      authorizeWebhook(exchange, body);
-    }
-    MappingRegistry mappings = registry.get();
-    CompiledMapping mapping = RootHandler.mapping(mappings, name);
-    Target target = target(body, !invalidate);
-    Map<String, Object> answer = new LinkedHashMap<>();
-    answer.put("mapping", name);
-    if (invalidate) {
-      int count = engine.invalidate(mapping, target == null ? null : target.parameters());
-      answer.put("invalidated", count);
-      LOG.info(
-          "mapping={} cache invalidated: {} entries ({})",
-          name,
-          count,
-          target == null ? "all inputs" : "one input");
-    } else {
-      int count =
-          engine.resetGuard(
-              mapping,
-              target == null ? null : target.parameters(),
-              target == null ? null : target.applicationSetName());
-      answer.put("reset", count);
-      LOG.info(
-          "mapping={} maxDrop guard reset: {} baselines forgotten ({})",
-          name,
-          count,
-          target == null ? "all inputs" : "one input");
-    }
-    RootHandler.send(exchange, 200, Json.write(answer));
   }
 
   /**
@@ -116,51 +121,4 @@ final class AdminHandler {
 
   /** One ApplicationSet (empty: any) and one input (null: any). */
   private record Target(String applicationSetName, Map<String, Object> parameters) {}
-
-  /** The bearer token, or the webhook secret as a bearer token, a GitLab token or a signature. */
-  private void authorizeWebhook(HttpServerExchange exchange, byte[] body) throws HttpError {
-    if (options.tokens() == null) {
-      return;
-    }
-    WebhookSecret secret = options.webhookSecret();
-    String signature = exchange.getRequestHeaders().getFirst(SIGNATURE);
-    if (signature != null) {
-      if (secret != null && secret.acceptsSignature(signature, body)) {
-        return;
-      }
-      refuse(exchange, "the X-Hub-Signature-256 signature did not match");
-    }
-    String bearer = bearer(exchange);
-    if (options.tokens().accepts(bearer) || (secret != null && secret.accepts(bearer))) {
-      return;
-    }
-    String gitlab = exchange.getRequestHeaders().getFirst(GITLAB_TOKEN);
-    if (secret != null && gitlab != null && secret.accepts(gitlab)) {
-      return;
-    }
-    refuse(exchange, bearer == null ? "no token, secret or signature" : "the token did not match");
-  }
-
-  private static String bearer(HttpServerExchange exchange) {
-    HeaderValues values = exchange.getRequestHeaders().get(Headers.AUTHORIZATION);
-    if (values != null && values.size() == 1) {
-      String header = values.getFirst();
-      if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-        return header.substring(7).strip();
-      }
-    }
-    return null;
-  }
-
-  private static void refuse(HttpServerExchange exchange, String why) throws HttpError {
-    LOG.warn(
-        "refused {} {} from {}: {}",
-        exchange.getRequestMethod(),
-        exchange.getRequestPath(),
-        exchange.getSourceAddress() == null
-            ? "?"
-            : exchange.getSourceAddress().getAddress().getHostAddress(),
-        why);
-    throw new HttpError(403, "forbidden");
-  }
 }

@@ -8,11 +8,18 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** The Undertow server: one listener, one handler, the mapping registry swapped atomically. */
+/** The Undertow server: one listener, the routes, the mapping registry swapped atomically. */
 public final class AppServer implements AutoCloseable {
+  /**
+   * After the grace period, how long stopping waits for workers before interrupting them: a worker
+   * stuck on anything never holds the process past it.
+   */
+  static final int WORKER_STOP_MILLIS = 1000;
+
   private final Undertow undertow;
   private final AtomicReference<MappingRegistry> registry;
-  private final RootHandler handler;
+  private final ServerState state = new ServerState();
+  private final Routes routes;
 
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine) {
     this(options, initial, engine, new Metrics());
@@ -20,24 +27,37 @@ public final class AppServer implements AutoCloseable {
 
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
     this.registry = new AtomicReference<>(initial);
-    this.handler = new RootHandler(options, registry, engine, metrics);
+    this.routes = new Routes(options, state, registry, engine, metrics);
     metrics.bind(engine.calls());
+    metrics.bindGuard(engine.guard());
     this.undertow =
         Undertow.builder()
             .addHttpListener(options.port(), options.host())
             .setIoThreads(options.ioThreads())
             .setWorkerThreads(options.workerThreads())
-            .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, 60_000)
-            .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, 30_000)
+            // Between requests: longer than Go's 90 s idle keep-alive, so Argo CD's client closes
+            // an idle connection before the server does and never sends on a closing one.
+            .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, millis(options.idleTimeout()))
+            // The request line and headers; the body is bounded by ReadDeadline.
+            .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, millis(options.readTimeout()))
+            // A refused request's body is drained, never more than the largest body taken.
+            .setServerOption(
+                UndertowOptions.MAX_ENTITY_SIZE,
+                Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes()))
+            .setServerOption(UndertowOptions.SHUTDOWN_TIMEOUT, WORKER_STOP_MILLIS)
             .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 64 * 1024)
             .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
-            .setHandler(handler)
+            .setHandler(routes)
             .build();
+  }
+
+  private static int millis(Duration duration) {
+    return (int) Math.min(Integer.MAX_VALUE, duration.toMillis());
   }
 
   public AppServer start() {
     undertow.start();
-    handler.ready(true);
+    state.ready(true);
     return this;
   }
 
@@ -56,29 +76,37 @@ public final class AppServer implements AutoCloseable {
 
   /** From now on readiness fails and getparams answers 503; requests already running finish. */
   public void stopAccepting() {
-    handler.ready(false);
-    handler.stopAccepting();
+    state.stopAccepting();
   }
 
   /**
    * Stops as a rolling update needs: readiness fails at once while requests are still served for
    * {@code drain} (so Endpoints and kube-proxy stop sending traffic here), then new requests get
-   * 503 and those in flight get up to {@code grace} to finish, then the listener closes.
+   * 503 and those in flight get up to {@code grace} to finish, then the listener closes and workers
+   * still busy are interrupted after {@link #WORKER_STOP_MILLIS}. It returns within about {@code
+   * drain + grace + 1 s} whatever a worker is doing.
    *
    * @return true when every request in flight finished within the grace period
    */
   public boolean shutdown(Duration drain, Duration grace) throws InterruptedException {
-    handler.ready(false);
+    state.ready(false);
+    // A deliberate wait, not a poll: Endpoints need this long to stop routing here.
     Thread.sleep(drain.toMillis());
-    handler.stopAccepting();
-    boolean finished = handler.awaitIdle(grace);
-    undertow.stop();
+    state.stopAccepting();
+    routes.work().shutdown();
+    boolean finished;
+    try {
+      finished = routes.work().awaitShutdown(grace.toMillis());
+    } finally {
+      undertow.stop();
+    }
     return finished;
   }
 
   @Override
   public void close() {
     stopAccepting();
+    routes.work().shutdown();
     undertow.stop();
   }
 }

@@ -48,8 +48,28 @@ public final class ErrorAnswers {
     return new ErrorAnswer(status, oneLine(redactor.redact(message)));
   }
 
+  /**
+   * Control characters (line breaks, C0, C1, Unicode line separators) become one space each run.
+   */
   private static String oneLine(String message) {
-    String text = message == null ? "error" : message.replaceAll("[\\r\\n\\t]+", " ").strip();
+    if (message == null) {
+      return "error";
+    }
+    StringBuilder out = new StringBuilder(Math.min(message.length(), 1004));
+    boolean gap = false;
+    for (int i = 0; i < message.length() && out.length() <= 1000; i++) {
+      char c = message.charAt(i);
+      if (Character.isISOControl(c) || c == '\u2028' || c == '\u2029') {
+        gap = true;
+        continue;
+      }
+      if (gap && out.length() > 0) {
+        out.append(' ');
+      }
+      gap = false;
+      out.append(c);
+    }
+    String text = out.toString().strip();
     return text.length() > 1000 ? text.substring(0, 1000) + "..." : text;
   }
 }

@@ -6,6 +6,7 @@ import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
+import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
@@ -17,48 +18,39 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code POST /mappings/<name>/api/v1/getparams.explain}: the getparams body in, the explain report
  * out (JSON; {@code ?format=text} for a terminal). The same checks as getparams come first (method,
- * token, readiness, mapping, body); once the call reaches the engine the answer is 200 with the
- * report, also when getparams would fail: the report's {@code answer.status} says what getparams
- * would have answered. Argo CD never calls this route (its client always appends {@code
- * api/v1/getparams.execute}), and the report has no {@code output} key.
+ * token, readiness and body in the route's wrappers, then the mapping); once the call reaches the
+ * engine the answer is 200 with the report, also when getparams would fail: the report's {@code
+ * answer.status} says what getparams would have answered. Argo CD never calls this route (its
+ * client always appends {@code api/v1/getparams.execute}), and the report has no {@code output}
+ * key.
  */
-final class ExplainHandler {
+final class ExplainHandler implements HttpHandler {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.explain");
 
-  private final RootHandler root;
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
-  private final ErrorAnswers errors;
+  private final Refusals refusals;
 
-  ExplainHandler(
-      RootHandler root,
-      AtomicReference<MappingRegistry> registry,
-      Engine engine,
-      ErrorAnswers errors) {
-    this.root = root;
+  ExplainHandler(AtomicReference<MappingRegistry> registry, Engine engine, Refusals refusals) {
     this.registry = registry;
     this.engine = engine;
-    this.errors = errors;
+    this.refusals = refusals;
   }
 
-  void handle(HttpServerExchange exchange, String name) {
+  @Override
+  public void handleRequest(HttpServerExchange exchange) {
+    String name = Exchanges.mappingName(exchange);
     try {
-      RootHandler.requireMethod(exchange, "POST");
-      root.authorize(exchange);
-      if (!root.ready()) {
-        throw new HttpError(503, "the server is shutting down; retry");
-      }
       ExplainFormat format = format(exchange);
-      MappingRegistry mappings = registry.get();
-      CompiledMapping mapping = RootHandler.mapping(mappings, name);
-      Invocation invocation = GetParamsParser.parse(root.readBody(exchange));
+      CompiledMapping mapping = registry.get().require(name);
+      Invocation invocation = GetParamsParser.parse(Exchanges.body(exchange));
       ExplainReport report =
           Explainer.explain(
               engine,
               mapping,
               invocation,
               failure -> {
-                ErrorAnswer answer = errors.map(failure);
+                ErrorAnswer answer = refusals.errors().map(failure);
                 return ExplainReport.Answer.error(answer.status(), answer.message());
               });
       LOG.info(
@@ -73,11 +65,11 @@ final class ExplainHandler {
         exchange.getResponseSender().send(format.render(report), StandardCharsets.UTF_8);
       }
     } catch (Exception failure) {
-      ErrorAnswer answer = errors.map(failure);
-      if (answer.status() == 405) {
-        exchange.getResponseHeaders().put(Headers.ALLOW, "POST");
+      ErrorAnswer answer = refusals.errors().map(failure);
+      if (failure instanceof HttpError refusal) {
+        refusals.count(exchange, refusal);
       }
-      RootHandler.send(exchange, answer.status(), Json.error(answer.message()));
+      Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
     }
   }
 

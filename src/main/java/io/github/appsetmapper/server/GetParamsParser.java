@@ -37,6 +37,17 @@ final class GetParamsParser {
     if (name != null && !(name instanceof String)) {
       throw new HttpError(400, "applicationSetName must be a string");
     }
+    String applicationSetName = name == null ? "" : (String) name;
+    if (!KubernetesNames.isNameOrEmpty(applicationSetName)) {
+      // Never echoed: it may be a megabyte long or hold a line break.
+      throw new HttpError(
+          400,
+          "applicationSetName must be a Kubernetes name: at most "
+              + KubernetesNames.MAX_LENGTH
+              + " lowercase letters, digits, '-' and '.', starting and ending with a letter or"
+              + " digit",
+          "bad_application_set_name");
+    }
     Object input = top.get("input");
     Map<String, Object> parameters = Map.of();
     if (input != null) {
@@ -51,7 +62,7 @@ final class GetParamsParser {
         parameters = Collections.unmodifiableMap((Map<String, Object>) params);
       }
     }
-    return new Invocation(name == null ? "" : (String) name, parameters);
+    return new Invocation(applicationSetName, parameters);
   }
 
   private static String kind(Object value) {

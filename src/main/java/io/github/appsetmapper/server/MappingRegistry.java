@@ -70,4 +70,18 @@ public record MappingRegistry(
   public Collection<String> names() {
     return new TreeMap<>(byName).keySet();
   }
+
+  /** The mapping by name, or a 404 that lists the loaded ones. */
+  CompiledMapping require(String name) throws HttpError {
+    CompiledMapping mapping = byName.get(name);
+    if (mapping == null) {
+      throw new HttpError(404, "unknown mapping '" + name + "'; known: " + known());
+    }
+    return mapping;
+  }
+
+  /** The loaded names, for a 404. */
+  String known() {
+    return byName.isEmpty() ? "(none loaded)" : String.join(", ", names());
+  }
 }

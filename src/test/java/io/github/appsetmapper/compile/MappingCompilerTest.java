@@ -451,7 +451,62 @@ class MappingCompilerTest {
                     x: input.branch
                   """))
           .containsExactly(
-              "m.yaml:4:14 input.branch.pattern: invalid pattern: Unclosed character class");
+              "m.yaml:4:14 input.branch.pattern: invalid pattern: missing closing ]: `[a-z`");
+    }
+
+    @Test
+    void lookaroundAndBackreferencesAreRefusedByName() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  input:
+                    a: {pattern: "(?!\\\\.)[a-z]+"}
+                    b: {pattern: "(?<=x)y"}
+                    c: {pattern: "(a)\\\\1"}
+                    d: {pattern: "((a{100}){100}){100}"}
+                  parameters:
+                    x: "input.a + input.b + input.c + input.d"
+                  """))
+          .containsExactly(
+              "m.yaml:3:16 input.a.pattern: invalid pattern: the negative lookahead (?!...) is"
+                  + " not supported: patterns are RE2 (linear time), without lookaround or"
+                  + " backreferences",
+              "m.yaml:4:16 input.b.pattern: invalid pattern: the lookbehind (?<=...) is not"
+                  + " supported: patterns are RE2 (linear time), without lookaround or"
+                  + " backreferences",
+              "m.yaml:5:16 input.c.pattern: invalid pattern: the backreference \\1 is not"
+                  + " supported: patterns are RE2 (linear time), without lookaround or"
+                  + " backreferences",
+              "m.yaml:6:16 input.d.pattern: invalid pattern: the pattern is too large (about"
+                  + " 1000000 instructions once its repeats are expanded, at most 20000)");
+    }
+
+    @Test
+    void theMatchesOperatorAndBadLiteralRegexesAreRefusedAtLoad() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  parameters:
+                    a: "'x' matches 'x'"
+                    b: "'x'.matches('(?=x)x')"
+                    c: "'x'.replaceAll('(a)\\\\1', '')"
+                    d: "'x'.split('[')"
+                    e: "'x'.matches('x+')"
+                  """))
+          .containsExactly(
+              "m.yaml:3:6 parameters.a: the 'matches' operator is not supported; call the method"
+                  + " instead, as text.matches('regex') (RE2 syntax, linear time) (in ''x' matches"
+                  + " 'x'')",
+              "m.yaml:4:6 parameters.b: invalid pattern '(?=x)x' in matches(...): the lookahead"
+                  + " (?=...) is not supported: patterns are RE2 (linear time), without lookaround"
+                  + " or backreferences (in ''x'.matches('(?=x)x')')",
+              "m.yaml:5:6 parameters.c: invalid pattern '(a)\\1' in replaceAll(...): the"
+                  + " backreference \\1 is not supported: patterns are RE2 (linear time), without"
+                  + " lookaround or backreferences (in ''x'.replaceAll('(a)\\1', '')')",
+              "m.yaml:6:6 parameters.d: invalid pattern '[' in split(...): missing closing ]:"
+                  + " `[` (in ''x'.split('[')')");
     }
 
     @Test

@@ -792,4 +792,158 @@ class ErrorTableTest {
       assertThat(other.send("GET", "/healthz", null, null, null).status()).isEqualTo(200);
     }
   }
+
+  /** The refusals that guard availability (issue 10): status, message and the refusal metric. */
+  @Nested
+  class Availability {
+    private String refusals(PluginServer server) {
+      return server.send("GET", "/metrics", null, null, null).body();
+    }
+
+    @Test
+    void applicationSetNameNotAKubernetesName() {
+      String message =
+          "applicationSetName must be a Kubernetes name: at most 253 lowercase letters, digits,"
+              + " '-' and '.', starting and ending with a letter or digit";
+      for (String name :
+          java.util.List.of("Team-A", "team_a", "-team", "team.", "a".repeat(254), "x\ny")) {
+        assertError(
+            plugin.getparams(
+                "items",
+                "{\"applicationSetName\":"
+                    + io.github.appsetmapper.server.Json.write(name)
+                    + ",\"input\":{\"parameters\":{\"owner\":\"ok\"}}}"),
+            400,
+            message);
+      }
+      for (String name : java.util.List.of("a".repeat(253), "team-a.prod", "")) {
+        assertThat(
+                plugin
+                    .getparams(
+                        "items",
+                        "{\"applicationSetName\":\""
+                            + name
+                            + "\",\"input\":{\"parameters\":{\"owner\":\"ok\"}}}")
+                    .status())
+            .isEqualTo(200);
+      }
+      assertThat(refusals(plugin))
+          .contains(
+              "appset_mapper_requests_refused_total{reason=\"bad_application_set_name\",route=\"getparams\"} 6.0");
+      // The admin routes that take it check it the same way.
+      for (String route : java.util.List.of("guard/reset", "cache/invalidate")) {
+        assertError(
+            plugin.send(
+                "POST",
+                "/mappings/items/" + route,
+                "{\"applicationSetName\":\"Team A\",\"input\":{\"parameters\":{\"owner\":\"ok\"}}}",
+                "Bearer " + PluginServer.TOKEN,
+                "application/json"),
+            400,
+            message);
+      }
+    }
+
+    @Test
+    void aWebhookBodyOverItsLimit(@TempDir Path tmp) {
+      try (PluginServer hooked =
+          PluginServer.withServerOptions(
+              tmp,
+              Map.of("up", stub.url()),
+              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret"),
+              options -> options.withWebhookMaxBodyBytes(64),
+              ITEMS)) {
+        String body = "{\"commits\":\"" + "x".repeat(100) + "\"}";
+        assertError(
+            hooked.send(
+                "POST",
+                "/mappings/items/cache/invalidate",
+                body,
+                null,
+                "application/json",
+                Map.of(
+                    "X-Hub-Signature-256",
+                    io.github.appsetmapper.server.WebhookSecret.signature(
+                        "s3cret", body.getBytes(java.nio.charset.StandardCharsets.UTF_8)))),
+            413,
+            "the request body is larger than 64 bytes");
+        assertThat(refusals(hooked))
+            .contains(
+                "appset_mapper_requests_refused_total{reason=\"body_too_large\",route=\"cache_invalidate\"} 1.0");
+      }
+    }
+
+    @Test
+    void tooManyWebhookBodiesAtOnce(@TempDir Path tmp) throws Exception {
+      java.util.List<java.net.Socket> silent = new java.util.ArrayList<>();
+      try (PluginServer hooked =
+          PluginServer.withServerOptions(
+              tmp,
+              Map.of("up", stub.url()),
+              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret"),
+              options -> options,
+              ITEMS)) {
+        try {
+          String head =
+              "POST /mappings/items/cache/invalidate HTTP/1.1\r\nHost: x\r\n"
+                  + "X-Hub-Signature-256: sha256=00\r\nContent-Length: 10\r\n\r\n";
+          for (int i = 0; i < 16; i++) {
+            java.net.Socket socket = new java.net.Socket("127.0.0.1", hooked.server().port());
+            socket
+                .getOutputStream()
+                .write(head.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            silent.add(socket);
+          }
+          // The sixteen are read without a worker, waiting for bodies that never come; the next
+          // signed call is turned away until one of them ends, which the read timeout ensures.
+          Answer busy = null;
+          long until = System.nanoTime() + java.time.Duration.ofSeconds(30).toNanos();
+          while (System.nanoTime() < until) {
+            busy =
+                hooked.send(
+                    "POST",
+                    "/mappings/items/cache/invalidate",
+                    "{}",
+                    null,
+                    "application/json",
+                    Map.of("X-Hub-Signature-256", "sha256=00"));
+            if (busy.status() == 503) {
+              break;
+            }
+            Thread.sleep(20);
+          }
+          assertError(busy, 503, "too many webhook bodies are being read at once; retry");
+          assertThat(refusals(hooked))
+              .contains(
+                  "appset_mapper_requests_refused_total{reason=\"webhook_busy\",route=\"cache_invalidate\"}");
+        } finally {
+          for (java.net.Socket socket : silent) {
+            socket.close();
+          }
+        }
+      }
+    }
+
+    @Test
+    void anExpressionThatBuildsTooLargeAString(@TempDir Path tmp) {
+      String grow = "'x'" + ".replace('', '0123456789')".repeat(6);
+      String growing =
+          "name: growing\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "parameters:\n  id: \""
+              + grow
+              + "\"\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), growing)) {
+        assertError(
+            other.getparams("growing", "{}"),
+            500,
+            "mapping 'growing': parameters.id '"
+                + grow
+                + "' failed on row 0: replace would build a string of 3543121 characters, more"
+                + " than 1048576 allowed");
+      }
+    }
+  }
 }

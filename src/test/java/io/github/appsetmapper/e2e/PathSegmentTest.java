@@ -166,7 +166,7 @@ class PathSegmentTest {
     String metrics = plugin.send("GET", "/metrics", null, null, null).body();
     assertThat(metrics)
         .containsPattern(
-            "appset_mapper_requests_refused_total\\{mapping=\"whole\",reason=\"path-segment\"\\}"
+            "appset_mapper_upstream_requests_refused_total\\{mapping=\"whole\",reason=\"path-segment\"\\}"
                 + " [1-9]");
   }
 }

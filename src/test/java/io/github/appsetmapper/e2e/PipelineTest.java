@@ -70,18 +70,15 @@ class PipelineTest {
             });
         try (PluginServer plugin =
             PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), YAML)) {
-          long started = System.nanoTime();
           Answer answer = plugin.getparams("fan", "{}");
-          long millis = (System.nanoTime() - started) / 1_000_000;
           assertThat(answer.status()).as(answer.body()).isEqualTo(200);
           assertThat(answer.body())
               .startsWith(
                   "{\"output\":{\"parameters\":[{\"id\":\"1\",\"n\":\"1\",\"repo\":\"r1\"},{\"id\":\"2\",\"n\":\"2\",\"repo\":\"r2\"}");
-          assertThat(stub.maxInFlight()).isEqualTo(4);
+          // In parallel, and never more than the bound (how many overlap is the machine's call).
+          assertThat(stub.maxInFlight()).isBetween(2, 4);
           // 1 list call, 20 distinct detail calls, 3 distinct shared calls (r0, r1, r2).
           assertThat(stub.calls()).isEqualTo(1 + 20 + 3);
-          // 20 calls of 100 ms, 4 at a time: about 500 ms; one at a time would take 2 s.
-          assertThat(millis).isLessThan(1800);
         }
       }
     }
@@ -416,16 +413,15 @@ class PipelineTest {
                   exchange.endExchange();
                 }));
         try (PluginServer plugin = plugin(stub)) {
-          long started = System.nanoTime();
+          // The body drips for 3 s, a byte every 100 ms: a 504 proves the 600 ms timeout covers
+          // the whole answer, not each read. How long it took is the machine's business.
           Answer answer = call(plugin, "drip");
-          long millis = (System.nanoTime() - started) / 1_000_000;
           assertThat(answer.status()).isEqualTo(504);
           assertThat(answer.body())
               .isEqualTo(
                   "{\"error\":\"mapping 'client': enrich.got POST "
                       + stub.url()
                       + "/drip: timed out after 600 ms\"}");
-          assertThat(millis).isLessThan(2500);
         }
       }
     }

@@ -171,6 +171,45 @@ class ReloadTest {
     assertThat(getparams("a")).startsWith("200 ");
   }
 
+  /** Polls {@code read} until it holds {@code expected} (generous bound: the machine is busy). */
+  private String await(java.util.concurrent.Callable<String> read, String expected)
+      throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    String seen = read.call();
+    while (!seen.contains(expected) && System.nanoTime() < deadline) {
+      Thread.sleep(50);
+      seen = read.call();
+    }
+    return seen;
+  }
+
+  @Test
+  void aRecursiveAliasNeitherStopsTheReloaderNorHidesTheFailure(@TempDir Path dir)
+      throws Exception {
+    Path a = dir.resolve("a.yaml");
+    Files.writeString(a, mapping("a", "one"));
+    serve(dir);
+    reloader.start(Duration.ofMillis(100));
+    // An alias that contains itself: it used to overflow the stack and end the reload thread.
+    replace(
+        a,
+        "name: a\nlist:\n  request:\n    url: http://127.0.0.1:1/x\n    method: POST\n"
+            + "    body: &r {a: *r}\n  items: \"$[*]\"\nparameters:\n  greeting: \"'one'\"\n");
+    assertThat(await(() -> call("/mappings", "GET"), "nested deeper than 64 levels"))
+        .contains("\"state\":\"stale\"")
+        .contains(
+            "\"lastError\":\""
+                + a
+                + ":6:11 list.request.body"
+                + ".a".repeat(65)
+                + ": nested deeper than 64 levels (an alias that contains itself?)\"");
+    assertThat(getparams("a")).as("the previous version keeps serving").contains("one");
+    replace(a, mapping("a", "two"));
+    assertThat(await(() -> getparams("a"), "two"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"two\"}]}}");
+    assertThat(call("/mappings", "GET")).contains("\"state\":\"loaded\"");
+  }
+
   @Test
   void aConfigMapSymlinkSwapIsSeenByThePoll(@TempDir Path dir) throws Exception {
     // How the kubelet lays out a ConfigMap volume: files link through ..data to a dated folder,
@@ -193,7 +232,7 @@ class ReloadTest {
         StandardCopyOption.REPLACE_EXISTING,
         StandardCopyOption.ATOMIC_MOVE);
 
-    long deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+    long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
     while (!getparams("a").contains("after") && System.nanoTime() < deadline) {
       Thread.sleep(50);
     }

@@ -19,7 +19,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -28,132 +30,271 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Graceful shutdown: readiness fails first while requests are still served (the drain delay), then
- * new requests get 503 while those in flight finish, then the process exits.
+ * new requests get 503 while those in flight finish, then the process exits, and it exits even when
+ * a worker is stuck. Upstreams that hold a call until the test lets go make "in flight" certain;
+ * every wait is on a condition, with generous bounds.
  */
 class ShutdownTest {
-  private static final String SLOW =
+  private static final String HELD =
       """
-      name: slow
+      name: held
       vars: {up: {default: "http://unset.invalid"}}
       list:
-        request: {url: "#{vars.up}/slow"}
+        request: {url: "#{vars.up}/held"}
+        items: "$[*]"
+      parameters: {id: item.id}
+      """;
+
+  /** Waits until {@code condition} holds; false when it still does not after 30 s. */
+  private static boolean eventually(Callable<Boolean> condition) throws Exception {
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    while (!condition.call()) {
+      if (System.nanoTime() > until) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
+  }
+
+  /** An upstream answer that waits for {@code release}. */
+  private static Reply heldUntil(CountDownLatch release, String json) {
+    return Reply.custom(
+        exchange -> {
+          release.await();
+          exchange.setStatusCode(200);
+          exchange
+              .getResponseHeaders()
+              .put(io.undertow.util.Headers.CONTENT_TYPE, "application/json");
+          exchange.getOutputStream().write(json.getBytes(StandardCharsets.UTF_8));
+        });
+  }
+
+  @Test
+  void drainThenFinishInFlightThenStop(@TempDir Path dir) throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of(), HELD, HELD.replace("held", "quick"))) {
+      stub.on("GET /held", heldUntil(release, "[{\"id\":1}]"));
+      stub.on("GET /quick", Reply.json(200, "[{\"id\":2}]"));
+      try {
+        CompletableFuture<Answer> inFlight =
+            CompletableFuture.supplyAsync(() -> plugin.getparams("held", "{}"));
+        assertThat(eventually(() -> stub.calls() == 1)).as("the call is in flight").isTrue();
+        CompletableFuture<Boolean> stopped =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    // A drain long enough to look at; the grace longer than any busy machine.
+                    return plugin.server().shutdown(Duration.ofSeconds(5), Duration.ofSeconds(60));
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        // Draining: not ready at once, but still serving what the Service sends before it notices.
+        assertThat(
+                eventually(() -> plugin.send("GET", "/readyz", null, null, null).status() == 503))
+            .isTrue();
+        assertThat(plugin.getparams("quick", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"2\"}]}}");
+        // Past the drain: new calls are refused with a retryable 503, the one in flight goes on.
+        assertThat(eventually(() -> plugin.getparams("quick", "{}").status() == 503)).isTrue();
+        assertThat(plugin.getparams("quick", "{}").body())
+            .isEqualTo("{\"error\":\"the server is shutting down; retry\"}");
+        assertThat(inFlight).isNotDone();
+        release.countDown();
+        assertThat(inFlight.get(60, TimeUnit.SECONDS).body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
+        assertThat(stopped.get(60, TimeUnit.SECONDS)).as("all in flight finished").isTrue();
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
+  private static final String STUCK =
+      """
+      name: stuck
+      deadline: 10m
+      vars: {up: {default: "http://unset.invalid"}}
+      defaults: {timeout: 10m}
+      list:
+        request: {url: "#{vars.up}/never"}
         items: "$[*]"
       parameters: {id: item.id}
       """;
 
   @Test
-  void drainThenFinishInFlightThenStop(@TempDir Path dir) throws Exception {
-    try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin =
-            PluginServer.withYaml(
-                dir, Map.of("up", stub.url()), Map.of(), SLOW, SLOW.replace("slow", "quick"))) {
-      stub.on("GET /slow", Reply.json(200, "[{\"id\":1}]").delayed(1200));
-      CompletableFuture<Answer> inFlight =
-          CompletableFuture.supplyAsync(() -> plugin.getparams("slow", "{}"));
-      Thread.sleep(200);
-      CompletableFuture<Boolean> stopped =
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return plugin.server().shutdown(Duration.ofMillis(600), Duration.ofSeconds(5));
-                } catch (InterruptedException e) {
-                  throw new IllegalStateException(e);
-                }
-              });
-      Thread.sleep(150);
-      // Draining: not ready, but still serving what the Service sends before it notices.
-      assertThat(plugin.send("GET", "/readyz", null, null, null).status()).isEqualTo(503);
-      // Another call: an identical one would share the answer of the one in flight.
-      stub.on("GET /quick", Reply.json(200, "[{\"id\":2}]"));
-      assertThat(plugin.getparams("quick", "{}").body())
-          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"2\"}]}}");
-      Thread.sleep(600);
-      // Past the drain: new calls are refused with a retryable 503, the one in flight goes on.
-      assertThat(inFlight).isNotDone();
-      assertThat(plugin.getparams("slow", "{}").body())
-          .isEqualTo("{\"error\":\"the server is shutting down; retry\"}");
-      assertThat(inFlight.get(5, TimeUnit.SECONDS).body())
-          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
-      assertThat(stopped.get(5, TimeUnit.SECONDS)).as("all in flight finished").isTrue();
+  void aStuckWorkerDoesNotHoldTheShutdownPastTheGracePeriod(@TempDir Path dir) throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    try (StubUpstream stub = new StubUpstream()) {
+      // The upstream never answers: the worker waits on it, as on anything else that hangs.
+      stub.on("GET /never", heldUntil(release, "[]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), STUCK)) {
+        CompletableFuture<Answer> inFlight =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return plugin.getparams("stuck", "{}");
+                  } catch (RuntimeException e) {
+                    return new Answer(-1, e.toString(), Map.of());
+                  }
+                });
+        assertThat(eventually(() -> stub.calls() == 1)).as("the call is in flight").isTrue();
+        CompletableFuture<Boolean> stopped =
+            CompletableFuture.supplyAsync(
+                () -> {
+                  try {
+                    return plugin.server().shutdown(Duration.ZERO, Duration.ofMillis(300));
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                });
+        // Generous: a hang is what fails, not slowness (it used to wait for the worker forever).
+        assertThat(stopped.get(60, TimeUnit.SECONDS)).as("the request was cut off").isFalse();
+        assertThat(inFlight.get(60, TimeUnit.SECONDS).status()).isNotEqualTo(200);
+      } finally {
+        release.countDown();
+      }
     }
+  }
+
+  /**
+   * The server as a process, {@code serve} with {@code mapping}; its output gathered as it comes.
+   */
+  private record Served(Process process, List<String> output, int port) {}
+
+  private static Served serve(Path mapping, String upstream, String... options) throws Exception {
+    List<String> command = new ArrayList<>();
+    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
+    command.addAll(
+        List.of(
+            "io.github.appsetmapper.cli.Main",
+            "serve",
+            "--mappings",
+            mapping.toString(),
+            "--var",
+            "up=" + upstream,
+            "--port",
+            "0",
+            "--host",
+            "127.0.0.1",
+            "--insecure-no-auth"));
+    command.addAll(List.of(options));
+    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+    List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
+    Thread reader =
+        new Thread(
+            () ->
+                new BufferedReader(
+                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
+                    .lines()
+                    .forEach(output::add));
+    reader.setDaemon(true);
+    reader.start();
+    Pattern listening = Pattern.compile(".*listening on [^:]+:(\\d+) .*");
+    int[] port = {-1};
+    eventually(
+        () -> {
+          synchronized (output) {
+            for (String line : output) {
+              Matcher m = listening.matcher(line);
+              if (m.matches()) {
+                port[0] = Integer.parseInt(m.group(1));
+              }
+            }
+          }
+          return port[0] > 0 || !process.isAlive();
+        });
+    assertThat(port[0]).as(String.join("\n", output)).isPositive();
+    return new Served(process, output, port[0]);
+  }
+
+  /** SIGTERM as Kubernetes sends it; Process.destroy() would also close our end of its output. */
+  private static void sigterm(Process process) throws Exception {
+    new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor();
+  }
+
+  private static CompletableFuture<HttpResponse<String>> getparams(int port, String mapping) {
+    return HttpClient.newHttpClient()
+        .sendAsync(
+            HttpRequest.newBuilder(
+                    URI.create(
+                        "http://127.0.0.1:"
+                            + port
+                            + "/mappings/"
+                            + mapping
+                            + "/api/v1/getparams.execute"))
+                .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
   }
 
   @Test
   void sigtermStopsTheProcessGracefully(@TempDir Path dir) throws Exception {
-    Path mapping = dir.resolve("slow.yaml");
-    Files.writeString(mapping, SLOW);
+    Path mapping = dir.resolve("held.yaml");
+    Files.writeString(mapping, HELD);
+    CountDownLatch release = new CountDownLatch(1);
     try (StubUpstream stub = new StubUpstream()) {
-      stub.on("GET /slow", Reply.json(200, "[{\"id\":1}]").delayed(1000));
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-      command.addAll(
-          List.of(
-              "io.github.appsetmapper.cli.Main",
-              "serve",
-              "--mappings",
-              mapping.toString(),
-              "--var",
-              "up=" + stub.url(),
-              "--port",
-              "0",
-              "--host",
-              "127.0.0.1",
-              "--insecure-no-auth",
-              "--drain-delay",
-              "300ms",
-              "--grace-period",
-              "5s"));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      // Read as it comes: the server runs until it is told to stop.
-      List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
-      Thread reader =
-          new Thread(
-              () ->
-                  new BufferedReader(
-                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                      .lines()
-                      .forEach(output::add));
-      reader.setDaemon(true);
-      reader.start();
-      int port = -1;
-      Pattern listening = Pattern.compile(".*listening on [^:]+:(\\d+) .*");
-      long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-      while (port < 0 && System.nanoTime() < deadline) {
-        synchronized (output) {
-          for (String line : output) {
-            Matcher m = listening.matcher(line);
-            if (m.matches()) {
-              port = Integer.parseInt(m.group(1));
-            }
-          }
-        }
-        Thread.sleep(50);
+      stub.on("GET /held", heldUntil(release, "[{\"id\":1}]"));
+      Served served = serve(mapping, stub.url(), "--drain-delay", "300ms", "--grace-period", "60s");
+      try {
+        CompletableFuture<HttpResponse<String>> inFlight = getparams(served.port(), "held");
+        assertThat(eventually(() -> stub.calls() == 1)).as("the call is in flight").isTrue();
+        sigterm(served.process());
+        assertThat(
+                eventually(
+                    () ->
+                        served.output().stream().anyMatch(l -> l.contains("stopping: not ready"))))
+            .isTrue();
+        release.countDown();
+        HttpResponse<String> answer = inFlight.get(60, TimeUnit.SECONDS);
+        assertThat(answer.statusCode()).isEqualTo(200);
+        assertThat(answer.body()).isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
+        assertThat(served.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
+        assertThat(eventually(() -> served.output().stream().anyMatch(l -> l.endsWith("stopped"))))
+            .as(String.join("\n", served.output()))
+            .isTrue();
+        assertThat(served.output())
+            .anyMatch(
+                l ->
+                    l.contains(
+                        "stopping: not ready from now, serving 300ms more, then up to 60s for"
+                            + " requests in flight"));
+      } finally {
+        release.countDown();
+        served.process().destroyForcibly();
       }
-      assertThat(port).as(String.join("\n", output)).isPositive();
-      HttpClient client = HttpClient.newHttpClient();
-      CompletableFuture<HttpResponse<String>> inFlight =
-          client.sendAsync(
-              HttpRequest.newBuilder(
-                      URI.create(
-                          "http://127.0.0.1:" + port + "/mappings/slow/api/v1/getparams.execute"))
-                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString());
-      Thread.sleep(200);
-      // SIGTERM as Kubernetes sends it; Process.destroy() would also close our end of its output.
-      new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).start().waitFor();
-      HttpResponse<String> answer = inFlight.get(10, TimeUnit.SECONDS);
-      assertThat(answer.statusCode()).isEqualTo(200);
-      assertThat(answer.body()).isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
-      assertThat(process.waitFor(10, TimeUnit.SECONDS)).isTrue();
-      reader.join(2000);
-      assertThat(output)
-          .anyMatch(
-              l ->
-                  l.contains(
-                      "stopping: not ready from now, serving 300ms more, then up to 5s for requests in flight"))
-          .anyMatch(l -> l.endsWith("stopped"));
+    }
+  }
+
+  @Test
+  void sigtermEndsTheProcessEvenWithAStuckWorker(@TempDir Path dir) throws Exception {
+    Path mapping = dir.resolve("stuck.yaml");
+    Files.writeString(mapping, STUCK);
+    CountDownLatch release = new CountDownLatch(1);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /never", heldUntil(release, "[]"));
+      Served served = serve(mapping, stub.url(), "--drain-delay", "10ms", "--grace-period", "1s");
+      try {
+        CompletableFuture<HttpResponse<String>> inFlight = getparams(served.port(), "stuck");
+        assertThat(eventually(() -> stub.calls() == 1)).as("the call is in flight").isTrue();
+        sigterm(served.process());
+        // Generous: the process must end (about a second past the grace period), not hang.
+        assertThat(served.process().waitFor(60, TimeUnit.SECONDS))
+            .as(String.join("\n", served.output()))
+            .isTrue();
+        assertThat(served.output())
+            .anyMatch(l -> l.contains("requests still in flight after the grace period"));
+        assertThat(inFlight).failsWithin(Duration.ofSeconds(60));
+      } finally {
+        release.countDown();
+        served.process().destroyForcibly();
+      }
     }
   }
 }

@@ -340,4 +340,60 @@ class EvaluatorTest {
           .isEqualTo("[10000000,10000000]");
     }
   }
+
+  /** The RE2 and bounded methods answer as the JDK's did, on everything RE2 accepts. */
+  @Nested
+  class BoundedMethodsAnswerAsTheJdk {
+    private Object on(String text, String call) {
+      Map<String, Object> scope = new HashMap<>();
+      scope.put("t", text);
+      return Evaluator.evaluate(PARSER.parseExpression("t." + call), scope);
+    }
+
+    @Test
+    void splitKeepsTheJdksRules() {
+      for (String text : List.of("a,b,,", ",a,b", "a,,b", "", ",", "abc", "a1b22c333")) {
+        for (String regex : List.of(",", "", "\\d+", ",+")) {
+          for (int limit : new int[] {0, -1, 1, 2, 5}) {
+            assertThat((String[]) on(text, "split('" + regex + "', " + limit + ")"))
+                .as("'%s'.split('%s', %d)", text, regex, limit)
+                .containsExactly(text.split(regex, limit));
+          }
+          assertThat((String[]) on(text, "split('" + regex + "')"))
+              .as("'%s'.split('%s')", text, regex)
+              .containsExactly(text.split(regex));
+        }
+      }
+    }
+
+    @Test
+    void replacementsKeepTheJdksRules() {
+      String text = "feature/Login_Page-2";
+      for (String[] call :
+          new String[][] {
+            {"[^a-z0-9]+", "-"},
+            {"([a-z]+)/(.*)", "$2:$1"},
+            {"(?i)login", "\\$x"},
+            {"(?<kind>[a-z]+)/", "${kind}."},
+            {"", "."},
+          }) {
+        assertThat(on(text, "replaceAll('" + call[0] + "', '" + call[1] + "')"))
+            .as("replaceAll(%s, %s)", call[0], call[1])
+            .isEqualTo(text.replaceAll(call[0], call[1]));
+        assertThat(on(text, "replaceFirst('" + call[0] + "', '" + call[1] + "')"))
+            .as("replaceFirst(%s, %s)", call[0], call[1])
+            .isEqualTo(text.replaceFirst(call[0], call[1]));
+      }
+      assertThat(on(text, "matches('[a-z]+/.*')")).isEqualTo(true);
+      assertThat(on(text, "matches('login')")).isEqualTo(false);
+      assertThat(on(text, "replace('-', '--')")).isEqualTo(text.replace("-", "--"));
+      assertThat(on(text, "replace('', '.')")).isEqualTo(text.replace("", "."));
+      assertThat(on(text, "concat('!')")).isEqualTo(text.concat("!"));
+      assertThat(on(text, "toUpperCase()")).isEqualTo("FEATURE/LOGIN_PAGE-2");
+      assertThat(evaluate("item.tags.toString()"))
+          .isEqualTo(List.of("v1.2.3", "1.10.0", "1.10.0-rc.1", "latest").toString());
+      assertThat(evaluate("item.head.toString().length()"))
+          .isEqualTo(((Map<?, ?>) scope().get("item")).get("head").toString().length());
+    }
+  }
 }

@@ -155,8 +155,9 @@ class FaultInjectionTest {
             .isGreaterThan(CALLS / 4);
         assertThat(outcomes.getOrDefault(Outcome.ERROR_502, 0)).isPositive();
         assertThat(outcomes.getOrDefault(Outcome.ERROR_504, 0)).isPositive();
-        // A list timeout then an enrich timeout, 400 ms each, plus a loaded 2-core machine.
-        assertThat(slowest[0]).as("no hang").isLessThan(5000);
+        // A list timeout then an enrich timeout, 400 ms each; the bound only catches a hang (the
+        // machine may be busy with other builds).
+        assertThat(slowest[0]).as("no hang").isLessThan(30_000);
         for (Fault fault : Fault.values()) {
           assertThat(injected.get(fault).get()).as("fault %s injected", fault).isPositive();
         }

@@ -32,6 +32,17 @@ public final class LogCapture implements AutoCloseable {
     }
   }
 
+  /** Each event as the text log format prints it (one line, or a stack trace's lines). */
+  public List<String> rendered() {
+    io.github.appsetmapper.logging.TextLayout layout =
+        new io.github.appsetmapper.logging.TextLayout();
+    layout.setContext(root.getLoggerContext());
+    layout.start();
+    synchronized (appender.list) {
+      return appender.list.stream().map(layout::doLayout).toList();
+    }
+  }
+
   @Override
   public void close() {
     root.detachAppender(appender);

@@ -65,6 +65,26 @@ public final class PluginServer implements AutoCloseable {
       Upstream upstream,
       WebhookSecret webhookSecret,
       long memoryBudget) {
+    this(
+        mappings,
+        vars,
+        env,
+        tokens,
+        upstream,
+        webhookSecret,
+        memoryBudget,
+        java.util.function.UnaryOperator.identity());
+  }
+
+  private PluginServer(
+      List<Path> mappings,
+      Map<String, String> vars,
+      Map<String, String> env,
+      Tokens tokens,
+      Upstream upstream,
+      WebhookSecret webhookSecret,
+      long memoryBudget,
+      java.util.function.UnaryOperator<ServerOptions> tune) {
     this.upstream =
         upstream == null ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES) : upstream;
     this.pool = Executors.newFixedThreadPool(32);
@@ -86,14 +106,15 @@ public final class PluginServer implements AutoCloseable {
             new MemoryBudget(memoryBudget));
     server =
         new AppServer(
-                new ServerOptions(
-                    "127.0.0.1",
-                    0,
-                    tokens,
-                    ServerOptions.DEFAULT_MAX_BODY_BYTES,
-                    2,
-                    16,
-                    webhookSecret),
+                tune.apply(
+                    new ServerOptions(
+                        "127.0.0.1",
+                        0,
+                        tokens,
+                        ServerOptions.DEFAULT_MAX_BODY_BYTES,
+                        2,
+                        16,
+                        webhookSecret)),
                 MappingRegistry.of(loaded.mappings(), null),
                 engine)
             .start();
@@ -111,6 +132,24 @@ public final class PluginServer implements AutoCloseable {
       String... yamls) {
     return new PluginServer(
         write(dir, yamls), vars, Map.of(), Tokens.fixed(TOKEN), null, webhookSecret, memoryBudget);
+  }
+
+  /** As {@link #withOptions}, with the server's options changed by {@code tune}. */
+  public static PluginServer withServerOptions(
+      Path dir,
+      Map<String, String> vars,
+      WebhookSecret webhookSecret,
+      java.util.function.UnaryOperator<ServerOptions> tune,
+      String... yamls) {
+    return new PluginServer(
+        write(dir, yamls),
+        vars,
+        Map.of(),
+        Tokens.fixed(TOKEN),
+        null,
+        webhookSecret,
+        MemoryBudget.DEFAULT_BYTES,
+        tune);
   }
 
   /** Loads the mapping files again and swaps them in, as a hot reload does. */
@@ -193,10 +232,22 @@ public final class PluginServer implements AutoCloseable {
 
   public Answer send(
       String method, String path, String body, String authorization, String contentType) {
+    return send(method, path, body, authorization, contentType, Map.of());
+  }
+
+  /** As {@link #send(String, String, String, String, String)}, with more headers. */
+  public Answer send(
+      String method,
+      String path,
+      String body,
+      String authorization,
+      String contentType,
+      Map<String, String> headers) {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create(url() + path))
             .timeout(Duration.ofSeconds(30))
             .header("User-Agent", "argocd-applicationset");
+    headers.forEach(request::header);
     if (authorization != null) {
       request.header("Authorization", authorization);
     }

@@ -1,0 +1,23 @@
+package io.github.appsetmapper.logging;
+
+import ch.qos.logback.classic.PatternLayout;
+
+/**
+ * The text log format: one line per event ({@code time level logger message}), the message and
+ * exception messages escaped by {@link LogText} whatever the pattern says, so that no logged value
+ * can forge a line. {@code logback.xml} uses it; tests render captured events with it.
+ */
+public final class TextLayout extends PatternLayout {
+  public static final String PATTERN =
+      "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %logger{0} %msg%n%ex";
+
+  public TextLayout() {
+    setPattern(PATTERN);
+    for (String word : new String[] {"m", "msg", "message"}) {
+      getInstanceConverterMap().put(word, EscapedMessageConverter::new);
+    }
+    for (String word : new String[] {"ex", "exception", "throwable"}) {
+      getInstanceConverterMap().put(word, EscapedThrowableConverter::new);
+    }
+  }
+}

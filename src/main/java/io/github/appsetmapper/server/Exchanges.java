@@ -1,0 +1,65 @@
+package io.github.appsetmapper.server;
+
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.AttachmentKey;
+import io.undertow.util.HeaderValues;
+import io.undertow.util.Headers;
+import io.undertow.util.PathTemplateMatch;
+import java.nio.charset.StandardCharsets;
+
+/** What every handler reads from and writes to an exchange. */
+final class Exchanges {
+  /** The request body, once read (see {@link BodyReader}). */
+  static final AttachmentKey<byte[]> BODY = AttachmentKey.create(byte[].class);
+
+  /** The route's name, for the refusal metric and log. */
+  static final AttachmentKey<String> ROUTE = AttachmentKey.create(String.class);
+
+  private Exchanges() {}
+
+  /** A JSON answer; nothing when an answer already started (a timed-out body, say). */
+  static void send(HttpServerExchange exchange, int status, String body) {
+    if (exchange.isResponseStarted()) {
+      return;
+    }
+    exchange.setStatusCode(status);
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, "application/json");
+    exchange.getResponseSender().send(body, StandardCharsets.UTF_8);
+  }
+
+  /** The body read by {@link BodyReader}; empty when there was none. */
+  static byte[] body(HttpServerExchange exchange) {
+    byte[] body = exchange.getAttachment(BODY);
+    return body == null ? new byte[0] : body;
+  }
+
+  /** The {@code {name}} of the route's path template, or null on a route without one. */
+  static String mappingName(HttpServerExchange exchange) {
+    PathTemplateMatch match = exchange.getAttachment(PathTemplateMatch.ATTACHMENT_KEY);
+    return match == null ? null : match.getParameters().get("name");
+  }
+
+  static String route(HttpServerExchange exchange) {
+    String route = exchange.getAttachment(ROUTE);
+    return route == null ? "other" : route;
+  }
+
+  /** The token of a single {@code Authorization: Bearer} header, or null. */
+  static String bearer(HttpServerExchange exchange) {
+    HeaderValues values = exchange.getRequestHeaders().get(Headers.AUTHORIZATION);
+    if (values != null && values.size() == 1) {
+      String header = values.getFirst();
+      if (header.regionMatches(true, 0, "Bearer ", 0, 7)) {
+        return header.substring(7).strip();
+      }
+    }
+    return null;
+  }
+
+  /** The caller's address, for the log. */
+  static String client(HttpServerExchange exchange) {
+    return exchange.getSourceAddress() == null || exchange.getSourceAddress().getAddress() == null
+        ? "?"
+        : exchange.getSourceAddress().getAddress().getHostAddress();
+  }
+}

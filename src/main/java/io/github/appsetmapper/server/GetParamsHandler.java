@@ -1,0 +1,155 @@
+package io.github.appsetmapper.server;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.engine.Answer;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.EvaluationException;
+import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.metrics.MetricsTrace;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.HttpString;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@code POST /mappings/<name>/api/v1/getparams.execute} (and the default route), on a worker
+ * thread once the token, readiness and body checks passed: mapping (404), body shape (400), then
+ * the engine. One log line and the metrics per call.
+ */
+final class GetParamsHandler implements HttpHandler {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.getparams");
+
+  /** Set on an answer built (in part) from stale cache entries because an upstream failed. */
+  static final HttpString STALE_HEADER = new HttpString("X-Appset-Mapper-Stale");
+
+  private final AtomicReference<MappingRegistry> registry;
+  private final Engine engine;
+  private final ErrorAnswers errors;
+  private final Metrics metrics;
+
+  GetParamsHandler(
+      AtomicReference<MappingRegistry> registry,
+      Engine engine,
+      ErrorAnswers errors,
+      Metrics metrics) {
+    this.registry = registry;
+    this.engine = engine;
+    this.errors = errors;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange exchange) {
+    long started = System.nanoTime();
+    String mappingName = null;
+    Invocation invocation = null;
+    MetricsTrace trace = null;
+    try {
+      MappingRegistry mappings = registry.get();
+      mappingName = Exchanges.mappingName(exchange);
+      if (mappingName == null) {
+        mappingName = mappings.defaultName();
+        if (mappingName == null) {
+          throw new HttpError(
+              404,
+              "no default mapping: call /mappings/<name>/api/v1/getparams.execute or start with"
+                  + " --default-mapping; known: "
+                  + mappings.known());
+        }
+      }
+      CompiledMapping mapping = mappings.require(mappingName);
+      invocation = GetParamsParser.parse(Exchanges.body(exchange));
+      trace = new MetricsTrace(metrics, mapping.name());
+      Answer answer = engine.answer(mapping, invocation, trace);
+      List<Map<String, Object>> parameters = answer.parameters();
+      String body = Json.answer(parameters);
+      if (answer.coalesced()) {
+        bookkeep(() -> metrics.coalescedGetparams(mapping.name()));
+      }
+      if (answer.isStale()) {
+        exchange.getResponseHeaders().put(STALE_HEADER, "true");
+        bookkeep(() -> metrics.staleAnswer(mapping.name()));
+        LOG.warn(
+            "mapping={} appset={} answered from the last good upstream answers (staleIfError): {}",
+            mapping.name(),
+            appSet(invocation),
+            String.join("; ", answer.stale()));
+      }
+      // Logged before the answer leaves, so the line exists once a caller has its answer.
+      finish(mappingName, invocation, 200, parameters.size(), started, trace, null);
+      Exchanges.send(exchange, 200, body);
+    } catch (Exception | StackOverflowError failure) {
+      ErrorAnswer answer = errors.map(failure);
+      if (answer.status() == 500 && !(failure instanceof EvaluationException)) {
+        // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
+        LOG.error(
+            "unexpected failure on {}",
+            exchange.getRequestPath(),
+            engine.redactor().scrub(failure));
+      }
+      if (failure instanceof HttpError refusal && refusal.reason() != null) {
+        bookkeep(() -> metrics.refused("getparams", refusal.reason()));
+      }
+      finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
+      Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+    }
+  }
+
+  private static String appSet(Invocation invocation) {
+    return invocation == null || invocation.applicationSetName().isEmpty()
+        ? "-"
+        : invocation.applicationSetName();
+  }
+
+  /** Bookkeeping must never change an answer. */
+  private static void bookkeep(Runnable bookkeeping) {
+    try {
+      bookkeeping.run();
+    } catch (RuntimeException e) {
+      LOG.error("recording metrics failed", e);
+    }
+  }
+
+  /** The log line and the metrics of one getparams. */
+  private void finish(
+      String mapping,
+      Invocation invocation,
+      int status,
+      int rows,
+      long started,
+      MetricsTrace trace,
+      String error) {
+    long nanos = System.nanoTime() - started;
+    if (mapping != null) {
+      // Only loaded names become label values: a scan of random paths cannot grow the metrics.
+      String label = registry.get().find(mapping).isPresent() ? mapping : "unknown";
+      bookkeep(() -> metrics.getparams(label, status, nanos, rows));
+    }
+    int calls = trace == null ? 0 : trace.calls();
+    long millis = nanos / 1_000_000;
+    if (error == null) {
+      LOG.info(
+          "mapping={} appset={} status={} rows={} upstream_calls={} ms={}",
+          mapping == null ? "-" : mapping,
+          appSet(invocation),
+          status,
+          rows,
+          calls,
+          millis);
+    } else {
+      LOG.info(
+          "mapping={} appset={} status={} upstream_calls={} ms={} error=\"{}\"",
+          mapping == null ? "-" : mapping,
+          appSet(invocation),
+          status,
+          calls,
+          millis,
+          error);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+package io.github.appsetmapper.server;
+
+import io.github.appsetmapper.metrics.Metrics;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.util.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers a request refused before its handler runs (method, token, body, shutdown): one log line
+ * saying why (never a token), the refusal metric, and the {@code {"error":...}} answer.
+ */
+final class Refusals {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.server");
+
+  private final ErrorAnswers errors;
+  private final Metrics metrics;
+
+  Refusals(ErrorAnswers errors, Metrics metrics) {
+    this.errors = errors;
+    this.metrics = metrics;
+  }
+
+  ErrorAnswers errors() {
+    return errors;
+  }
+
+  Metrics metrics() {
+    return metrics;
+  }
+
+  /** Answers {@code refusal}; {@code why} is for the log only (null: the answer's message). */
+  void refuse(HttpServerExchange exchange, HttpError refusal, String why) {
+    count(exchange, refusal);
+    LOG.warn(
+        "refused {} {} from {}: {}",
+        exchange.getRequestMethod(),
+        exchange.getRequestPath(),
+        Exchanges.client(exchange),
+        why == null ? refusal.getMessage() : why);
+    answer(exchange, refusal);
+  }
+
+  /** Counts a refusal that has a reason. */
+  void count(HttpServerExchange exchange, HttpError refusal) {
+    if (refusal.reason() == null) {
+      return;
+    }
+    try {
+      metrics.refused(Exchanges.route(exchange), refusal.reason());
+    } catch (RuntimeException e) {
+      // Bookkeeping must never change an answer.
+      LOG.error("recording metrics failed", e);
+    }
+  }
+
+  /** The answer alone, for refusals whose handler logs them itself. */
+  void answer(HttpServerExchange exchange, HttpError refusal) {
+    ErrorAnswer answer = errors.map(refusal);
+    if (answer.status() == 405) {
+      exchange.getResponseHeaders().put(Headers.ALLOW, allowed(exchange));
+    }
+    if (answer.status() == 413) {
+      // The body stays unread: say the connection closes, so no client reuses it mid-body.
+      exchange.setPersistent(false);
+    }
+    Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+  }
+
+  /** The one method a route takes: GET for the catalogue, POST for the rest. */
+  static String allowed(HttpServerExchange exchange) {
+    String path = exchange.getRequestPath();
+    return path.equals("/mappings") || path.equals("/mappings/") ? "GET" : "POST";
+  }
+}

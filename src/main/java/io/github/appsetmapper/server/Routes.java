@@ -1,0 +1,179 @@
+package io.github.appsetmapper.server;
+
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.metrics.Metrics;
+import io.undertow.server.HttpHandler;
+import io.undertow.server.HttpServerExchange;
+import io.undertow.server.RoutingHandler;
+import io.undertow.server.handlers.GracefulShutdownHandler;
+import io.undertow.util.AttachmentKey;
+import io.undertow.util.Headers;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Every route and the checks in front of it, as Undertow handlers. Health, readiness and metrics
+ * need no token. Every other route checks its credentials from the headers first (on the IO thread,
+ * before any body is read or any mapping looked up), then readiness where it applies, then reads
+ * the body without a worker, and only then takes a worker for the work itself. The work is counted
+ * by a {@link GracefulShutdownHandler}, which a shutdown waits on.
+ *
+ * <pre>
+ * GET  /healthz, /readyz, /metrics
+ * GET  /mappings                                     bearer                       catalog
+ * POST /mappings/{name}/api/v1/getparams.execute     bearer, accepting, body      getparams
+ * POST /api/v1/getparams.execute                     bearer, accepting, body      getparams
+ * POST /mappings/{name}/api/v1/getparams.explain     bearer, accepting, body      explain
+ * POST /mappings/{name}/guard/reset                  bearer, body                 guard reset
+ * POST /mappings/{name}/cache/invalidate             webhook credentials, body    invalidate
+ * </pre>
+ */
+final class Routes implements HttpHandler {
+  private static final AttachmentKey<HttpHandler> WORK = AttachmentKey.create(HttpHandler.class);
+
+  private final ServerState state;
+  private final Metrics metrics;
+  private final Refusals refusals;
+  private final GracefulShutdownHandler work;
+  private final HttpHandler routes;
+
+  Routes(
+      ServerOptions options,
+      ServerState state,
+      AtomicReference<MappingRegistry> registry,
+      Engine engine,
+      Metrics metrics) {
+    this.state = state;
+    this.metrics = metrics;
+    ErrorAnswers errors = new ErrorAnswers(engine.redactor());
+    this.refusals = new Refusals(errors, metrics);
+    this.work =
+        new GracefulShutdownHandler(
+            exchange -> exchange.getAttachment(WORK).handleRequest(exchange));
+    HttpHandler getparams =
+        named(
+            "getparams",
+            bearer(
+                options,
+                gate(body(options, new GetParamsHandler(registry, engine, errors, metrics)))));
+    HttpHandler explain =
+        named(
+            "explain",
+            bearer(options, gate(body(options, new ExplainHandler(registry, engine, refusals)))));
+    HttpHandler catalog =
+        named(
+            "mappings",
+            bearer(
+                options,
+                exchange ->
+                    exchange.dispatch(tracked(new CatalogHandler(registry, engine.guard())))));
+    HttpHandler guardReset =
+        named(
+            "guard_reset",
+            bearer(
+                options,
+                body(
+                    options,
+                    new AdminHandler(
+                        AdminHandler.Action.GUARD_RESET, registry, engine, refusals))));
+    HttpHandler invalidate =
+        named(
+            "cache_invalidate",
+            new WebhookAuth(
+                options,
+                refusals,
+                body(
+                    options,
+                    new AdminHandler(
+                        AdminHandler.Action.CACHE_INVALIDATE, registry, engine, refusals))));
+    RoutingHandler routing =
+        new RoutingHandler(false)
+            .get("/mappings", catalog)
+            .get("/mappings/", catalog)
+            .post("/mappings/{name}/api/v1/getparams.execute", getparams)
+            .post("/api/v1/getparams.execute", getparams)
+            .post("/mappings/{name}/api/v1/getparams.explain", explain)
+            .post("/mappings/{name}/guard/reset", guardReset)
+            .post("/mappings/{name}/cache/invalidate", invalidate)
+            .setFallbackHandler(
+                exchange ->
+                    refusals.refuse(
+                        exchange,
+                        new HttpError(
+                            404,
+                            "unknown path '"
+                                + exchange.getRequestPath()
+                                + "'; getparams is POST /mappings/<name>/api/v1/getparams.execute"),
+                        null))
+            .setInvalidMethodHandler(
+                exchange ->
+                    refusals.refuse(
+                        exchange,
+                        new HttpError(
+                            405,
+                            "method "
+                                + exchange.getRequestMethod()
+                                + " not allowed; use "
+                                + Refusals.allowed(exchange)),
+                        null));
+    this.routes = new ReadDeadline(options.readTimeout(), refusals, routing);
+  }
+
+  /** Requests being worked on, for a graceful shutdown to wait on. */
+  GracefulShutdownHandler work() {
+    return work;
+  }
+
+  @Override
+  public void handleRequest(HttpServerExchange exchange) throws Exception {
+    String path = exchange.getRequestPath();
+    if (path.equals("/healthz")) {
+      Exchanges.send(exchange, 200, "{\"status\":\"ok\"}");
+      return;
+    }
+    if (path.equals("/readyz")) {
+      boolean ready = state.ready();
+      Exchanges.send(
+          exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : Json.error("not ready"));
+      return;
+    }
+    if (path.equals("/metrics")) {
+      exchange.dispatch(
+          done -> {
+            done.setStatusCode(200);
+            done.getResponseHeaders()
+                .put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+            done.getResponseSender().send(metrics.scrape(), StandardCharsets.UTF_8);
+          });
+      return;
+    }
+    routes.handleRequest(exchange);
+  }
+
+  private static HttpHandler named(String route, HttpHandler next) {
+    return exchange -> {
+      exchange.putAttachment(Exchanges.ROUTE, route);
+      next.handleRequest(exchange);
+    };
+  }
+
+  private HttpHandler bearer(ServerOptions options, HttpHandler next) {
+    return new BearerAuth(options.tokens(), refusals, next);
+  }
+
+  private HttpHandler gate(HttpHandler next) {
+    return new AcceptingGate(state, refusals, next);
+  }
+
+  /** Reads the body, then runs {@code handler} on a worker, counted for shutdown. */
+  private HttpHandler body(ServerOptions options, HttpHandler handler) {
+    return new BodyReader(options.maxBodyBytes(), refusals, tracked(handler));
+  }
+
+  private HttpHandler tracked(HttpHandler handler) {
+    return exchange -> {
+      exchange.putAttachment(WORK, handler);
+      work.handleRequest(exchange);
+    };
+  }
+}

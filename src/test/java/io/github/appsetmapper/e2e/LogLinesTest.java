@@ -1,0 +1,118 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.encoder.JsonEncoder;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
+import io.github.appsetmapper.logging.LogText;
+import io.github.appsetmapper.testing.LogCapture;
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.PluginServer.Answer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.LoggerFactory;
+
+/**
+ * No value a caller sends (a path, an ApplicationSet name, an input) can forge a log line: every
+ * control character in a logged message is escaped, in the text and the JSON format alike.
+ */
+class LogLinesTest {
+  private static final String HELLO =
+      """
+      name: hello
+      input:
+        who: {default: world}
+      parameters:
+        greeting: "'hello ' + input.who"
+      """;
+  private static final String FORGED = "2030-01-01T00:00:00.000Z INFO  getparams mapping=hello";
+
+  private static void assertOneLineEach(List<String> rendered) {
+    assertThat(rendered).isNotEmpty();
+    for (String line : rendered) {
+      assertThat(line.indexOf('\n')).as(line).isEqualTo(line.length() - 1);
+      assertThat(line).doesNotContain("\r").doesNotContain("\u0085").doesNotContain("\u2028");
+    }
+  }
+
+  @Test
+  void aLineBreakInTheApplicationSetNameIsRefusedAndForgesNothing(@TempDir Path dir) {
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
+        LogCapture logs = new LogCapture()) {
+      for (String route : List.of("getparams.execute", "getparams.explain")) {
+        Answer answer =
+            plugin.send(
+                "POST",
+                "/mappings/hello/api/v1/" + route,
+                "{\"applicationSetName\":\"team-a\\n" + FORGED + "\",\"input\":{}}",
+                "Bearer " + PluginServer.TOKEN,
+                "application/json");
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body())
+            .isEqualTo(
+                "{\"error\":\"applicationSetName must be a Kubernetes name: at most 253 lowercase"
+                    + " letters, digits, '-' and '.', starting and ending with a letter or digit\"}");
+      }
+      assertOneLineEach(logs.rendered());
+    }
+  }
+
+  @Test
+  void controlCharactersInAPathOrAnInputAreEscapedInTheLog(@TempDir Path dir) {
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
+        LogCapture logs = new LogCapture()) {
+      // Undertow decodes the path: %0A is a line break in the refusal's log line.
+      Answer refused =
+          plugin.send(
+              "POST",
+              "/mappings/x%0D%0A" + FORGED.replace(" ", "%20") + "%C2%85/api/v1/getparams.execute",
+              "{}",
+              "Bearer nope",
+              "application/json");
+      assertThat(refused.status()).isEqualTo(403);
+      Answer undeclared =
+          plugin.getparams("hello", "{\"input\":{\"parameters\":{\"x\\n" + FORGED + "\":\"1\"}}}");
+      assertThat(undeclared.status()).isEqualTo(400);
+      Answer greeted =
+          plugin.getparams("hello", "{\"input\":{\"parameters\":{\"who\":\"a\\u2028b\\rc\"}}}");
+      assertThat(greeted.status()).isEqualTo(200);
+      List<String> rendered = logs.rendered();
+      assertOneLineEach(rendered);
+      assertThat(rendered)
+          .anyMatch(l -> l.contains("refused POST /mappings/x\\r\\n2030-01-01T00:00:00.000Z"));
+    }
+  }
+
+  @Test
+  void theJsonFormatEscapesThemToo() {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    JsonEncoder encoder = new JsonEncoder();
+    encoder.setContext(context);
+    encoder.setWithFormattedMessage(true);
+    encoder.start();
+    ILoggingEvent event =
+        new LoggingEvent(
+            "test",
+            context.getLogger("appset_mapper.getparams"),
+            ch.qos.logback.classic.Level.INFO,
+            "mapping=hello appset={}",
+            null,
+            new Object[] {"a\n" + FORGED + "\r\u001b[2J"});
+    String json = new String(encoder.encode(event), StandardCharsets.UTF_8);
+    assertThat(json.indexOf('\n')).isEqualTo(json.length() - 1);
+    assertThat(json).doesNotContain("\r").doesNotContain("\u001b");
+  }
+
+  @Test
+  void escapesEveryControlCharacter() {
+    assertThat(LogText.escape("a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u2028i\u2029j"))
+        .isEqualTo("a\\nb\\rc\\td\\u0000e\\u001bf\\u007fg\\u0085h\\u2028i\\u2029j");
+    assertThat(LogText.escape("plain text, ünïcödé")).isEqualTo("plain text, ünïcödé");
+  }
+}
