@@ -3,6 +3,7 @@ package io.github.appsetmapper.compile;
 import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
 import io.github.appsetmapper.config.AuthSpec;
+import io.github.appsetmapper.config.CacheSpec;
 import io.github.appsetmapper.config.EnrichSpec;
 import io.github.appsetmapper.config.Expr;
 import io.github.appsetmapper.config.InputSpec;
@@ -11,7 +12,7 @@ import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.PaginateSpec;
 import io.github.appsetmapper.config.Problems;
-import io.github.appsetmapper.config.RequestDefaults;
+import io.github.appsetmapper.config.RequestOptions;
 import io.github.appsetmapper.config.RequestSpec;
 import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.TlsSpec;
@@ -21,17 +22,17 @@ import io.github.appsetmapper.secret.EnvSecret;
 import io.github.appsetmapper.secret.FileSecret;
 import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
+import io.github.appsetmapper.upstream.CallSettings;
 import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.cache.CachePolicy;
 import io.github.appsetmapper.upstream.tls.TlsSettings;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Compiles a {@link MappingSpec} into a {@link CompiledMapping}, reporting every problem at once.
@@ -126,29 +127,30 @@ public final class MappingCompiler {
       parameters.put(parameter.getKey(), expressions.expression(parameter.getValue(), rowScope));
     }
     CompiledMapping mapping =
-        new CompiledMapping(
-            spec.name(),
-            spec.description(),
-            spec.pos().file(),
-            spec.namePos(),
-            inputs,
-            spec.inputAdditional(),
-            vars,
-            secrets,
-            list,
-            List.copyOf(enrich),
-            expressions.expression(spec.filter(), rowScope),
-            expressions.expression(spec.sortBy(), rowScope),
-            spec.sortOrder(),
-            expressions.expression(spec.distinctBy(), rowScope),
-            spec.limit(),
-            parameters,
-            spec.keepTypes(),
-            spec.minItems(),
-            spec.concurrency(),
-            new HostPolicy(spec.allowedHosts()),
-            spec.deadline(),
-            spec.maxDrop());
+        CompiledMapping.builder()
+            .name(spec.name())
+            .description(spec.description())
+            .sourceFile(spec.pos().file())
+            .namePos(spec.namePos())
+            .inputs(inputs)
+            .inputAdditional(spec.inputAdditional())
+            .vars(vars)
+            .secrets(secrets)
+            .list(list)
+            .enrich(List.copyOf(enrich))
+            .filter(expressions.expression(spec.filter(), rowScope))
+            .sortBy(expressions.expression(spec.sortBy(), rowScope))
+            .sortOrder(spec.sortOrder())
+            .distinctBy(expressions.expression(spec.distinctBy(), rowScope))
+            .limit(spec.limit())
+            .parameters(parameters)
+            .keepTypes(spec.keepTypes())
+            .minItems(spec.minItems())
+            .concurrency(spec.concurrency())
+            .hosts(new HostPolicy(spec.allowedHosts()))
+            .deadline(spec.deadline())
+            .maxDrop(spec.maxDrop())
+            .build();
     problems.throwIfAny();
     return mapping;
   }
@@ -315,34 +317,22 @@ public final class MappingCompiler {
     if (request == null) {
       return null;
     }
-    RequestDefaults defaults = spec.defaults();
+    RequestOptions options =
+        login
+            ? request.options().overForLogin(spec.defaults())
+            : request.options().over(spec.defaults());
     Template url = expressions.template(request.url(), scope);
     UrlTemplate urlTemplate =
         url == null ? null : UrlCompiler.compile(url, problems, Set.copyOf(fromCaller));
     Map<String, Template> query = new LinkedHashMap<>();
     request.query().forEach((k, v) -> query.put(k, expressions.template(v, scope)));
-    Map<String, Expr> headerExprs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    headerExprs.putAll(defaults.headers());
-    headerExprs.putAll(request.headers());
     Map<String, Template> headers = new LinkedHashMap<>();
-    headerExprs.forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
+    options.headers().forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
     RequestReach.checkHostHeader(headers, problems);
-    Duration timeout =
-        request.timeout() != null
-            ? request.timeout()
-            : defaults.timeout() != null ? defaults.timeout() : RequestDefaults.DEFAULT_TIMEOUT;
-    AuthSpec auth = request.auth() != null || login ? request.auth() : defaults.auth();
-    Expr failWhen = request.failWhen() != null ? request.failWhen() : defaults.failWhen();
     Scope responseScope = scope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
-    int retries =
-        request.retries() != null
-            ? request.retries()
-            : defaults.retries() != null ? defaults.retries() : RequestDefaults.DEFAULT_RETRIES;
-    TlsSpec tls = request.tls() != null ? request.tls() : defaults.tls();
-    io.github.appsetmapper.config.CacheSpec cache =
-        login ? null : request.cache() != null ? request.cache() : defaults.cache();
+    TlsSpec tls = options.tls();
     Object body = body(request.body(), scope);
-    CompiledAuth compiledAuth = auth(step, auth, scope);
+    CompiledAuth compiledAuth = auth(step, options.auth(), scope);
     if (urlTemplate != null && spec.allowedHosts().isEmpty()) {
       RequestReach.checkCredentialedHost(
           urlTemplate,
@@ -350,29 +340,40 @@ public final class MappingCompiler {
           spec.enrich().keySet(),
           problems);
     }
-    return new CompiledRequest(
-        step,
-        request.method(),
-        urlTemplate,
-        query,
-        headers,
-        body,
-        timeout,
-        compiledAuth,
-        expressions.expression(failWhen, responseScope),
-        retries,
-        tls == null
-            ? null
-            : new TlsSettings(
-                path(tls.caFile()),
-                path(tls.certFile()),
-                path(tls.keyFile()),
-                tls.insecureSkipVerify()),
-        cache == null
-            ? null
-            : new io.github.appsetmapper.upstream.cache.CachePolicy(
-                cache.ttl(), cache.staleIfError()),
-        request.acceptStatus() == null ? Set.of() : request.acceptStatus());
+    return CompiledRequest.builder()
+        .step(step)
+        .method(request.method())
+        .url(urlTemplate)
+        .query(query)
+        .headers(headers)
+        .body(body)
+        .timeout(options.timeout())
+        .auth(compiledAuth)
+        .failWhen(expressions.expression(options.failWhen(), responseScope))
+        .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
+        .settings(settings(options))
+        .build();
+  }
+
+  /**
+   * How the calls of a request are made ({@link CallSettings}), from its merged options: auth is
+   * rendered per call and the deadline stamped per getparams, so neither is set here.
+   */
+  private static CallSettings settings(RequestOptions options) {
+    TlsSpec tls = options.tls();
+    CacheSpec cache = options.cache();
+    return CallSettings.PLAIN.toBuilder()
+        .retries(options.retries())
+        .tls(
+            tls == null
+                ? null
+                : new TlsSettings(
+                    path(tls.caFile()),
+                    path(tls.certFile()),
+                    path(tls.keyFile()),
+                    tls.insecureSkipVerify()))
+        .cache(cache == null ? null : new CachePolicy(cache.ttl(), cache.staleIfError()))
+        .build();
   }
 
   private static Path path(String file) {

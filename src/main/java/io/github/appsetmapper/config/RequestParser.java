@@ -8,22 +8,14 @@ import java.util.regex.Pattern;
 
 /** Reads {@code request}, {@code defaults}, {@code auth} and {@code paginate} blocks. */
 final class RequestParser {
+  /** What only a request has; the rest of its keys are {@link RequestOptions#KEYS}. */
+  static final List<String> REQUEST_ONLY_KEYS =
+      List.of("method", "url", "query", "body", "acceptStatus");
+
   static final List<String> REQUEST_KEYS =
-      List.of(
-          "method",
-          "url",
-          "query",
-          "headers",
-          "body",
-          "timeout",
-          "auth",
-          "failWhen",
-          "cache",
-          "retries",
-          "tls",
-          "acceptStatus");
-  static final List<String> DEFAULTS_KEYS =
-      List.of("headers", "auth", "timeout", "failWhen", "cache", "retries", "tls");
+      java.util.stream.Stream.concat(REQUEST_ONLY_KEYS.stream(), RequestOptions.KEYS.stream())
+          .toList();
+  static final List<String> DEFAULTS_KEYS = RequestOptions.KEYS;
   static final List<String> AUTH_KEYS =
       List.of("bearer", "basic", "header", "oauth2", "login", "githubApp", "registry");
   static final List<String> BEARER_KEYS = List.of("secret");
@@ -68,12 +60,12 @@ final class RequestParser {
     if (url == null && !map.has("url")) {
       map.problems().add(map.pos(), "missing required key 'url'");
     }
-    Map<String, Expr> headers = headers(map);
     Object body = null;
     if (map.has("body")) {
       body = YamlData.toTemplateData(map.file(), map.raw("body"), map.join("body"), map.problems());
     }
-    Integer retries = retries(map);
+    RequestOptions options = options(map);
+    Integer retries = options.retries();
     if (retries != null && retries > 0 && !IDEMPOTENT.contains(method)) {
       map.error(
           "retries",
@@ -86,15 +78,21 @@ final class RequestParser {
         method,
         url,
         map.exprMap("query"),
-        headers,
         body,
-        map.duration("timeout", null),
+        statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"),
+        options);
+  }
+
+  /** The {@link RequestOptions} of a request or of {@code defaults}. */
+  static RequestOptions options(YamlMap map) {
+    return new RequestOptions(
+        headers(map),
         auth(map),
+        map.duration("timeout", null),
         map.expr("failWhen"),
-        retries,
+        retries(map),
         tls(map.map("tls")),
-        cache(map.map("cache")),
-        statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"));
+        cache(map.map("cache")));
   }
 
   /**
@@ -144,9 +142,9 @@ final class RequestParser {
 
   private static Integer retries(YamlMap map) {
     Integer retries = map.integer("retries", null, 0);
-    if (retries != null && retries > RequestDefaults.MAX_RETRIES) {
-      map.error("retries", "must be at most " + RequestDefaults.MAX_RETRIES + ", not " + retries);
-      return RequestDefaults.MAX_RETRIES;
+    if (retries != null && retries > RequestOptions.MAX_RETRIES) {
+      map.error("retries", "must be at most " + RequestOptions.MAX_RETRIES + ", not " + retries);
+      return RequestOptions.MAX_RETRIES;
     }
     return retries;
   }
@@ -175,19 +173,12 @@ final class RequestParser {
     return new TlsSpec(map.pos(), ca, cert, key, insecure);
   }
 
-  static RequestDefaults defaults(YamlMap map) {
+  static RequestOptions defaults(YamlMap map) {
     if (map == null) {
-      return RequestDefaults.none();
+      return RequestOptions.NONE;
     }
     map.allowOnly(DEFAULTS_KEYS);
-    return new RequestDefaults(
-        headers(map),
-        auth(map),
-        map.duration("timeout", null),
-        map.expr("failWhen"),
-        retries(map),
-        tls(map.map("tls")),
-        cache(map.map("cache")));
+    return options(map);
   }
 
   private static Map<String, Expr> headers(YamlMap map) {
@@ -290,10 +281,10 @@ final class RequestParser {
       body.problems().add(body.pos(), "missing required key 'request'");
     }
     RequestSpec spec = request == null ? null : request(request);
-    if (spec != null && spec.auth() != null && !isStatic(spec.auth())) {
+    if (spec != null && spec.options().auth() != null && !isStatic(spec.options().auth())) {
       request.error("auth", "a login request may use bearer, basic or header auth only");
     }
-    if (spec != null && spec.failWhen() != null) {
+    if (spec != null && spec.options().failWhen() != null) {
       request.error("failWhen", "a login request takes no failWhen; a non-2xx answer fails it");
     }
     if (spec != null && spec.acceptStatus() != null) {

@@ -10,8 +10,6 @@ import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -78,15 +76,16 @@ final class RequestRenderer {
         throw new TemplateException(request.step() + ".body: cannot be written as JSON", false);
       }
     }
-    return new UpstreamRequest(
-        request.method(),
-        uri,
-        Headers.of(headers),
-        body,
-        request.timeout(),
-        Set.copyOf(sensitive),
-        mapping.hosts(),
-        new CallSettings(plan, request.retries(), request.tls(), Deadline.NONE, request.cache()));
+    return UpstreamRequest.builder()
+        .method(request.method())
+        .uri(uri)
+        .headers(Headers.of(headers))
+        .body(body)
+        .timeout(request.timeout())
+        .sensitiveHeaders(Set.copyOf(sensitive))
+        .hosts(mapping.hosts())
+        .settings(request.settings().withAuth(plan))
+        .build();
   }
 
   private static boolean isStatic(CompiledAuth auth) {

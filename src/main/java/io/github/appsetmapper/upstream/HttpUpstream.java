@@ -196,15 +196,12 @@ public final class HttpUpstream implements Upstream {
       }
       headers = Headers.of(kept);
     }
-    return new UpstreamRequest(
-        toGet ? "GET" : from.method(),
-        next,
-        headers,
-        toGet ? null : from.body(),
-        from.timeout(),
-        from.sensitiveHeaders(),
-        from.hosts(),
-        from.settings());
+    return from.toBuilder()
+        .method(toGet ? "GET" : from.method())
+        .uri(next)
+        .headers(headers)
+        .body(toGet ? null : from.body())
+        .build();
   }
 
   private void checkTarget(UpstreamRequest request) throws UpstreamException {

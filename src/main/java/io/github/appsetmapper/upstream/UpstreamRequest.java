@@ -23,25 +23,13 @@ public record UpstreamRequest(
     HostPolicy hosts,
     CallSettings settings) {
 
-  public UpstreamRequest(
-      String method,
-      URI uri,
-      Headers headers,
-      byte[] body,
-      Duration timeout,
-      Set<String> sensitiveHeaders,
-      HostPolicy hosts) {
-    this(method, uri, headers, body, timeout, sensitiveHeaders, hosts, CallSettings.PLAIN);
-  }
-
   /** The same call to another URL (a next page): same method, headers and body. */
   public UpstreamRequest withUri(URI next) {
-    return new UpstreamRequest(
-        method, next, headers, body, timeout, sensitiveHeaders, hosts, settings);
+    return toBuilder().uri(next).build();
   }
 
   public UpstreamRequest withSettings(CallSettings next) {
-    return new UpstreamRequest(method, uri, headers, body, timeout, sensitiveHeaders, hosts, next);
+    return toBuilder().settings(next).build();
   }
 
   /** The same call with a credential header set (replacing one of that name), marked sensitive. */
@@ -55,16 +43,14 @@ public record UpstreamRequest(
     fields.add(new Headers.Header(name, value));
     Set<String> sensitive = new HashSet<>(sensitiveHeaders);
     sensitive.add(name.toLowerCase(Locale.ROOT));
-    return new UpstreamRequest(
-        method, uri, Headers.of(fields), body, timeout, Set.copyOf(sensitive), hosts, settings);
+    return toBuilder().headers(Headers.of(fields)).sensitiveHeaders(Set.copyOf(sensitive)).build();
   }
 
   /** The same call with one more header (a conditional request's validator). */
   public UpstreamRequest withHeader(String name, String value) {
     List<Headers.Header> fields = new ArrayList<>(headers.fields());
     fields.add(new Headers.Header(name, value));
-    return new UpstreamRequest(
-        method, uri, Headers.of(fields), body, timeout, sensitiveHeaders, hosts, settings);
+    return toBuilder().headers(Headers.of(fields)).build();
   }
 
   /** What makes two calls identical, for coalescing within one getparams. */
@@ -80,5 +66,82 @@ public record UpstreamRequest(
       key.append("\n\nauth:").append(settings.auth().identity());
     }
     return key.toString();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this one's values, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.method = method;
+    b.uri = uri;
+    b.headers = headers;
+    b.body = body;
+    b.timeout = timeout;
+    b.sensitiveHeaders = sensitiveHeaders;
+    b.hosts = hosts;
+    b.settings = settings;
+    return b;
+  }
+
+  /** Sets the components by name, so that two of one type can never be swapped. */
+  public static final class Builder {
+    private String method;
+    private URI uri;
+    private Headers headers = Headers.of(List.of());
+    private byte[] body;
+    private Duration timeout;
+    private Set<String> sensitiveHeaders = Set.of();
+    private HostPolicy hosts = HostPolicy.any();
+    private CallSettings settings = CallSettings.PLAIN;
+
+    private Builder() {}
+
+    public Builder method(String value) {
+      this.method = value;
+      return this;
+    }
+
+    public Builder uri(URI value) {
+      this.uri = value;
+      return this;
+    }
+
+    public Builder headers(Headers value) {
+      this.headers = value;
+      return this;
+    }
+
+    public Builder body(byte[] value) {
+      this.body = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    public Builder sensitiveHeaders(Set<String> value) {
+      this.sensitiveHeaders = value;
+      return this;
+    }
+
+    public Builder hosts(HostPolicy value) {
+      this.hosts = value;
+      return this;
+    }
+
+    public Builder settings(CallSettings value) {
+      this.settings = value;
+      return this;
+    }
+
+    public UpstreamRequest build() {
+      return new UpstreamRequest(
+          method, uri, headers, body, timeout, sensitiveHeaders, hosts, settings);
+    }
   }
 }

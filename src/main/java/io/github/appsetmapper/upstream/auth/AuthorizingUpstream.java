@@ -75,17 +75,21 @@ public final class AuthorizingUpstream implements Upstream {
       List<Headers.Header> headers,
       byte[] body,
       int retries) {
-    CallSettings settings =
-        new CallSettings(null, retries, forCall.settings().tls(), forCall.settings().deadline());
-    return new UpstreamRequest(
-        method,
-        uri,
-        Headers.of(headers),
-        body,
-        forCall.timeout(),
-        Set.of("authorization"),
-        forCall.hosts(),
-        settings);
+    return UpstreamRequest.builder()
+        .method(method)
+        .uri(uri)
+        .headers(Headers.of(headers))
+        .body(body)
+        .timeout(forCall.timeout())
+        .sensitiveHeaders(Set.of("authorization"))
+        .hosts(forCall.hosts())
+        .settings(
+            CallSettings.PLAIN.toBuilder()
+                .retries(retries)
+                .tls(forCall.settings().tls())
+                .deadline(forCall.settings().deadline())
+                .build())
+        .build();
   }
 
   static String describe(UpstreamRequest request) {

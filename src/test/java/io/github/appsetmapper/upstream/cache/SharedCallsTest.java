@@ -3,7 +3,6 @@ package io.github.appsetmapper.upstream.cache;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.UpstreamException;
@@ -25,15 +24,15 @@ class SharedCallsTest {
       new CachePolicy(Duration.ofSeconds(10), Duration.ofSeconds(20));
 
   private static UpstreamRequest request(String authorization) {
-    return new UpstreamRequest(
-        "GET",
-        URI.create("https://api.example.com/items?page=1"),
-        Headers.of(List.of(new Headers.Header("Authorization", authorization))),
-        null,
-        Duration.ofSeconds(5),
-        Set.of("authorization"),
-        HostPolicy.any(),
-        new CallSettings(null, 0, null, Deadline.NONE, POLICY));
+    return UpstreamRequest.builder()
+        .method("GET")
+        .uri(URI.create("https://api.example.com/items?page=1"))
+        .headers(Headers.of(List.of(new Headers.Header("Authorization", authorization))))
+        .timeout(Duration.ofSeconds(5))
+        .sensitiveHeaders(Set.of("authorization"))
+        .hosts(HostPolicy.any())
+        .settings(CallSettings.PLAIN.toBuilder().cache(POLICY).build())
+        .build();
   }
 
   private static UpstreamResponse ok(String body) {
@@ -56,16 +55,14 @@ class SharedCallsTest {
       UpstreamRequest plain = request("x");
       UpstreamRequest withCert =
           plain.withSettings(
-              new CallSettings(
-                  null,
-                  0,
-                  new io.github.appsetmapper.upstream.tls.TlsSettings(
-                      null,
-                      java.nio.file.Path.of("/c.pem"),
-                      java.nio.file.Path.of("/k.pem"),
-                      false),
-                  Deadline.NONE,
-                  POLICY));
+              plain.settings().toBuilder()
+                  .tls(
+                      new io.github.appsetmapper.upstream.tls.TlsSettings(
+                          null,
+                          java.nio.file.Path.of("/c.pem"),
+                          java.nio.file.Path.of("/k.pem"),
+                          false))
+                  .build());
       assertThat(CacheKey.of(plain)).isNotEqualTo(CacheKey.of(withCert));
     }
   }
