@@ -2,7 +2,6 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
@@ -185,11 +184,11 @@ final class Fetcher implements Page.Owner {
       throws UpstreamException, ListingPass.Restart {
     UpstreamRequest request = stamp(rendered);
     long started = System.nanoTime();
-    CallTimings.Timing timing = timings.start(step + " " + HttpUpstream.describe(request));
+    CallTimings.Timing timing = timings.start(step + " " + request.describe());
     try {
       if (deadline.expired()) {
         throw new UpstreamException(
-            HttpUpstream.describe(request) + ": not sent, the deadline ran out",
+            request.describe() + ": not sent, the deadline ran out",
             UpstreamException.Kind.DEADLINE);
       }
       SharedCalls.Outcome outcome = pass.page(request);
@@ -252,11 +251,11 @@ final class Fetcher implements Page.Owner {
       }
     } catch (TimeoutException e) {
       throw new UpstreamException(
-          HttpUpstream.describe(request) + ": the deadline ran out waiting for an identical call",
+          request.describe() + ": the deadline ran out waiting for an identical call",
           UpstreamException.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
+      throw new UpstreamException(request.describe() + ": interrupted");
     } catch (ExecutionException e) {
       throw new IllegalStateException("a listing is never published with a failure", e);
     }

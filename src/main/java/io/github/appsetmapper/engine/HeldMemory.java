@@ -1,6 +1,5 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
@@ -33,7 +32,7 @@ final class HeldMemory {
     if (!budget.hold(response.body())) {
       refused.accept("memory-budget");
       throw new UpstreamException(
-          HttpUpstream.describe(request)
+          request.describe()
               + ": answer of "
               + response.body().length
               + " bytes refused: the memory budget for upstream answers ("

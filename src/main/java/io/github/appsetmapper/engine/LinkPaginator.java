@@ -3,7 +3,6 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.HostPolicy;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.net.URI;
@@ -57,19 +56,16 @@ final class LinkPaginator implements Paginator {
     try {
       uri = current.uri().resolve(target.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(HttpUpstream.describe(current) + ": invalid next-page URL");
+      throw new UpstreamException(current.describe() + ": invalid next-page URL");
     }
     if (fetched.contains(uri)) {
       throw new UpstreamException(
-          HttpUpstream.describe(current)
-              + ": the next page is one already fetched ("
-              + uri
-              + "), a loop");
+          current.describe() + ": the next page is one already fetched (" + uri + "), a loop");
     }
     if (!HostPolicy.sameOrigin(first.uri(), uri)) {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
         throw new UpstreamException(
-            HttpUpstream.describe(current)
+            current.describe()
                 + ": next page on another host '"
                 + uri.getHost()
                 + "' refused; list it in allowedHosts to follow it");
@@ -78,7 +74,7 @@ final class LinkPaginator implements Paginator {
       // request's credentials; a listing that needs them there is refused instead.
       if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
         throw new UpstreamException(
-            HttpUpstream.describe(current)
+            current.describe()
                 + ": next page on another origin '"
                 + uri.getScheme()
                 + "://"

@@ -2,7 +2,6 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.cache.ListingPass;
@@ -61,7 +60,7 @@ final class ListingWalk {
           return pages;
         }
         throw new UpstreamException(
-            HttpUpstream.describe(first)
+            first.describe()
                 + ": more than maxPages ("
                 + limits.maxPages()
                 + ") pages; raise maxPages or set onMaxPages: stop");

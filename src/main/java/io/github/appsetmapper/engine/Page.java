@@ -3,7 +3,6 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.RowPath;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
@@ -57,7 +56,7 @@ final class Page {
 
   /** "GET https://...", as errors name the call. */
   String describe() {
-    return HttpUpstream.describe(request);
+    return request.describe();
   }
 
   /** The body as JSON; empty, malformed or refused JSON is an error naming why. */

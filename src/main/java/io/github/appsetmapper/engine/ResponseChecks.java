@@ -4,7 +4,6 @@ import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.expr.SpelMessages;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
@@ -47,7 +46,7 @@ record ResponseChecks(
     if (!response.isSuccess()) {
       return statusMessage(request, response);
     }
-    return HttpUpstream.describe(request)
+    return request.describe()
         + ": answered "
         + response.status()
         + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)";
@@ -55,7 +54,7 @@ record ResponseChecks(
 
   /** "answered 500", with the upstream's own short message when it sent one. */
   String statusMessage(UpstreamRequest request, UpstreamResponse response) {
-    String message = HttpUpstream.describe(request) + ": answered " + response.status();
+    String message = request.describe() + ": answered " + response.status();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
     }

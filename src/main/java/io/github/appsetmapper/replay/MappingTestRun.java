@@ -12,7 +12,6 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -287,12 +286,10 @@ public final class MappingTestRun {
     UpstreamRequest request = call.request();
     List<String> out = new ArrayList<>();
     if (call.repeatOf() != null) {
-      out.add(
-          "call made again (each recorded exchange answers one call): "
-              + HttpUpstream.describe(request));
+      out.add("call made again (each recorded exchange answers one call): " + request.describe());
       return out;
     }
-    out.add("unexpected call: " + HttpUpstream.describe(request));
+    out.add("unexpected call: " + request.describe());
     RecordedExchange closest = closest(request, exchanges);
     if (closest == null) {
       out.add("  the case records no exchange; add one under 'exchanges'");

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.replay;
 
 import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -48,6 +47,6 @@ public final class ReplayUpstream implements Upstream {
   }
 
   static UpstreamException noMatch(UpstreamRequest request) {
-    return new UpstreamException(HttpUpstream.describe(request) + ": no recorded exchange matches");
+    return new UpstreamException(request.describe() + ": no recorded exchange matches");
   }
 }

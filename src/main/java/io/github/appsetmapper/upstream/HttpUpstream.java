@@ -142,7 +142,7 @@ public final class HttpUpstream implements Upstream {
       }
       if (hop == MAX_REDIRECTS) {
         throw new UpstreamException(
-            describe(request) + ": more than " + MAX_REDIRECTS + " redirects");
+            request.describe() + ": more than " + MAX_REDIRECTS + " redirects");
       }
       current = redirect(current, response.status(), location);
     }
@@ -158,18 +158,18 @@ public final class HttpUpstream implements Upstream {
     try {
       next = from.uri().resolve(location.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(describe(from) + ": redirect to an invalid URL");
+      throw new UpstreamException(from.describe() + ": redirect to an invalid URL");
     }
     if (!from.hosts().allows(next)) {
       throw new UpstreamException(
-          describe(from)
+          from.describe()
               + ": redirect to host '"
               + next.getHost()
               + "' refused (not in allowedHosts)");
     }
     if (!serverHosts.allows(next)) {
       throw new UpstreamException(
-          describe(from)
+          from.describe()
               + ": redirect to host '"
               + next.getHost()
               + "' refused (not in the server's --allowed-hosts)");
@@ -181,7 +181,7 @@ public final class HttpUpstream implements Upstream {
         // The body can hold credentials (an OAuth2 client secret, a login password): it does
         // not follow a redirect to another origin.
         throw new UpstreamException(
-            describe(from)
+            from.describe()
                 + ": redirect to another origin '"
                 + next.getScheme()
                 + "://"
@@ -208,18 +208,18 @@ public final class HttpUpstream implements Upstream {
     URI uri = request.uri();
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new UpstreamException(describe(request) + ": only http and https URLs can be called");
+      throw new UpstreamException(request.describe() + ": only http and https URLs can be called");
     }
     if (uri.getHost() == null) {
-      throw new UpstreamException(describe(request) + ": the URL has no host");
+      throw new UpstreamException(request.describe() + ": the URL has no host");
     }
     if (!request.hosts().allows(uri)) {
       throw new UpstreamException(
-          describe(request) + ": host '" + uri.getHost() + "' is not in allowedHosts");
+          request.describe() + ": host '" + uri.getHost() + "' is not in allowedHosts");
     }
     if (!serverHosts.allows(uri)) {
       throw new UpstreamException(
-          describe(request)
+          request.describe()
               + ": host '"
               + uri.getHost()
               + "' is not in the server's --allowed-hosts");
@@ -233,7 +233,7 @@ public final class HttpUpstream implements Upstream {
     boolean byDeadline = deadline.isSet() && left.compareTo(timeout) < 0;
     if (byDeadline && left.isZero()) {
       throw new UpstreamException(
-          describe(request) + ": not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+          request.describe() + ": not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
     }
     Duration budget = byDeadline ? left : timeout;
     long started = System.nanoTime();
@@ -242,11 +242,11 @@ public final class HttpUpstream implements Upstream {
       permit = limits.acquire(request.uri().getHost(), budget);
     } catch (HostLimits.Refused e) {
       throw new UpstreamException(
-          describe(request) + ": " + e.getMessage(),
+          request.describe() + ": " + e.getMessage(),
           byDeadline ? UpstreamException.Kind.DEADLINE : UpstreamException.Kind.TIMEOUT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(describe(request) + ": interrupted");
+      throw new UpstreamException(request.describe() + ": interrupted");
     }
     try (permit) {
       Duration rest = budget.minusNanos(System.nanoTime() - started);
@@ -282,7 +282,7 @@ public final class HttpUpstream implements Upstream {
       try {
         material = tls.material(request.settings().tls());
       } catch (UpstreamException e) {
-        throw e.withMessage(describe(request) + ": " + e.getMessage());
+        throw e.withMessage(request.describe() + ": " + e.getMessage());
       }
       context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
       context.setUserToken(material.version());
@@ -302,18 +302,18 @@ public final class HttpUpstream implements Upstream {
       return response;
     } catch (BodyTooLargeException e) {
       throw new UpstreamException(
-          describe(request) + ": response larger than " + maxBodyBytes + " bytes");
+          request.describe() + ": response larger than " + maxBodyBytes + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
           throw new UpstreamException(
-              describe(request) + ": cut off by the deadline", UpstreamException.Kind.DEADLINE);
+              request.describe() + ": cut off by the deadline", UpstreamException.Kind.DEADLINE);
         }
         throw new UpstreamException(
-            describe(request) + ": timed out after " + timeout.toMillis() + " ms",
+            request.describe() + ": timed out after " + timeout.toMillis() + " ms",
             UpstreamException.Kind.TIMEOUT);
       }
-      throw new UpstreamException(describe(request) + ": " + cause(e), kind(e));
+      throw new UpstreamException(request.describe() + ": " + cause(e), kind(e));
     } finally {
       cancel.cancel(false);
     }
@@ -396,16 +396,6 @@ public final class HttpUpstream implements Upstream {
     }
     String message = e.getMessage();
     return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
-  }
-
-  /** The call as errors name it: method and URL, query string kept, user info dropped. */
-  public static String describe(UpstreamRequest request) {
-    URI uri = request.uri();
-    String shown = uri.toString();
-    if (uri.getRawUserInfo() != null) {
-      shown = shown.replace(uri.getRawUserInfo() + "@", "");
-    }
-    return request.method() + " " + shown;
   }
 
   @Override

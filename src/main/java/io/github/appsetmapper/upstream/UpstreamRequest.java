@@ -53,6 +53,15 @@ public record UpstreamRequest(
     return toBuilder().headers(Headers.of(fields)).build();
   }
 
+  /** The call as errors name it: method and URL, query string kept, user info dropped. */
+  public String describe() {
+    String shown = uri.toString();
+    if (uri.getRawUserInfo() != null) {
+      shown = shown.replace(uri.getRawUserInfo() + "@", "");
+    }
+    return method + " " + shown;
+  }
+
   /** What makes two calls identical, for coalescing within one getparams. */
   public String identity() {
     StringBuilder key = new StringBuilder(method).append(' ').append(uri);

@@ -3,7 +3,6 @@ package io.github.appsetmapper.upstream.auth;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.CallSettings;
 import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -90,10 +89,6 @@ public final class AuthorizingUpstream implements Upstream {
                 .deadline(forCall.settings().deadline())
                 .build())
         .build();
-  }
-
-  static String describe(UpstreamRequest request) {
-    return HttpUpstream.describe(request);
   }
 
   @Override

@@ -95,8 +95,7 @@ final class RegistryFlow {
     if (Challenges.find(challenges, "basic") != null && !credentials.anonymous() && !sentBasic) {
       if (!secureOrLoopback(request.uri())) {
         throw new UpstreamException(
-            AuthorizingUpstream.describe(request)
-                + ": registry auth: refusing to send credentials over plain http");
+            request.describe() + ": registry auth: refusing to send credentials over plain http");
       }
       remember(hintKey, new Hint(null, true));
       return next.exchange(request.withCredential("Authorization", basic(credentials)));
@@ -137,7 +136,7 @@ final class RegistryFlow {
     try {
       response = next.exchange(request);
     } catch (UpstreamException e) {
-      throw e.withMessage(AuthorizingUpstream.describe(call) + ": " + what + " " + e.getMessage());
+      throw e.withMessage(call.describe() + ": " + what + " " + e.getMessage());
     }
     if (!response.isSuccess()) {
       throw TokenEndpoints.failure(
@@ -170,13 +169,12 @@ final class RegistryFlow {
       // refused below
     }
     throw new UpstreamException(
-        AuthorizingUpstream.describe(call)
-            + ": registry auth: the challenge's realm is not an http(s) URL");
+        call.describe() + ": registry auth: the challenge's realm is not an http(s) URL");
   }
 
   /** Where credentials may go: https (or loopback), inside allowedHosts or on the same host. */
   private static void checkRealm(UpstreamRequest call, URI realm) throws UpstreamException {
-    String where = AuthorizingUpstream.describe(call) + ": registry auth: ";
+    String where = call.describe() + ": registry auth: ";
     if (!secureOrLoopback(realm)) {
       throw new UpstreamException(
           where + "refusing to send credentials to realm " + realm + " over plain http");

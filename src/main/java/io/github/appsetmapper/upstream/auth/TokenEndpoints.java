@@ -110,8 +110,7 @@ final class TokenEndpoints {
       jwt = GithubJwt.sign(auth.appId(), key, now);
     } catch (IllegalStateException | GeneralSecurityException e) {
       throw new UpstreamException(
-          AuthorizingUpstream.describe(call)
-              + ": githubApp: the private key is not a readable PEM RSA key",
+          call.describe() + ": githubApp: the private key is not a readable PEM RSA key",
           UpstreamException.Kind.LOCAL);
     }
     // Used for this one request: scrubbed for the redactor's grace period, then let go.
@@ -157,7 +156,7 @@ final class TokenEndpoints {
     try {
       response = next.exchange(request);
     } catch (UpstreamException e) {
-      throw e.withMessage(AuthorizingUpstream.describe(call) + ": " + what + " " + e.getMessage());
+      throw e.withMessage(call.describe() + ": " + what + " " + e.getMessage());
     }
     if (!response.isSuccess()) {
       throw failure(
@@ -183,13 +182,7 @@ final class TokenEndpoints {
   static UpstreamException failure(
       UpstreamRequest call, String what, UpstreamRequest request, String why) {
     return new UpstreamException(
-        AuthorizingUpstream.describe(call)
-            + ": "
-            + what
-            + " "
-            + AuthorizingUpstream.describe(request)
-            + ": "
-            + why);
+        call.describe() + ": " + what + " " + request.describe() + ": " + why);
   }
 
   private static String form(String value) {

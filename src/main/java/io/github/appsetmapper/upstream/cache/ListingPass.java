@@ -1,6 +1,5 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
@@ -154,7 +153,7 @@ public final class ListingPass {
     }
     if ((response.status() >= 500 || response.status() == 429)
         && canStandIn(UpstreamException.Kind.FAILED)) {
-      String why = HttpUpstream.describe(request) + ": answered " + response.status();
+      String why = request.describe() + ": answered " + response.status();
       standIn(why, new UpstreamException(why));
       throw new Restart();
     }

@@ -3,7 +3,6 @@ package io.github.appsetmapper.upstream.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -245,14 +244,14 @@ public final class SharedCalls {
       if (e.getCause() instanceof RuntimeException failure) {
         throw failure;
       }
-      throw new UpstreamException(HttpUpstream.describe(request) + ": " + e.getCause());
+      throw new UpstreamException(request.describe() + ": " + e.getCause());
     } catch (TimeoutException e) {
       throw new UpstreamException(
-          HttpUpstream.describe(request) + ": the deadline ran out waiting for an identical call",
+          request.describe() + ": the deadline ran out waiting for an identical call",
           UpstreamException.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
+      throw new UpstreamException(request.describe() + ": interrupted");
     }
   }
 }
