@@ -398,25 +398,41 @@ public final class MappingCompiler {
   }
 
   private CompiledAuth auth(String step, AuthSpec auth, Scope scope) {
-    if (auth == null) {
-      return null;
+    return auth == null ? null : auth.accept(new AuthCompiler(step, scope));
+  }
+
+  /** Each kind of auth compiled: its templates parsed, its secrets checked as declared. */
+  private final class AuthCompiler implements AuthSpec.Visitor<CompiledAuth> {
+    private final String step;
+    private final Scope scope;
+
+    AuthCompiler(String step, Scope scope) {
+      this.step = step;
+      this.scope = scope;
     }
-    Set<String> declared = spec.secrets().keySet();
-    if (auth instanceof AuthSpec.Bearer bearer) {
-      secretRef(auth, bearer.secret(), declared);
+
+    @Override
+    public CompiledAuth bearer(AuthSpec.Bearer bearer) {
+      secretRef(bearer, bearer.secret());
       return new CompiledAuth.Bearer(bearer.secret());
     }
-    if (auth instanceof AuthSpec.Basic basic) {
-      secretRef(auth, basic.passwordSecret(), declared);
+
+    @Override
+    public CompiledAuth basic(AuthSpec.Basic basic) {
+      secretRef(basic, basic.passwordSecret());
       return new CompiledAuth.Basic(
           expressions.template(basic.username(), scope), basic.passwordSecret());
     }
-    if (auth instanceof AuthSpec.Header header) {
-      secretRef(auth, header.secret(), declared);
+
+    @Override
+    public CompiledAuth header(AuthSpec.Header header) {
+      secretRef(header, header.secret());
       return new CompiledAuth.Header(header.name(), header.secret());
     }
-    if (auth instanceof AuthSpec.OAuth2 oauth2) {
-      secretRef(auth, oauth2.clientSecret(), declared);
+
+    @Override
+    public CompiledAuth oauth2(AuthSpec.OAuth2 oauth2) {
+      secretRef(oauth2, oauth2.clientSecret());
       Map<String, Template> params = new LinkedHashMap<>();
       oauth2.params().forEach((k, v) -> params.put(k, expressions.template(v, sharedScope)));
       return new CompiledAuth.OAuth2(
@@ -427,7 +443,9 @@ public final class MappingCompiler {
           params,
           oauth2.clientAuth() == AuthSpec.ClientAuth.BASIC);
     }
-    if (auth instanceof AuthSpec.Login login) {
+
+    @Override
+    public CompiledAuth login(AuthSpec.Login login) {
       JsonPath token = definitePath(login.token(), "token");
       JsonPath expiresIn = definitePath(login.expiresInPath(), "expiresIn");
       return new CompiledAuth.Login(
@@ -438,19 +456,26 @@ public final class MappingCompiler {
           login.header(),
           login.scheme());
     }
-    if (auth instanceof AuthSpec.GithubApp app) {
-      secretRef(auth, app.privateKey(), declared);
+
+    @Override
+    public CompiledAuth githubApp(AuthSpec.GithubApp app) {
+      secretRef(app, app.privateKey());
       return new CompiledAuth.GithubApp(
           expressions.template(app.appId(), sharedScope),
           expressions.template(app.installationId(), sharedScope),
           app.privateKey(),
           app.apiUrl() == null ? null : expressions.template(app.apiUrl(), sharedScope));
     }
-    AuthSpec.Registry registry = (AuthSpec.Registry) auth;
-    secretRef(auth, registry.password(), declared);
-    return new CompiledAuth.Registry(
-        registry.username() == null ? null : expressions.template(registry.username(), sharedScope),
-        registry.password());
+
+    @Override
+    public CompiledAuth registry(AuthSpec.Registry registry) {
+      secretRef(registry, registry.password());
+      return new CompiledAuth.Registry(
+          registry.username() == null
+              ? null
+              : expressions.template(registry.username(), sharedScope),
+          registry.password());
+    }
   }
 
   private JsonPath definitePath(Expr expr, String field) {
@@ -461,8 +486,8 @@ public final class MappingCompiler {
     return path;
   }
 
-  private void secretRef(AuthSpec auth, String name, Set<String> declared) {
-    if (name != null && !declared.contains(name)) {
+  private void secretRef(AuthSpec auth, String name) {
+    if (name != null && !spec.secrets().containsKey(name)) {
       problems.add(auth.pos(), "secret '" + name + "' is not declared under secrets");
     }
   }

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -25,8 +24,7 @@ final class CursorPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws UpstreamException {
     return source.render(1, null);
   }
 
@@ -36,8 +34,7 @@ final class CursorPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page page, int number)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+  public UpstreamRequest next(Page page, int number) throws UpstreamException {
     if (cursor.until() != null
         && Boolean.TRUE.equals(ResponseChecks.evaluate(cursor.until(), page, scope))) {
       return null;
@@ -48,9 +45,9 @@ final class CursorPaginator implements Paginator {
     }
     if (after.equals(last)) {
       page.refusedBy("cursor-stuck");
-      throw new UpstreamException(
-          page.describe()
-              + ": the cursor did not change ('"
+      throw UpstreamException.of(
+          page.request(),
+          "the cursor did not change ('"
               + cursor.from().getPath()
               + "' gave the same value twice)");
     }

@@ -29,10 +29,9 @@ final class Cursors {
     if (!(held instanceof Map) && !(held instanceof List)) {
       page.refusedBy("cursor-holder");
       String where = holder == null ? "the body" : holder.getPath();
-      throw new UpstreamException(
-          page.describe()
-              + ": "
-              + field
+      throw UpstreamException.of(
+          page.request(),
+          field
               + " '"
               + path.getPath()
               + "': "

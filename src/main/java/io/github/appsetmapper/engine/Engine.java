@@ -7,9 +7,9 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
+import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.Upstream;
@@ -85,7 +85,7 @@ public final class Engine {
    * input and ApplicationSet) are computed once and the answer shared.
    */
   public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws UpstreamException {
     return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace));
   }
 
@@ -96,7 +96,7 @@ public final class Engine {
    * @return how many cache entries were marked
    */
   public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
-      throws InputException {
+      throws UpstreamException {
     String tag =
         parameters == null
             ? mappingTag(mapping)
@@ -110,7 +110,7 @@ public final class Engine {
    */
   public int resetGuard(
       CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
-      throws InputException {
+      throws UpstreamException {
     String input =
         parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
     return guard.reset(
@@ -128,20 +128,18 @@ public final class Engine {
   }
 
   public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws UpstreamException {
     return execute(mapping, invocation, Trace.NONE);
   }
 
   /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
   public List<Map<String, Object>> execute(
-      CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      CompiledMapping mapping, Invocation invocation, Trace trace) throws UpstreamException {
     return compute(mapping, invocation, trace).parameters();
   }
 
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
-    String prefix = "mapping '" + mapping.name() + "': ";
+      throws UpstreamException {
     Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
     // Expressions count against the same deadline as the calls (see EvaluationBudget).
     try (EvaluationBudget.Scope evaluations =
@@ -150,51 +148,50 @@ public final class Engine {
       return new Answer(
           parameters, fetcher.staleReasons().stream().map(redactor::redact).toList(), false);
     } catch (UpstreamException e) {
-      if (e.kind() == UpstreamException.Kind.DEADLINE || fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
+      if (e.kind() == UpstreamException.Kind.DEADLINE
+          || (fetcher.deadline().expired() && mayBeTheDeadline(e.kind()))) {
+        throw deadline(mapping, fetcher, e);
       }
-      throw e.withMessage(redactor.redact(prefix + e.getMessage()));
-    } catch (InputException e) {
-      throw new InputException(redactor.redact(e.getMessage()));
-    } catch (EvaluationException e) {
-      if (fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
-      }
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
-    } catch (GuardException e) {
-      throw new GuardException(redactor.redact(prefix + e.getMessage()));
-    } catch (SecretUnavailableException e) {
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
-    } catch (io.github.appsetmapper.expr.ExpressionLimitException e) {
+      throw e.inMapping(mapping.name()).scrubbed(redactor::redact);
+    } catch (ExpressionLimitException e) {
       // Raised outside an expression (an input pattern matched as the deadline ran out).
       if (e.deadline() || fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
+        throw deadline(mapping, fetcher, e);
       }
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+      throw UpstreamException.expression(e.getMessage(), e)
+          .inMapping(mapping.name())
+          .scrubbed(redactor::redact);
     } finally {
       fetcher.release();
     }
   }
 
-  private UpstreamException deadline(CompiledMapping mapping, Fetcher fetcher) {
+  /**
+   * Whether a failure of this kind, once the deadline has run out, is better told as the deadline:
+   * a call or an expression cut short fails in its own words, which would hide the cause.
+   */
+  private static boolean mayBeTheDeadline(UpstreamException.Kind kind) {
+    return switch (kind) {
+      case INPUT, GUARD, SECRET -> false;
+      case FAILED, CONNECT, TIMEOUT, DEADLINE, LOCAL, OVERLOAD, EXPRESSION -> true;
+    };
+  }
+
+  private UpstreamException deadline(CompiledMapping mapping, Fetcher fetcher, Exception cause) {
     return new UpstreamException(
-        redactor.redact(
-            "mapping '"
-                + mapping.name()
-                + "': deadline "
+            "deadline "
                 + Durations.format(mapping.deadline())
                 + " exceeded; slowest call: "
-                + fetcher.slowest()),
-        UpstreamException.Kind.DEADLINE);
+                + fetcher.slowest(),
+            UpstreamException.Kind.DEADLINE)
+        .causedBy(cause)
+        .inMapping(mapping.name())
+        .scrubbed(redactor::redact);
   }
 
   private List<Map<String, Object>> run(
       CompiledMapping mapping, Invocation invocation, Trace trace, Fetcher fetcher)
-      throws InputException,
-          UpstreamException,
-          EvaluationException,
-          GuardException,
-          SecretUnavailableException {
+      throws UpstreamException {
     Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
     String inputKey = InputKeys.of(input);
     fetcher.owners(java.util.Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
@@ -228,7 +225,7 @@ public final class Engine {
     }
     fetcher.holdAnswer(answer.size(), unheld);
     if (answer.size() < mapping.minItems()) {
-      throw new GuardException(
+      throw UpstreamException.guard(
           "the answer has "
               + answer.size()
               + " rows, fewer than minItems ("
@@ -250,7 +247,7 @@ public final class Engine {
       Map<String, Object> base,
       Fetcher fetcher,
       Trace trace)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+      throws UpstreamException {
     Map<String, Object> scope = requestScope(mapping, base);
     ResponseChecks checks = ResponseChecks.of(list.request(), false, scope, fetcher.redactor());
     List<Page> pages =
@@ -269,7 +266,7 @@ public final class Engine {
       if (first.response().isSuccess()) {
         first.refusedBy("incomplete-status");
       }
-      throw new UpstreamException("list " + checks.incomplete(first.request(), first.response()));
+      throw checks.incomplete(first.request(), first.response()).inStep("list");
     }
     List<Row> rows = new ArrayList<>();
     for (Page page : pages) {
@@ -277,9 +274,9 @@ public final class Engine {
       try {
         items = page.rows(list.items(), "items");
       } catch (UpstreamException e) {
-        throw e.withMessage("list " + e.getMessage());
+        throw e.inStep("list");
       }
-      fetcher.holdRows("list " + page.describe(), items.size());
+      fetcher.holdRows("list", page.request(), items.size());
       for (Object item : items) {
         rows.add(new Row(rows.size(), item, Map.of()));
       }
@@ -316,24 +313,12 @@ public final class Engine {
 
   static UpstreamRequest render(
       CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope, Trace trace)
-      throws InputException, UpstreamException, SecretUnavailableException {
-    try {
-      return RequestRenderer.render(mapping, request, scope);
-    } catch (TemplateException e) {
-      if (e.refusal() != null) {
-        trace.refusedRequest(e.refusal());
-      }
-      if (e.fromInput()) {
-        throw new InputException(e.getMessage());
-      }
-      throw new UpstreamException(e.getMessage());
-    } catch (SecretsView.Unavailable e) {
-      throw e.cause;
-    }
+      throws UpstreamException {
+    return new RequestRenderer(mapping, trace).render(request, scope);
   }
 
   private static Map<String, Object> parameters(
-      CompiledMapping mapping, Row row, Map<String, Object> base) throws EvaluationException {
+      CompiledMapping mapping, Row row, Map<String, Object> base) throws UpstreamException {
     Map<String, Object> scope = rowScope(base, row);
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
@@ -344,21 +329,22 @@ public final class Engine {
   }
 
   static Object evaluate(CompiledExpression expression, Map<String, Object> scope, Row row)
-      throws EvaluationException {
+      throws UpstreamException {
     try {
       return expression.evaluate(scope);
     } catch (org.springframework.expression.EvaluationException
         | IllegalArgumentException
         | ArithmeticException e) {
       // ArithmeticException: a decimal divided by zero.
-      throw new EvaluationException(
+      throw UpstreamException.expression(
           expression.path()
               + " '"
               + expression.source().text()
               + "' failed on row "
               + row.index()
               + ": "
-              + RequestRenderer.simple(e));
+              + RequestRenderer.simple(e),
+          e);
     }
   }
 }

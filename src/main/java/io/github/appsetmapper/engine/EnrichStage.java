@@ -6,7 +6,6 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
 import io.github.appsetmapper.expr.EvaluationBudget;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.util.ArrayList;
@@ -42,7 +41,7 @@ final class EnrichStage {
   private record Outcome(List<Row> rows) {}
 
   List<Row> run(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+      throws UpstreamException {
     List<Outcome> outcomes = new ArrayList<>(rows.size());
     if (rows.size() <= 1 || mapping.concurrency() == 1) {
       for (Row row : rows) {
@@ -64,7 +63,7 @@ final class EnrichStage {
    * a stuck row never holds the answer, or its thread, past the deadline.
    */
   private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+      throws UpstreamException {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
@@ -102,44 +101,32 @@ final class EnrichStage {
     } catch (InterruptedException e) {
       futures.forEach(f -> f.cancel(true));
       Thread.currentThread().interrupt();
-      throw new UpstreamException("enrich." + enrich.name() + ": interrupted");
+      throw UpstreamException.at(
+          "enrich." + enrich.name(), null, UpstreamException.Kind.FAILED, "interrupted");
     } catch (UpstreamException e) {
       futures.forEach(f -> f.cancel(true));
       throw e;
     } catch (ExecutionException e) {
       futures.forEach(f -> f.cancel(true));
-      Throwable cause = e.getCause();
-      if (cause instanceof InputException x) {
-        throw x;
-      }
-      if (cause instanceof UpstreamException x) {
-        throw x;
-      }
-      if (cause instanceof EvaluationException x) {
-        throw x;
-      }
-      if (cause instanceof SecretUnavailableException x) {
-        throw x;
-      }
-      throw new EvaluationException("enrich." + enrich.name() + " failed: " + cause);
+      throw UpstreamException.unwrap(e);
     }
   }
 
   private static UpstreamException deadlineRanOut(CompiledEnrich enrich) {
-    return new UpstreamException(
-        "enrich." + enrich.name() + ": the deadline ran out", UpstreamException.Kind.DEADLINE);
+    return UpstreamException.at(
+        "enrich." + enrich.name(), null, UpstreamException.Kind.DEADLINE, "the deadline ran out");
   }
 
   private Outcome one(CompiledEnrich enrich, Row row, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+      throws UpstreamException {
     Map<String, Object> scope = Engine.rowScope(base, row);
     Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
-    String step = "enrich." + enrich.name() + " ";
+    String step = "enrich." + enrich.name();
     ResponseChecks checks =
         ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, fetcher.redactor());
     List<Page> pages =
         fetcher.listing(
-            "enrich." + enrich.name(),
+            step,
             () ->
                 Paginator.of(
                     enrich.paginate(),
@@ -155,12 +142,13 @@ final class EnrichStage {
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {
       if (first.status() == 404 || first.status() == 410) {
-        return missing(enrich, row, step + checks.statusMessage(first.request(), first.response()));
+        return missing(
+            enrich, row, checks.statusMessage(first.request(), first.response()).inStep(step));
       }
       if (first.response().isSuccess()) {
         first.refusedBy("incomplete-status");
       }
-      throw new UpstreamException(step + checks.incomplete(first.request(), first.response()));
+      throw checks.incomplete(first.request(), first.response()).inStep(step);
     }
     Object value;
     String missing = null;
@@ -187,20 +175,20 @@ final class EnrichStage {
         value = first.lenient();
       }
     } catch (UpstreamException e) {
-      throw e.withMessage(step + e.getMessage());
+      throw e.inStep(step);
     }
     if (missing != null) {
-      return missing(enrich, row, step + first.describe() + ": " + missing);
+      return missing(enrich, row, UpstreamException.of(first.request(), missing).inStep(step));
     }
     if (enrich.explode()) {
       if (!(value instanceof List<?> elements)) {
-        throw new UpstreamException(
-            step + first.describe() + ": explode needs a list, got " + kind(value));
+        throw UpstreamException.of(first.request(), "explode needs a list, got " + kind(value))
+            .inStep(step);
       }
       if (elements.isEmpty()) {
         trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
       }
-      fetcher.holdRows(step + first.describe(), elements.size());
+      fetcher.holdRows(step, first.request(), elements.size());
       List<Row> exploded = new ArrayList<>(elements.size());
       for (Object element : elements) {
         exploded.add(row.with(enrich.name(), element));
@@ -221,15 +209,17 @@ final class EnrichStage {
     }
   }
 
-  private Outcome missing(CompiledEnrich enrich, Row row, String why) throws UpstreamException {
+  private Outcome missing(CompiledEnrich enrich, Row row, UpstreamException why)
+      throws UpstreamException {
     OnMissing onMissing = enrich.onMissing();
     return switch (onMissing) {
       case DROP -> {
-        trace.dropped("enrich." + enrich.name(), row.index(), "onMissing: drop (" + why + ")");
+        trace.dropped(
+            "enrich." + enrich.name(), row.index(), "onMissing: drop (" + why.getMessage() + ")");
         yield new Outcome(List.of());
       }
       case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
-      default -> throw new UpstreamException(why);
+      default -> throw why;
     };
   }
 

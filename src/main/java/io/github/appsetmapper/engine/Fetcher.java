@@ -1,6 +1,5 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -110,7 +109,7 @@ final class Fetcher implements Page.Owner {
    * @param paginators a fresh paginator for each walk over the pages
    */
   List<Page> listing(String step, Supplier<Paginator> paginators, ResponseChecks checks)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+      throws UpstreamException {
     // Outside the try: a first request that cannot be rendered is named by its field already.
     UpstreamRequest first = stamp(paginators.get().first());
     try {
@@ -129,7 +128,7 @@ final class Fetcher implements Page.Owner {
       }
       return own(step, first, paginators, checks, mine);
     } catch (UpstreamException e) {
-      throw e.withMessage(step + " " + e.getMessage());
+      throw e.inStep(step);
     }
   }
 
@@ -139,7 +138,7 @@ final class Fetcher implements Page.Owner {
       Supplier<Paginator> paginators,
       ResponseChecks checks,
       Local mine)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+      throws UpstreamException {
     Map<String, Object> recorded = new LinkedHashMap<>();
     ListingPass pass = null;
     boolean finished = false;
@@ -187,9 +186,8 @@ final class Fetcher implements Page.Owner {
     CallTimings.Timing timing = timings.start(step + " " + request.describe());
     try {
       if (deadline.expired()) {
-        throw new UpstreamException(
-            request.describe() + ": not sent, the deadline ran out",
-            UpstreamException.Kind.DEADLINE);
+        throw UpstreamException.of(
+            request, "not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
       }
       SharedCalls.Outcome outcome = pass.page(request);
       UpstreamResponse response = outcome.response();
@@ -250,12 +248,13 @@ final class Fetcher implements Page.Owner {
         local.done.get();
       }
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          request.describe() + ": the deadline ran out waiting for an identical call",
+      throw UpstreamException.of(
+          request,
+          "the deadline ran out waiting for an identical call",
           UpstreamException.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(request.describe() + ": interrupted");
+      throw UpstreamException.of(request, "interrupted");
     } catch (ExecutionException e) {
       throw new IllegalStateException("a listing is never published with a failure", e);
     }
@@ -268,13 +267,17 @@ final class Fetcher implements Page.Owner {
   @Override
   public void hold(Page page, long bytes) throws UpstreamException {
     held.reserve(
-        bytes, page.describe() + ": the answer's data (about " + bytes + " bytes once parsed)");
+        bytes, page.request(), "the answer's data (about " + bytes + " bytes once parsed)");
   }
 
-  /** Counts {@code rows} rows made from an answer ({@code where} names it) against the budget. */
-  void holdRows(String where, int rows) throws UpstreamException {
+  /** Counts {@code rows} rows made from an answer to {@code call} against the budget. */
+  void holdRows(String step, UpstreamRequest call, int rows) throws UpstreamException {
     long bytes = (long) rows * ROW_BYTES;
-    held.reserve(bytes, where + ": " + rows + " rows (about " + bytes + " bytes)");
+    try {
+      held.reserve(bytes, call, rows + " rows (about " + bytes + " bytes)");
+    } catch (UpstreamException e) {
+      throw e.inStep(step);
+    }
   }
 
   /**
@@ -283,7 +286,9 @@ final class Fetcher implements Page.Owner {
    */
   void holdAnswer(int rows, long bytes) throws UpstreamException {
     held.reserve(
-        bytes, "the answer's parameter maps (" + rows + " so far, about " + bytes + " bytes more)");
+        bytes,
+        null,
+        "the answer's parameter maps (" + rows + " so far, about " + bytes + " bytes more)");
   }
 
   @Override

@@ -31,9 +31,9 @@ final class HeldMemory {
   void body(UpstreamRequest request, UpstreamResponse response) throws UpstreamException {
     if (!budget.hold(response.body())) {
       refused.accept("memory-budget");
-      throw new UpstreamException(
-          request.describe()
-              + ": answer of "
+      throw UpstreamException.of(
+          request,
+          "answer of "
               + response.body().length
               + " bytes refused: the memory budget for upstream answers ("
               + budget.total()
@@ -51,16 +51,16 @@ final class HeldMemory {
 
   /**
    * Holds {@code bytes} of data built from answers; {@code what} (plural: "... do not fit") names
-   * it in the 503.
+   * it in the 503, with the {@code call} it came from (or null: the answer being written).
    */
-  void reserve(long bytes, String what) throws UpstreamException {
+  void reserve(long bytes, UpstreamRequest call, String what) throws UpstreamException {
     synchronized (bodies) {
       if (released) {
         return;
       }
       if (!budget.reserve(bytes)) {
         refused.accept("memory-budget");
-        throw new UpstreamException(
+        String detail =
             what
                 + (bytes > budget.total()
                     ? " exceed the memory budget for upstream answers ("
@@ -70,8 +70,10 @@ final class HeldMemory {
                         + budget.total()
                         + " bytes, "
                         + budget.inUse()
-                        + " in use); retry later or raise --memory-budget"),
-            UpstreamException.Kind.OVERLOAD);
+                        + " in use); retry later or raise --memory-budget");
+        throw call == null
+            ? new UpstreamException(detail, UpstreamException.Kind.OVERLOAD)
+            : UpstreamException.of(call, detail, UpstreamException.Kind.OVERLOAD);
       }
       reserved += bytes;
     }

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -30,8 +29,7 @@ final class LinkPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws UpstreamException {
     first = source.render(1, null);
     return first;
   }
@@ -56,26 +54,26 @@ final class LinkPaginator implements Paginator {
     try {
       uri = current.uri().resolve(target.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(current.describe() + ": invalid next-page URL");
+      throw UpstreamException.of(current, "invalid next-page URL");
     }
     if (fetched.contains(uri)) {
-      throw new UpstreamException(
-          current.describe() + ": the next page is one already fetched (" + uri + "), a loop");
+      throw UpstreamException.of(
+          current, "the next page is one already fetched (" + uri + "), a loop");
     }
     if (!HostPolicy.sameOrigin(first.uri(), uri)) {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
-        throw new UpstreamException(
-            current.describe()
-                + ": next page on another host '"
+        throw UpstreamException.of(
+            current,
+            "next page on another host '"
                 + uri.getHost()
                 + "' refused; list it in allowedHosts to follow it");
       }
       // Like a redirect, a link to another origin (or from https to http) never gets the
       // request's credentials; a listing that needs them there is refused instead.
       if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
-        throw new UpstreamException(
-            current.describe()
-                + ": next page on another origin '"
+        throw UpstreamException.of(
+            current,
+            "next page on another origin '"
                 + uri.getScheme()
                 + "://"
                 + uri.getAuthority()

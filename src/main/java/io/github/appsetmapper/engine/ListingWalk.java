@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.cache.ListingPass;
@@ -24,11 +23,7 @@ final class ListingWalk {
   private ListingWalk() {}
 
   static List<Page> walk(Paginator paginator, ResponseChecks checks, PageCall call)
-      throws UpstreamException,
-          EvaluationException,
-          InputException,
-          SecretUnavailableException,
-          ListingPass.Restart {
+      throws UpstreamException, ListingPass.Restart {
     UpstreamRequest first = paginator.first();
     UpstreamRequest request = first;
     List<Page> pages = new ArrayList<>();
@@ -46,7 +41,7 @@ final class ListingWalk {
         if (page.response().isSuccess()) {
           page.refusedBy("incomplete-status");
         }
-        throw new UpstreamException(checks.incomplete(page.request(), page.response()));
+        throw checks.incomplete(page.request(), page.response());
       }
       checks.failWhen(page);
       pages.add(page);
@@ -59,9 +54,9 @@ final class ListingWalk {
         if (limits.stopAtMax()) {
           return pages;
         }
-        throw new UpstreamException(
-            first.describe()
-                + ": more than maxPages ("
+        throw UpstreamException.of(
+            first,
+            "more than maxPages ("
                 + limits.maxPages()
                 + ") pages; raise maxPages or set onMaxPages: stop");
       }

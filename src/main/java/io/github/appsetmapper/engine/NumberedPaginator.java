@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.UpstreamException;
@@ -32,8 +31,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws UpstreamException {
     return request(1);
   }
 
@@ -48,16 +46,15 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page current, int number)
-      throws UpstreamException, InputException, SecretUnavailableException {
+  public UpstreamRequest next(Page current, int number) throws UpstreamException {
     int rows = rowCount.rows(current);
     rowsSoFar += rows;
     byte[] body = current.response().body();
     if (before != null && rows > 0 && Arrays.equals(before, body)) {
       current.refusedBy("identical-page");
-      throw new UpstreamException(
-          current.describe()
-              + ": page "
+      throw UpstreamException.of(
+          current.request(),
+          "page "
               + number
               + " answered the same as page "
               + (number - 1)
@@ -112,8 +109,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   /** The request for page {@code number}, its page parameters set. */
-  private UpstreamRequest request(int number)
-      throws InputException, UpstreamException, SecretUnavailableException {
+  private UpstreamRequest request(int number) throws UpstreamException {
     UpstreamRequest request = source.render(number, null);
     URI uri = request.uri();
     if (page.param() != null) {

@@ -66,8 +66,7 @@ final class Page {
       throw failure;
     }
     if (response.body().length == 0) {
-      throw new UpstreamException(
-          describe() + ": the answer has an empty body where JSON was expected");
+      throw UpstreamException.of(request, "the answer has an empty body where JSON was expected");
     }
     if (refusal != null) {
       throw refused(refusal);
@@ -116,14 +115,14 @@ final class Page {
     }
     Object body = json();
     if (body == null) {
-      throw new UpstreamException(describe() + ": the answer is JSON null");
+      throw UpstreamException.of(request, "the answer is JSON null");
     }
     try {
       found = path.rows(body);
     } catch (RowPath.Missing e) {
       owner.refused("missing-container");
-      throw new UpstreamException(
-          describe() + ": " + field + " '" + path.path().getPath() + "': " + e.getMessage());
+      throw UpstreamException.of(
+          request, field + " '" + path.path().getPath() + "': " + e.getMessage());
     }
     rows.put(path, found);
     return found;
@@ -161,6 +160,6 @@ final class Page {
           case LIMIT -> "json-limit";
           case SYNTAX -> "not-json";
         });
-    return new UpstreamException(describe() + ": " + ResponseBodies.refusal(e));
+    return UpstreamException.of(request, ResponseBodies.refusal(e));
   }
 }

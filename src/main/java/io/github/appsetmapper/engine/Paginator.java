@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.util.Map;
@@ -16,8 +15,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** Renders the request for one page: its number (1 for the first) and the cursor (or null). */
   @FunctionalInterface
   interface PageSource {
-    UpstreamRequest render(int number, String cursor)
-        throws InputException, UpstreamException, SecretUnavailableException;
+    UpstreamRequest render(int number, String cursor) throws UpstreamException;
   }
 
   /** How many rows a page holds, before any filter (page mode's end rules need it). */
@@ -27,13 +25,12 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   }
 
   /** The request for the first page. */
-  UpstreamRequest first() throws InputException, UpstreamException, SecretUnavailableException;
+  UpstreamRequest first() throws UpstreamException;
 
   /**
    * The request for the page after {@code page}, the {@code number}th, or null when it is the last.
    */
-  UpstreamRequest next(Page page, int number)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException;
+  UpstreamRequest next(Page page, int number) throws UpstreamException;
 
   /** Whether a page after the first answering {@code status} ends the listing, not failing it. */
   default boolean endsAt(int status) {

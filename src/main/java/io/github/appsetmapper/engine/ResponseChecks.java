@@ -42,19 +42,20 @@ record ResponseChecks(
    * Why a 2xx that is not a complete answer was refused, or the upstream's own status message for
    * anything else.
    */
-  String incomplete(UpstreamRequest request, UpstreamResponse response) {
+  UpstreamException incomplete(UpstreamRequest request, UpstreamResponse response) {
     if (!response.isSuccess()) {
       return statusMessage(request, response);
     }
-    return request.describe()
-        + ": answered "
-        + response.status()
-        + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)";
+    return UpstreamException.of(
+        request,
+        "answered "
+            + response.status()
+            + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)");
   }
 
   /** "answered 500", with the upstream's own short message when it sent one. */
-  String statusMessage(UpstreamRequest request, UpstreamResponse response) {
-    String message = request.describe() + ": answered " + response.status();
+  UpstreamException statusMessage(UpstreamRequest request, UpstreamResponse response) {
+    String message = "answered " + response.status();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
     }
@@ -72,36 +73,37 @@ record ResponseChecks(
         message += " (" + redactor.excerpt(text, 160) + ")";
       }
     }
-    return message;
+    return UpstreamException.of(request, message);
   }
 
   /** Fails the page when {@code failWhen} is true of it. */
-  void failWhen(Page page) throws UpstreamException, EvaluationException {
+  void failWhen(Page page) throws UpstreamException {
     if (failWhen == null) {
       return;
     }
     Object verdict = evaluate(failWhen, page, scope);
     if (Boolean.TRUE.equals(verdict)) {
-      throw new UpstreamException(
-          page.describe() + ": failWhen '" + failWhen.source().text() + "' is true");
+      throw UpstreamException.of(
+          page.request(), "failWhen '" + failWhen.source().text() + "' is true");
     }
   }
 
   /** An expression over {@code response} ({@code failWhen}, a cursor's {@code until}). */
   static Object evaluate(CompiledExpression expression, Page page, Map<String, Object> scope)
-      throws UpstreamException, EvaluationException {
+      throws UpstreamException {
     Map<String, Object> withResponse = new HashMap<>(scope);
     withResponse.remove("secret");
     withResponse.put("response", page.view());
     try {
       return expression.evaluate(withResponse);
     } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
-      throw new EvaluationException(
+      throw UpstreamException.expression(
           expression.path()
               + " '"
               + expression.source().text()
               + "' failed: "
-              + SpelMessages.simple(e));
+              + SpelMessages.simple(e),
+          e);
     }
   }
 }

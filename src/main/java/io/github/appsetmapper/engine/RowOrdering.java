@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import io.github.appsetmapper.upstream.UpstreamException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +18,7 @@ final class RowOrdering {
 
   static List<Row> apply(
       CompiledMapping mapping, List<Row> rows, Map<String, Object> base, Trace trace)
-      throws EvaluationException {
+      throws UpstreamException {
     List<Row> kept = new ArrayList<>(rows.size());
     if (mapping.filter() == null) {
       kept.addAll(rows);
@@ -61,7 +62,7 @@ final class RowOrdering {
   }
 
   private static boolean passes(CompiledExpression filter, Row row, Map<String, Object> base)
-      throws EvaluationException {
+      throws UpstreamException {
     Object verdict = Engine.evaluate(filter, Engine.rowScope(base, row), row);
     if (verdict == null) {
       return false;
@@ -69,21 +70,22 @@ final class RowOrdering {
     if (verdict instanceof Boolean b) {
       return b;
     }
-    throw new EvaluationException(
+    throw UpstreamException.expression(
         "filter '"
             + filter.source().text()
             + "' gave "
             + verdict
             + " on row "
             + row.index()
-            + ", not true or false");
+            + ", not true or false",
+        null);
   }
 
   private record Keyed(Row row, Object key) {}
 
   private static List<Row> sorted(
       CompiledExpression sortBy, SortOrder order, List<Row> rows, Map<String, Object> base)
-      throws EvaluationException {
+      throws UpstreamException {
     List<Keyed> keyed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       keyed.add(new Keyed(row, normalize(key(sortBy, row, base))));
@@ -98,7 +100,7 @@ final class RowOrdering {
   }
 
   private static Object key(CompiledExpression expression, Row row, Map<String, Object> base)
-      throws EvaluationException {
+      throws UpstreamException {
     return Engine.evaluate(expression, Engine.rowScope(base, row), row);
   }
 

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 
@@ -10,8 +9,7 @@ record SinglePage(PageSource source) implements Paginator {
   private static final CompiledPaginate.Limits ONE = new CompiledPaginate.Limits(1, false);
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws UpstreamException {
     return source.render(1, null);
   }
 

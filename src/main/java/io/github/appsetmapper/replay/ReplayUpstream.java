@@ -47,6 +47,6 @@ public final class ReplayUpstream implements Upstream {
   }
 
   static UpstreamException noMatch(UpstreamRequest request) {
-    return new UpstreamException(request.describe() + ": no recorded exchange matches");
+    return UpstreamException.of(request, "no recorded exchange matches");
   }
 }

@@ -141,8 +141,7 @@ public final class HttpUpstream implements Upstream {
         return response;
       }
       if (hop == MAX_REDIRECTS) {
-        throw new UpstreamException(
-            request.describe() + ": more than " + MAX_REDIRECTS + " redirects");
+        throw UpstreamException.of(request, "more than " + MAX_REDIRECTS + " redirects");
       }
       current = redirect(current, response.status(), location);
     }
@@ -158,19 +157,16 @@ public final class HttpUpstream implements Upstream {
     try {
       next = from.uri().resolve(location.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(from.describe() + ": redirect to an invalid URL");
+      throw UpstreamException.of(from, "redirect to an invalid URL");
     }
     if (!from.hosts().allows(next)) {
-      throw new UpstreamException(
-          from.describe()
-              + ": redirect to host '"
-              + next.getHost()
-              + "' refused (not in allowedHosts)");
+      throw UpstreamException.of(
+          from, "redirect to host '" + next.getHost() + "' refused (not in allowedHosts)");
     }
     if (!serverHosts.allows(next)) {
-      throw new UpstreamException(
-          from.describe()
-              + ": redirect to host '"
+      throw UpstreamException.of(
+          from,
+          "redirect to host '"
               + next.getHost()
               + "' refused (not in the server's --allowed-hosts)");
     }
@@ -180,9 +176,9 @@ public final class HttpUpstream implements Upstream {
       if (from.body() != null && !toGet) {
         // The body can hold credentials (an OAuth2 client secret, a login password): it does
         // not follow a redirect to another origin.
-        throw new UpstreamException(
-            from.describe()
-                + ": redirect to another origin '"
+        throw UpstreamException.of(
+            from,
+            "redirect to another origin '"
                 + next.getScheme()
                 + "://"
                 + next.getAuthority()
@@ -208,21 +204,17 @@ public final class HttpUpstream implements Upstream {
     URI uri = request.uri();
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new UpstreamException(request.describe() + ": only http and https URLs can be called");
+      throw UpstreamException.of(request, "only http and https URLs can be called");
     }
     if (uri.getHost() == null) {
-      throw new UpstreamException(request.describe() + ": the URL has no host");
+      throw UpstreamException.of(request, "the URL has no host");
     }
     if (!request.hosts().allows(uri)) {
-      throw new UpstreamException(
-          request.describe() + ": host '" + uri.getHost() + "' is not in allowedHosts");
+      throw UpstreamException.of(request, "host '" + uri.getHost() + "' is not in allowedHosts");
     }
     if (!serverHosts.allows(uri)) {
-      throw new UpstreamException(
-          request.describe()
-              + ": host '"
-              + uri.getHost()
-              + "' is not in the server's --allowed-hosts");
+      throw UpstreamException.of(
+          request, "host '" + uri.getHost() + "' is not in the server's --allowed-hosts");
     }
   }
 
@@ -232,8 +224,8 @@ public final class HttpUpstream implements Upstream {
     Duration left = deadline.remaining();
     boolean byDeadline = deadline.isSet() && left.compareTo(timeout) < 0;
     if (byDeadline && left.isZero()) {
-      throw new UpstreamException(
-          request.describe() + ": not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+      throw UpstreamException.of(
+          request, "not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
     }
     Duration budget = byDeadline ? left : timeout;
     long started = System.nanoTime();
@@ -241,12 +233,13 @@ public final class HttpUpstream implements Upstream {
     try {
       permit = limits.acquire(request.uri().getHost(), budget);
     } catch (HostLimits.Refused e) {
-      throw new UpstreamException(
-          request.describe() + ": " + e.getMessage(),
+      throw UpstreamException.of(
+          request,
+          e.getMessage(),
           byDeadline ? UpstreamException.Kind.DEADLINE : UpstreamException.Kind.TIMEOUT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(request.describe() + ": interrupted");
+      throw UpstreamException.of(request, "interrupted");
     }
     try (permit) {
       Duration rest = budget.minusNanos(System.nanoTime() - started);
@@ -282,7 +275,7 @@ public final class HttpUpstream implements Upstream {
       try {
         material = tls.material(request.settings().tls());
       } catch (UpstreamException e) {
-        throw e.withMessage(request.describe() + ": " + e.getMessage());
+        throw e.onCall(request);
       }
       context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
       context.setUserToken(material.version());
@@ -301,19 +294,19 @@ public final class HttpUpstream implements Upstream {
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
-      throw new UpstreamException(
-          request.describe() + ": response larger than " + maxBodyBytes + " bytes");
+      throw UpstreamException.of(request, "response larger than " + maxBodyBytes + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
-          throw new UpstreamException(
-              request.describe() + ": cut off by the deadline", UpstreamException.Kind.DEADLINE);
+          throw UpstreamException.of(
+              request, "cut off by the deadline", UpstreamException.Kind.DEADLINE);
         }
-        throw new UpstreamException(
-            request.describe() + ": timed out after " + timeout.toMillis() + " ms",
+        throw UpstreamException.of(
+            request,
+            "timed out after " + timeout.toMillis() + " ms",
             UpstreamException.Kind.TIMEOUT);
       }
-      throw new UpstreamException(request.describe() + ": " + cause(e), kind(e));
+      throw UpstreamException.of(request, cause(e), kind(e));
     } finally {
       cancel.cancel(false);
     }

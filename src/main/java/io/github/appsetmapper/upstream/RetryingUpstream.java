@@ -44,14 +44,11 @@ public final class RetryingUpstream implements Upstream {
         response = next.exchange(request);
       } catch (UpstreamException e) {
         if (e.kind() != UpstreamException.Kind.CONNECT || attempt > retries) {
-          throw attempt == 1
-              ? e
-              : e.withMessage(e.getMessage() + " after " + attempt + " attempts");
+          throw attempt == 1 ? e : e.adding(" after " + attempt + " attempts");
         }
         Duration wait = backoff(attempt);
         if (wait.compareTo(deadline.remaining()) >= 0) {
-          throw e.withMessage(
-              e.getMessage() + " (" + attempt + " attempts; no time left for another)");
+          throw e.adding(" (" + attempt + " attempts; no time left for another)");
         }
         sleep(wait);
         continue;

@@ -74,15 +74,15 @@ class MappingSchemaTest {
               BASE + "defaults:\n  auth:\n    %s: {}\n"),
           new Block(
               "/definitions/auth/properties/bearer/properties",
-              RequestParser.BEARER_KEYS,
+              AuthSpec.Bearer.KEYS,
               BASE + "defaults:\n  auth:\n    bearer:\n      %s: x\n"),
           new Block(
               "/definitions/auth/properties/basic/properties",
-              RequestParser.BASIC_KEYS,
+              AuthSpec.Basic.KEYS,
               BASE + "defaults:\n  auth:\n    basic:\n      %s: x\n"),
           new Block(
               "/definitions/auth/properties/header/properties",
-              RequestParser.HEADER_AUTH_KEYS,
+              AuthSpec.Header.KEYS,
               BASE + "defaults:\n  auth:\n    header:\n      %s: x\n"),
           new Block(
               "/definitions/secretRef/properties",
@@ -110,19 +110,19 @@ class MappingSchemaTest {
               BASE + "defaults:\n  tls:\n    %s: x\n"),
           new Block(
               "/definitions/auth/properties/oauth2/properties",
-              RequestParser.OAUTH2_KEYS,
+              AuthSpec.OAuth2.KEYS,
               BASE + "defaults:\n  auth:\n    oauth2:\n      %s: x\n"),
           new Block(
               "/definitions/auth/properties/login/properties",
-              RequestParser.LOGIN_KEYS,
+              AuthSpec.Login.KEYS,
               BASE + "defaults:\n  auth:\n    login:\n      %s: x\n"),
           new Block(
               "/definitions/auth/properties/githubApp/properties",
-              RequestParser.GITHUB_APP_KEYS,
+              AuthSpec.GithubApp.KEYS,
               BASE + "defaults:\n  auth:\n    githubApp:\n      %s: x\n"),
           new Block(
               "/definitions/auth/properties/registry/properties",
-              RequestParser.REGISTRY_KEYS,
+              AuthSpec.Registry.KEYS,
               BASE + "defaults:\n  auth:\n    registry:\n      %s: x\n"));
 
   private static JsonNode schema() throws Exception {

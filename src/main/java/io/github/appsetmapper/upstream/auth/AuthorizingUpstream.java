@@ -2,6 +2,7 @@ package io.github.appsetmapper.upstream.auth;
 
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.CallSettings;
+import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
@@ -43,27 +44,51 @@ public final class AuthorizingUpstream implements Upstream {
       return next.exchange(request);
     }
     UpstreamRequest plain = request.withSettings(request.settings().withAuth(null));
-    if (auth instanceof UpstreamAuth.Registry credentials) {
-      return registry.exchange(plain, credentials);
-    }
+    Deadline deadline = request.settings().deadline();
+    return auth.accept(
+        new UpstreamAuth.Visitor<UpstreamResponse>() {
+          @Override
+          public UpstreamResponse oauth2(UpstreamAuth.OAuth2 oauth2) throws UpstreamException {
+            return withToken(plain, oauth2, deadline, () -> endpoints.oauth2(plain, oauth2));
+          }
+
+          @Override
+          public UpstreamResponse login(UpstreamAuth.Login login) throws UpstreamException {
+            return withToken(plain, login, deadline, () -> endpoints.login(plain, login));
+          }
+
+          @Override
+          public UpstreamResponse githubApp(UpstreamAuth.GithubApp app) throws UpstreamException {
+            return withToken(plain, app, deadline, () -> endpoints.githubApp(plain, app));
+          }
+
+          @Override
+          public UpstreamResponse registry(UpstreamAuth.Registry credentials)
+              throws UpstreamException {
+            return registry.exchange(plain, credentials);
+          }
+        });
+  }
+
+  /**
+   * The call with the cached token (fetched by {@code fetch} when needed); a 401 replaces it once.
+   */
+  private UpstreamResponse withToken(
+      UpstreamRequest plain, UpstreamAuth auth, Deadline deadline, TokenCache.Fetch fetch)
+      throws UpstreamException {
     String key = auth.cacheKey();
-    TokenCache.Fetch fetch = () -> endpoints.fetch(plain, auth);
-    Token token = tokens.get(key, request.settings().deadline(), fetch);
+    Token token = tokens.get(key, deadline, fetch);
     UpstreamResponse response = next.exchange(apply(plain, auth, token));
     if (response.status() != 401) {
       return response;
     }
-    Token fresh = tokens.refresh(key, token, request.settings().deadline(), fetch);
+    Token fresh = tokens.refresh(key, token, deadline, fetch);
     return next.exchange(apply(plain, auth, fresh));
   }
 
   private static UpstreamRequest apply(UpstreamRequest request, UpstreamAuth auth, Token token) {
-    if (auth instanceof UpstreamAuth.Login login) {
-      String value =
-          login.scheme().isEmpty() ? token.value() : login.scheme() + " " + token.value();
-      return request.withCredential(login.header(), value);
-    }
-    return request.withCredential("Authorization", "Bearer " + token.value());
+    Headers.Header credential = auth.credential(token);
+    return request.withCredential(credential.name(), credential.value());
   }
 
   /** A token request: no auth of its own, never retried (a POST), the call's TLS and deadline. */

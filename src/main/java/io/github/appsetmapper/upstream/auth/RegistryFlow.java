@@ -94,8 +94,8 @@ final class RegistryFlow {
     }
     if (Challenges.find(challenges, "basic") != null && !credentials.anonymous() && !sentBasic) {
       if (!secureOrLoopback(request.uri())) {
-        throw new UpstreamException(
-            request.describe() + ": registry auth: refusing to send credentials over plain http");
+        throw UpstreamException.of(
+            request, "registry auth: refusing to send credentials over plain http");
       }
       remember(hintKey, new Hint(null, true));
       return next.exchange(request.withCredential("Authorization", basic(credentials)));
@@ -136,7 +136,7 @@ final class RegistryFlow {
     try {
       response = next.exchange(request);
     } catch (UpstreamException e) {
-      throw e.withMessage(call.describe() + ": " + what + " " + e.getMessage());
+      throw e.forCall(call, what);
     }
     if (!response.isSuccess()) {
       throw TokenEndpoints.failure(
@@ -168,28 +168,29 @@ final class RegistryFlow {
     } catch (URISyntaxException e) {
       // refused below
     }
-    throw new UpstreamException(
-        call.describe() + ": registry auth: the challenge's realm is not an http(s) URL");
+    throw UpstreamException.of(call, "registry auth: the challenge's realm is not an http(s) URL");
   }
 
   /** Where credentials may go: https (or loopback), inside allowedHosts or on the same host. */
   private static void checkRealm(UpstreamRequest call, URI realm) throws UpstreamException {
-    String where = call.describe() + ": registry auth: ";
+    String where = "registry auth: ";
     if (!secureOrLoopback(realm)) {
-      throw new UpstreamException(
-          where + "refusing to send credentials to realm " + realm + " over plain http");
+      throw UpstreamException.of(
+          call, where + "refusing to send credentials to realm " + realm + " over plain http");
     }
     HostPolicy hosts = call.hosts();
     if (hosts.restricts()) {
       if (!hosts.allows(realm)) {
-        throw new UpstreamException(
+        throw UpstreamException.of(
+            call,
             where
                 + "the realm host '"
                 + realm.getHost()
                 + "' is not in allowedHosts; credentials go only to a realm listed there");
       }
     } else if (!realm.getHost().equalsIgnoreCase(call.uri().getHost())) {
-      throw new UpstreamException(
+      throw UpstreamException.of(
+          call,
           where
               + "the realm host '"
               + realm.getHost()

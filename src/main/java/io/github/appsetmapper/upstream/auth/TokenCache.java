@@ -171,10 +171,7 @@ public final class TokenCache {
       Thread.currentThread().interrupt();
       throw new UpstreamException("waiting for a token: interrupted");
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof UpstreamException failure) {
-        throw failure;
-      }
-      throw new UpstreamException("token fetch failed: " + e.getCause().getClass().getSimpleName());
+      throw UpstreamException.unwrap(e);
     }
   }
 }

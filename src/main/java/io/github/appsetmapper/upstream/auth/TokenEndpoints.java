@@ -34,21 +34,7 @@ final class TokenEndpoints {
     this.clock = clock;
   }
 
-  Token fetch(UpstreamRequest call, UpstreamAuth auth) throws UpstreamException {
-    Token token;
-    if (auth instanceof UpstreamAuth.OAuth2 oauth2) {
-      token = oauth2(call, oauth2);
-    } else if (auth instanceof UpstreamAuth.Login login) {
-      token = login(call, login);
-    } else if (auth instanceof UpstreamAuth.GithubApp app) {
-      token = githubApp(call, app);
-    } else {
-      throw new IllegalArgumentException("registry auth has its own flow");
-    }
-    return token;
-  }
-
-  private Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws UpstreamException {
+  Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws UpstreamException {
     List<Headers.Header> headers = new ArrayList<>();
     headers.add(new Headers.Header("Content-Type", "application/x-www-form-urlencoded"));
     headers.add(new Headers.Header("Accept", "application/json"));
@@ -88,7 +74,7 @@ final class TokenEndpoints {
     return Token.of(token, clock.instant(), TokenAnswers.seconds(body, "expires_in"));
   }
 
-  private Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws UpstreamException {
+  Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws UpstreamException {
     UpstreamRequest request =
         auth.request()
             .withSettings(auth.request().settings().withDeadline(call.settings().deadline()));
@@ -101,16 +87,16 @@ final class TokenEndpoints {
     }
   }
 
-  private Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth)
-      throws UpstreamException {
+  Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth) throws UpstreamException {
     Instant now = clock.instant();
     String jwt;
     try {
       PrivateKey key = keys.computeIfAbsent(Digests.sha256(auth.privateKeyPem()), k -> parse(auth));
       jwt = GithubJwt.sign(auth.appId(), key, now);
     } catch (IllegalStateException | GeneralSecurityException e) {
-      throw new UpstreamException(
-          call.describe() + ": githubApp: the private key is not a readable PEM RSA key",
+      throw UpstreamException.of(
+          call,
+          "githubApp: the private key is not a readable PEM RSA key",
           UpstreamException.Kind.LOCAL);
     }
     // Used for this one request: scrubbed for the redactor's grace period, then let go.
@@ -156,7 +142,7 @@ final class TokenEndpoints {
     try {
       response = next.exchange(request);
     } catch (UpstreamException e) {
-      throw e.withMessage(call.describe() + ": " + what + " " + e.getMessage());
+      throw e.forCall(call, what);
     }
     if (!response.isSuccess()) {
       throw failure(
@@ -181,8 +167,7 @@ final class TokenEndpoints {
 
   static UpstreamException failure(
       UpstreamRequest call, String what, UpstreamRequest request, String why) {
-    return new UpstreamException(
-        call.describe() + ": " + what + " " + request.describe() + ": " + why);
+    return UpstreamException.of(call, what + " " + request.describe() + ": " + why);
   }
 
   private static String form(String value) {

@@ -1,5 +1,7 @@
 package io.github.appsetmapper.upstream.auth;
 
+import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.net.URI;
 import java.util.List;
@@ -14,6 +16,24 @@ import java.util.Map;
 public sealed interface UpstreamAuth {
   /** The token cache key; secrets only as digests. */
   String cacheKey();
+
+  <R> R accept(Visitor<R> visitor) throws UpstreamException;
+
+  /** One method per kind: a new kind does not compile until {@link AuthorizingUpstream} has it. */
+  interface Visitor<R> {
+    R oauth2(OAuth2 auth) throws UpstreamException;
+
+    R login(Login auth) throws UpstreamException;
+
+    R githubApp(GithubApp auth) throws UpstreamException;
+
+    R registry(Registry auth) throws UpstreamException;
+  }
+
+  /** The header a fetched token is sent in: {@code Authorization: Bearer <token>} unless said. */
+  default Headers.Header credential(Token token) {
+    return new Headers.Header("Authorization", "Bearer " + token.value());
+  }
 
   /** What makes two calls' auth the same, for coalescing identical calls. */
   default String identity() {
@@ -45,6 +65,11 @@ public sealed interface UpstreamAuth {
           + basicClientAuth;
     }
 
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+      return visitor.oauth2(this);
+    }
+
     /** The cache key: digests, never the secret, should this ever be printed. */
     @Override
     public String toString() {
@@ -61,6 +86,17 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return "login|" + Digests.sha256(request.identity()) + "|" + header + "|" + scheme;
+    }
+
+    @Override
+    public Headers.Header credential(Token token) {
+      return new Headers.Header(
+          header, scheme.isEmpty() ? token.value() : scheme + " " + token.value());
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+      return visitor.login(this);
     }
 
     /** The cache key: digests, never the secret, should this ever be printed. */
@@ -85,6 +121,11 @@ public sealed interface UpstreamAuth {
           + Digests.sha256(privateKeyPem);
     }
 
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+      return visitor.githubApp(this);
+    }
+
     /** The cache key: digests, never the secret, should this ever be printed. */
     @Override
     public String toString() {
@@ -104,6 +145,11 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return anonymous() ? "registry|anonymous" : "registry|" + username + "|" + digest();
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+      return visitor.registry(this);
     }
 
     /** The cache key: digests, never the secret, should this ever be printed. */

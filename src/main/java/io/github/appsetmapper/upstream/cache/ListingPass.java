@@ -153,8 +153,8 @@ public final class ListingPass {
     }
     if ((response.status() >= 500 || response.status() == 429)
         && canStandIn(UpstreamException.Kind.FAILED)) {
-      String why = request.describe() + ": answered " + response.status();
-      standIn(why, new UpstreamException(why));
+      UpstreamException failure = UpstreamException.of(request, "answered " + response.status());
+      standIn(failure.getMessage(), failure);
       throw new Restart();
     }
     fetched.add(page, response);

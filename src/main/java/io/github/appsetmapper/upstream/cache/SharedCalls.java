@@ -238,20 +238,15 @@ public final class SharedCalls {
           ? leader.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)
           : leader.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof UpstreamException failure) {
-        throw failure;
-      }
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new UpstreamException(request.describe() + ": " + e.getCause());
+      throw UpstreamException.unwrap(e);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          request.describe() + ": the deadline ran out waiting for an identical call",
+      throw UpstreamException.of(
+          request,
+          "the deadline ran out waiting for an identical call",
           UpstreamException.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(request.describe() + ": interrupted");
+      throw UpstreamException.of(request, "interrupted");
     }
   }
 }
