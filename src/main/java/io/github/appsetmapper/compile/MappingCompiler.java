@@ -17,6 +17,8 @@ import io.github.appsetmapper.config.RequestSpec;
 import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.expr.Scope.Name;
 import io.github.appsetmapper.secret.EnvOrFileSecret;
 import io.github.appsetmapper.secret.EnvSecret;
 import io.github.appsetmapper.secret.FileSecret;
@@ -64,7 +66,7 @@ public final class MappingCompiler {
   private final Set<String> fromCaller = new LinkedHashSet<>(CALLER);
 
   /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
-  static final Set<String> CALLER = Set.of("input", "applicationSetName");
+  static final Set<String> CALLER = Set.of(Name.INPUT.word(), Name.APPLICATION_SET_NAME.word());
 
   private MappingCompiler(MappingSpec spec, CompileOptions options) {
     this.spec = spec;
@@ -81,25 +83,26 @@ public final class MappingCompiler {
     Map<String, SecretSource> secrets = secrets();
     Map<String, InputRule> inputs = inputs();
     Scope base =
-        new Scope(
-                new LinkedHashSet<>(List.of("input", "applicationSetName", "vars")),
-                new LinkedHashMap<>(),
-                spec.input().keySet(),
-                spec.inputAdditional(),
-                spec.secrets().keySet(),
-                spec.vars().keySet())
-            .without("secret", SECRET_ONLY_IN_REQUEST)
-            .without("response", RESPONSE_ONLY_IN_VALUE)
-            .without("page", PAGE_ONLY_IN_REQUEST)
-            .without("item", "'item' exists only when the mapping has a 'list'");
+        Scope.empty()
+            .declaring(
+                Name.INPUT, new Scope.Declared(spec.input().keySet(), spec.inputAdditional()))
+            .declaring(Name.SECRET, new Scope.Declared(spec.secrets().keySet(), false))
+            .declaring(Name.VARS, new Scope.Declared(spec.vars().keySet(), false))
+            .with(Name.INPUT, Scope.UNKNOWN)
+            .with(Name.APPLICATION_SET_NAME, Scope.UNKNOWN)
+            .with(Name.VARS, Scope.UNKNOWN)
+            .without(Name.SECRET, SECRET_ONLY_IN_REQUEST)
+            .without(Name.RESPONSE, RESPONSE_ONLY_IN_VALUE)
+            .without(Name.PAGE, PAGE_ONLY_IN_REQUEST)
+            .without(Name.ITEM, "'item' exists only when the mapping has a 'list'");
     sharedScope =
-        base.without("input", sharedToken("input"))
-            .without("applicationSetName", sharedToken("applicationSetName"))
-            .without("item", sharedToken("item"))
-            .without("page", sharedToken("page"))
-            .with("secret");
+        base.without(Name.INPUT, sharedToken("input"))
+            .without(Name.APPLICATION_SET_NAME, sharedToken("applicationSetName"))
+            .without(Name.ITEM, sharedToken("item"))
+            .without(Name.PAGE, sharedToken("page"))
+            .with(Name.SECRET, Scope.UNKNOWN);
     if (spec.list() != null) {
-      base = base.with("item");
+      base = base.with(Name.ITEM, Scope.UNKNOWN);
     }
     CompiledList list = list(spec.list(), base);
     List<CompiledEnrich> enrich = new ArrayList<>();
@@ -111,7 +114,7 @@ public final class MappingCompiler {
               name, "'" + name + "' is enriched after this step; enrich runs in order");
     }
     for (EnrichSpec step : spec.enrich().values()) {
-      if (Scope.RESERVED.contains(step.name())) {
+      if (Name.RESERVED.contains(step.name())) {
         problems.add(
             step.pos(), "'" + step.name() + "' is a reserved name; choose another enrich name");
       }
@@ -120,7 +123,7 @@ public final class MappingCompiler {
       if (compiled.value() != null && UrlCompiler.firstRead(compiled.value(), fromCaller) != null) {
         fromCaller.add(step.name());
       }
-      rowScope = rowScope.with(step.name());
+      rowScope = rowScope.with(step.name(), Scope.UNKNOWN);
     }
     Map<String, CompiledExpression> parameters = new LinkedHashMap<>();
     for (Map.Entry<String, Expr> parameter : spec.parameters().entrySet()) {
@@ -236,7 +239,7 @@ public final class MappingCompiler {
       return null;
     }
     Scope requestScope =
-        requestScope(scope.without("item", "'item' does not exist in the list request"));
+        requestScope(scope.without(Name.ITEM, "'item' does not exist in the list request"));
     CompiledRequest request = request("list", list.request(), requestScope);
     return new CompiledList(
         request,
@@ -286,7 +289,8 @@ public final class MappingCompiler {
         select == null || select.isDefinite()
             ? null
             : rowPath(step.select(), step.missingIsEmpty(), "select");
-    CompiledExpression value = expressions.expression(step.value(), rowScope.with("response"));
+    CompiledExpression value =
+        expressions.expression(step.value(), rowScope.with(Name.RESPONSE, Scope.UNKNOWN));
     if (step.paginate() != null && (select == null || select.isDefinite())) {
       problems.add(
           step.paginate().pos(),
@@ -305,7 +309,14 @@ public final class MappingCompiler {
   }
 
   private static Scope requestScope(Scope scope) {
-    return scope.with("secret", "page");
+    return scope.with(Name.SECRET, Scope.UNKNOWN).with(Name.PAGE, Scope.UNKNOWN);
+  }
+
+  /** Where {@code response} is read (failWhen, a cursor's until): never with {@code secret}. */
+  private static Scope responseScope(Scope requestScope) {
+    return requestScope
+        .with(Name.RESPONSE, Scope.UNKNOWN)
+        .without(Name.SECRET, SECRET_ONLY_IN_REQUEST);
   }
 
   private CompiledRequest request(String step, RequestSpec request, Scope scope) {
@@ -329,7 +340,7 @@ public final class MappingCompiler {
     Map<String, Template> headers = new LinkedHashMap<>();
     options.headers().forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
     RequestReach.checkHostHeader(headers, problems);
-    Scope responseScope = scope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+    Scope responseScope = responseScope(scope);
     TlsSpec tls = options.tls();
     Object body = body(request.body(), scope);
     CompiledAuth compiledAuth = auth(step, options.auth(), scope);
@@ -529,8 +540,7 @@ public final class MappingCompiler {
       case CURSOR -> {
         PaginateSpec.Cursor cursor = paginate.cursor();
         JsonPath from = definitePath(cursor.from(), "from");
-        Scope responseScope =
-            requestScope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+        Scope responseScope = responseScope(requestScope);
         return new CompiledPaginate.Cursor(
             cursor.param(),
             from,

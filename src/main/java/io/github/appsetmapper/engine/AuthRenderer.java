@@ -6,6 +6,7 @@ import io.github.appsetmapper.compile.CompiledAuth;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.compile.Template;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.UpstreamException;
@@ -47,9 +48,9 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
 
   private final RequestRenderer renderer;
   private final CompiledRequest request;
-  private final Map<String, Object> scope;
+  private final Scope scope;
 
-  AuthRenderer(RequestRenderer renderer, CompiledRequest request, Map<String, Object> scope) {
+  AuthRenderer(RequestRenderer renderer, CompiledRequest request, Scope scope) {
     this.renderer = renderer;
     this.request = request;
     this.scope = scope;

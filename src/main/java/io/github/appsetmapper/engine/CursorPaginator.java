@@ -1,10 +1,10 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
-import java.util.Map;
 
 /**
  * {@code cursor}: the request again with the cursor the body gives (sent as {@code param}, and as
@@ -14,10 +14,10 @@ import java.util.Map;
 final class CursorPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Cursor cursor;
-  private final Map<String, Object> scope;
+  private final Scope scope;
   private String last;
 
-  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Map<String, Object> scope) {
+  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Scope scope) {
     this.source = source;
     this.cursor = cursor;
     this.scope = scope;
@@ -36,7 +36,7 @@ final class CursorPaginator implements Paginator {
   @Override
   public UpstreamRequest next(Page page, int number) throws UpstreamException {
     if (cursor.until() != null
-        && Boolean.TRUE.equals(ResponseChecks.evaluate(cursor.until(), page, scope))) {
+        && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope))) {
       return null;
     }
     String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from");

@@ -1,30 +1,23 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledEnrich;
-import io.github.appsetmapper.compile.CompiledExpression;
-import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.compile.CompiledMapping;
-import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.ExpressionLimitException;
-import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -140,30 +133,62 @@ public final class Engine {
 
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws UpstreamException {
-    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
+    CallAccounting books =
+        new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()));
+    Execution run =
+        new Execution(
+            mapping,
+            trace,
+            new RequestRenderer(mapping, trace),
+            new Fetcher(calls, books),
+            pool,
+            redactor);
     // Expressions count against the same deadline as the calls (see EvaluationBudget).
-    try (EvaluationBudget.Scope evaluations =
-        EvaluationBudget.until(fetcher.deadline().endNanos())) {
-      List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
+    try (EvaluationBudget.Scope evaluations = EvaluationBudget.until(books.deadline().endNanos())) {
+      List<Map<String, Object>> parameters = run(run, invocation);
       return new Answer(
-          parameters, fetcher.staleReasons().stream().map(redactor::redact).toList(), false);
+          parameters, books.staleReasons().stream().map(redactor::redact).toList(), false);
     } catch (UpstreamException e) {
       if (e.kind() == UpstreamException.Kind.DEADLINE
-          || (fetcher.deadline().expired() && mayBeTheDeadline(e.kind()))) {
-        throw deadline(mapping, fetcher, e);
+          || (books.deadline().expired() && mayBeTheDeadline(e.kind()))) {
+        throw deadline(mapping, books, e);
       }
       throw e.inMapping(mapping.name()).scrubbed(redactor::redact);
     } catch (ExpressionLimitException e) {
       // Raised outside an expression (an input pattern matched as the deadline ran out).
-      if (e.deadline() || fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher, e);
+      if (e.deadline() || books.deadline().expired()) {
+        throw deadline(mapping, books, e);
       }
       throw UpstreamException.expression(e.getMessage(), e)
           .inMapping(mapping.name())
           .scrubbed(redactor::redact);
     } finally {
-      fetcher.release();
+      books.release();
     }
+  }
+
+  /**
+   * The stages, in order: input, list, each enrich, filter/sortBy/distinctBy/limit, parameters, the
+   * guards. Each takes the rows the one before gave.
+   */
+  private List<Map<String, Object>> run(Execution run, Invocation invocation)
+      throws UpstreamException {
+    CompiledMapping mapping = run.mapping();
+    Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
+    String inputKey = InputKeys.of(input);
+    run.fetcher().owners(Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
+    Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
+    List<Row> rows = ListStage.rows(run, base);
+    run.trace().stage("list", rows.size());
+    EnrichStage enrich = new EnrichStage(run);
+    for (CompiledEnrich step : mapping.enrich()) {
+      rows = enrich.run(step, rows, base);
+      run.trace().stage("enrich." + step.name(), rows.size());
+    }
+    rows = RowOrdering.apply(mapping, rows, base, run.trace());
+    List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
+    AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    return answer;
   }
 
   /**
@@ -177,174 +202,16 @@ public final class Engine {
     };
   }
 
-  private UpstreamException deadline(CompiledMapping mapping, Fetcher fetcher, Exception cause) {
+  private UpstreamException deadline(
+      CompiledMapping mapping, CallAccounting books, Exception cause) {
     return new UpstreamException(
             "deadline "
                 + Durations.format(mapping.deadline())
                 + " exceeded; slowest call: "
-                + fetcher.slowest(),
+                + books.slowest(),
             UpstreamException.Kind.DEADLINE)
         .causedBy(cause)
         .inMapping(mapping.name())
         .scrubbed(redactor::redact);
-  }
-
-  private List<Map<String, Object>> run(
-      CompiledMapping mapping, Invocation invocation, Trace trace, Fetcher fetcher)
-      throws UpstreamException {
-    Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
-    String inputKey = InputKeys.of(input);
-    fetcher.owners(java.util.Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
-    Map<String, Object> base = new HashMap<>();
-    base.put("input", input);
-    base.put("applicationSetName", invocation.applicationSetName());
-    base.put("vars", mapping.vars());
-    List<Row> rows =
-        mapping.list() == null
-            ? List.of(new Row(0, Map.of(), Map.of()))
-            : list(mapping, mapping.list(), base, fetcher, trace);
-    trace.stage("list", rows.size());
-    EnrichStage stage = new EnrichStage(mapping, fetcher, pool, trace);
-    for (CompiledEnrich enrich : mapping.enrich()) {
-      rows = stage.run(enrich, rows, base);
-      trace.stage("enrich." + enrich.name(), rows.size());
-    }
-    rows = RowOrdering.apply(mapping, rows, base, trace);
-    List<Map<String, Object>> answer = new ArrayList<>(rows.size());
-    long unheld = 0;
-    for (Row row : rows) {
-      Map<String, Object> parameters = parameters(mapping, row, base);
-      trace.parameters(row.index(), parameters);
-      answer.add(parameters);
-      // Counted in batches: one budget call per 256 KiB of answer, not per row.
-      unheld += io.github.appsetmapper.json.JsonCodec.estimate(parameters);
-      if (unheld > 256 * 1024) {
-        fetcher.holdAnswer(answer.size(), unheld);
-        unheld = 0;
-      }
-    }
-    fetcher.holdAnswer(answer.size(), unheld);
-    if (answer.size() < mapping.minItems()) {
-      throw UpstreamException.guard(
-          "the answer has "
-              + answer.size()
-              + " rows, fewer than minItems ("
-              + mapping.minItems()
-              + "); refused so that Argo CD keeps its Applications");
-    }
-    guard.check(
-        mapping.name(),
-        mapping.maxDrop(),
-        inputKey,
-        invocation.applicationSetName(),
-        answer.size());
-    return answer;
-  }
-
-  private static List<Row> list(
-      CompiledMapping mapping,
-      CompiledList list,
-      Map<String, Object> base,
-      Fetcher fetcher,
-      Trace trace)
-      throws UpstreamException {
-    Map<String, Object> scope = requestScope(mapping, base);
-    ResponseChecks checks = ResponseChecks.of(list.request(), false, scope, fetcher.redactor());
-    List<Page> pages =
-        fetcher.listing(
-            "list",
-            () ->
-                Paginator.of(
-                    list.paginate(),
-                    (number, cursor) ->
-                        render(mapping, list.request(), withPage(scope, number, cursor), trace),
-                    scope,
-                    page -> page.rows(list.items(), "items").size()),
-            checks);
-    Page first = pages.get(0);
-    if (!checks.complete(first.status())) {
-      if (first.response().isSuccess()) {
-        first.refusedBy("incomplete-status");
-      }
-      throw checks.incomplete(first.request(), first.response()).inStep("list");
-    }
-    List<Row> rows = new ArrayList<>();
-    for (Page page : pages) {
-      List<Object> items;
-      try {
-        items = page.rows(list.items(), "items");
-      } catch (UpstreamException e) {
-        throw e.inStep("list");
-      }
-      fetcher.holdRows("list", page.request(), items.size());
-      for (Object item : items) {
-        rows.add(new Row(rows.size(), item, Map.of()));
-      }
-    }
-    return rows;
-  }
-
-  static Map<String, Object> requestScope(CompiledMapping mapping, Map<String, Object> scope) {
-    Map<String, Object> out = new HashMap<>(scope);
-    out.put("secret", new SecretsView(mapping.secrets()));
-    Map<String, Object> page = new HashMap<>();
-    page.put("number", 1);
-    page.put("cursor", null);
-    out.put("page", page);
-    return out;
-  }
-
-  /** {@code scope} with {@code page}: {@code number} (1 for the first) and {@code cursor}. */
-  static Map<String, Object> withPage(Map<String, Object> scope, int number, String cursor) {
-    Map<String, Object> page = new HashMap<>();
-    page.put("number", number);
-    page.put("cursor", cursor);
-    Map<String, Object> out = new HashMap<>(scope);
-    out.put("page", page);
-    return out;
-  }
-
-  static Map<String, Object> rowScope(Map<String, Object> base, Row row) {
-    Map<String, Object> scope = new HashMap<>(base);
-    scope.putAll(row.values());
-    scope.put("item", row.item());
-    return scope;
-  }
-
-  static UpstreamRequest render(
-      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope, Trace trace)
-      throws UpstreamException {
-    return new RequestRenderer(mapping, trace).render(request, scope);
-  }
-
-  private static Map<String, Object> parameters(
-      CompiledMapping mapping, Row row, Map<String, Object> base) throws UpstreamException {
-    Map<String, Object> scope = rowScope(base, row);
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
-      Object value = evaluate(parameter.getValue(), scope, row);
-      out.put(parameter.getKey(), Values.parameter(value, mapping.keepTypes()));
-    }
-    return Collections.unmodifiableMap(out);
-  }
-
-  static Object evaluate(CompiledExpression expression, Map<String, Object> scope, Row row)
-      throws UpstreamException {
-    try {
-      return expression.evaluate(scope);
-    } catch (org.springframework.expression.EvaluationException
-        | IllegalArgumentException
-        | ArithmeticException e) {
-      // ArithmeticException: a decimal divided by zero.
-      throw UpstreamException.expression(
-          expression.path()
-              + " '"
-              + expression.source().text()
-              + "' failed on row "
-              + row.index()
-              + ": "
-              + RequestRenderer.simple(e),
-          e);
-    }
   }
 }

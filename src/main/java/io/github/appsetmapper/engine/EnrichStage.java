@@ -6,14 +6,13 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
 import io.github.appsetmapper.expr.EvaluationBudget;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -25,23 +24,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * in row order, the first failure (in row order) failing the whole answer.
  */
 final class EnrichStage {
+  private final Execution run;
   private final CompiledMapping mapping;
-  private final Fetcher fetcher;
-  private final ExecutorService pool;
   private final Trace trace;
 
-  EnrichStage(CompiledMapping mapping, Fetcher fetcher, ExecutorService pool, Trace trace) {
-    this.mapping = mapping;
-    this.fetcher = fetcher;
-    this.pool = pool;
-    this.trace = trace;
+  EnrichStage(Execution run) {
+    this.run = run;
+    this.mapping = run.mapping();
+    this.trace = run.trace();
   }
 
   /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
   private record Outcome(List<Row> rows) {}
 
-  List<Row> run(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
-      throws UpstreamException {
+  List<Row> run(CompiledEnrich enrich, List<Row> rows, Scope base) throws UpstreamException {
     List<Outcome> outcomes = new ArrayList<>(rows.size());
     if (rows.size() <= 1 || mapping.concurrency() == 1) {
       for (Row row : rows) {
@@ -62,12 +58,12 @@ final class EnrichStage {
    * for a row's outcome) ends with the mapping's deadline, and each task evaluates under it too, so
    * a stuck row never holds the answer, or its thread, past the deadline.
    */
-  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
+  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Scope base)
       throws UpstreamException {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
-    Deadline deadline = fetcher.deadline();
+    Deadline deadline = run.books().deadline();
     try {
       for (Row row : rows) {
         if (failed.get()) {
@@ -77,18 +73,19 @@ final class EnrichStage {
           throw deadlineRanOut(enrich);
         }
         futures.add(
-            pool.submit(
-                () -> {
-                  try (EvaluationBudget.Scope evaluations =
-                      EvaluationBudget.until(deadline.endNanos())) {
-                    return failed.get() ? null : one(enrich, row, base);
-                  } catch (Exception e) {
-                    failed.set(true);
-                    throw e;
-                  } finally {
-                    slots.release();
-                  }
-                }));
+            run.pool()
+                .submit(
+                    () -> {
+                      try (EvaluationBudget.Scope evaluations =
+                          EvaluationBudget.until(deadline.endNanos())) {
+                        return failed.get() ? null : one(enrich, row, base);
+                      } catch (Exception e) {
+                        failed.set(true);
+                        throw e;
+                      } finally {
+                        slots.release();
+                      }
+                    }));
       }
       List<Outcome> outcomes = new ArrayList<>(rows.size());
       for (Future<Outcome> future : futures) {
@@ -117,28 +114,26 @@ final class EnrichStage {
         "enrich." + enrich.name(), null, UpstreamException.Kind.DEADLINE, "the deadline ran out");
   }
 
-  private Outcome one(CompiledEnrich enrich, Row row, Map<String, Object> base)
-      throws UpstreamException {
-    Map<String, Object> scope = Engine.rowScope(base, row);
-    Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
+  private Outcome one(CompiledEnrich enrich, Row row, Scope base) throws UpstreamException {
+    Scope scope = Scopes.row(base, row);
+    Scope requestScope = Scopes.request(scope, mapping);
     String step = "enrich." + enrich.name();
     ResponseChecks checks =
-        ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, fetcher.redactor());
+        ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, run.redactor());
     List<Page> pages =
-        fetcher.listing(
-            step,
-            () ->
-                Paginator.of(
-                    enrich.paginate(),
-                    (number, cursor) ->
-                        Engine.render(
-                            mapping,
-                            enrich.request(),
-                            Engine.withPage(requestScope, number, cursor),
-                            trace),
-                    scope,
-                    page -> page.rows(enrich.rows(), "select").size()),
-            checks);
+        run.fetcher()
+            .listing(
+                step,
+                () ->
+                    Paginator.of(
+                        enrich.paginate(),
+                        (number, cursor) ->
+                            run.renderer()
+                                .render(
+                                    enrich.request(), Scopes.page(requestScope, number, cursor)),
+                        scope,
+                        page -> page.rows(enrich.rows(), "select").size()),
+                checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {
       if (first.status() == 404 || first.status() == 410) {
@@ -165,9 +160,7 @@ final class EnrichStage {
           missing = "select '" + enrich.select().getPath() + "' found nothing";
         }
       } else if (enrich.value() != null) {
-        Map<String, Object> valueScope = new HashMap<>(scope);
-        valueScope.put("response", first.view());
-        value = Engine.evaluate(enrich.value(), valueScope, row);
+        value = Expressions.onRow(enrich.value(), Scopes.response(scope, first), row);
         if (value == null) {
           missing = "value '" + enrich.value().source().text() + "' is null";
         }
@@ -188,7 +181,7 @@ final class EnrichStage {
       if (elements.isEmpty()) {
         trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
       }
-      fetcher.holdRows(step, first.request(), elements.size());
+      run.books().holdRows(step, first.request(), elements.size());
       List<Row> exploded = new ArrayList<>(elements.size());
       for (Object element : elements) {
         exploded.add(row.with(enrich.name(), element));

@@ -1,9 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
-import java.util.Map;
 
 /**
  * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
@@ -40,8 +40,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** The most pages, and what reaching it does. */
   CompiledPaginate.Limits limits();
 
-  static Paginator of(
-      CompiledPaginate paginate, PageSource source, Map<String, Object> scope, RowCount rows) {
+  static Paginator of(CompiledPaginate paginate, PageSource source, Scope scope, RowCount rows) {
     if (paginate == null) {
       return new SinglePage(source);
     }

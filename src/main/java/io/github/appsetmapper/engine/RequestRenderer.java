@@ -5,6 +5,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.compile.Template;
 import io.github.appsetmapper.compile.UrlTemplate;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.upstream.Headers;
@@ -41,8 +42,7 @@ final class RequestRenderer {
     return mapping;
   }
 
-  UpstreamRequest render(CompiledRequest request, Map<String, Object> scope)
-      throws UpstreamException {
+  UpstreamRequest render(CompiledRequest request, Scope scope) throws UpstreamException {
     try {
       return build(request, scope);
     } catch (SecretsView.Unavailable e) {
@@ -50,8 +50,7 @@ final class RequestRenderer {
     }
   }
 
-  private UpstreamRequest build(CompiledRequest request, Map<String, Object> scope)
-      throws UpstreamException {
+  private UpstreamRequest build(CompiledRequest request, Scope scope) throws UpstreamException {
     URI uri = uri(request, scope);
     List<Headers.Header> headers = new ArrayList<>();
     Set<String> sensitive = new HashSet<>();
@@ -107,7 +106,7 @@ final class RequestRenderer {
         .build();
   }
 
-  private URI uri(CompiledRequest request, Map<String, Object> scope) throws UpstreamException {
+  private URI uri(CompiledRequest request, Scope scope) throws UpstreamException {
     UrlTemplate url = request.url();
     List<Template.Part> parts = url.template().parts();
     StringBuilder out = new StringBuilder();
@@ -185,7 +184,7 @@ final class RequestRenderer {
     }
   }
 
-  private Object body(CompiledRequest request, Object node, Map<String, Object> scope, String path)
+  private Object body(CompiledRequest request, Object node, Scope scope, String path)
       throws UpstreamException {
     if (node instanceof Template template) {
       return evaluate(request, path, template, scope);
@@ -239,8 +238,7 @@ final class RequestRenderer {
   }
 
   /** A template's value for {@code field} of {@code request}; a failure names both. */
-  Object evaluate(
-      CompiledRequest request, String field, Template template, Map<String, Object> scope)
+  Object evaluate(CompiledRequest request, String field, Template template, Scope scope)
       throws UpstreamException {
     try {
       return template.value(scope);
@@ -257,7 +255,7 @@ final class RequestRenderer {
   }
 
   private Object evaluate(
-      CompiledRequest request, String field, CompiledExpression hole, Map<String, Object> scope)
+      CompiledRequest request, String field, CompiledExpression hole, Scope scope)
       throws UpstreamException {
     try {
       return hole.evaluate(scope);

@@ -2,12 +2,11 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledRequest;
-import io.github.appsetmapper.expr.SpelMessages;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.UpstreamResponse;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,11 +20,11 @@ record ResponseChecks(
     Set<Integer> accepted,
     boolean noContent,
     CompiledExpression failWhen,
-    Map<String, Object> scope,
+    Scope scope,
     Redactor redactor) {
 
   static ResponseChecks of(
-      CompiledRequest request, boolean readsNoBody, Map<String, Object> scope, Redactor redactor) {
+      CompiledRequest request, boolean readsNoBody, Scope scope, Redactor redactor) {
     return new ResponseChecks(
         request.acceptStatus(), readsNoBody, request.failWhen(), scope, redactor);
   }
@@ -81,29 +80,10 @@ record ResponseChecks(
     if (failWhen == null) {
       return;
     }
-    Object verdict = evaluate(failWhen, page, scope);
+    Object verdict = Expressions.onResponse(failWhen, page, scope);
     if (Boolean.TRUE.equals(verdict)) {
       throw UpstreamException.of(
           page.request(), "failWhen '" + failWhen.source().text() + "' is true");
-    }
-  }
-
-  /** An expression over {@code response} ({@code failWhen}, a cursor's {@code until}). */
-  static Object evaluate(CompiledExpression expression, Page page, Map<String, Object> scope)
-      throws UpstreamException {
-    Map<String, Object> withResponse = new HashMap<>(scope);
-    withResponse.remove("secret");
-    withResponse.put("response", page.view());
-    try {
-      return expression.evaluate(withResponse);
-    } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
-      throw UpstreamException.expression(
-          expression.path()
-              + " '"
-              + expression.source().text()
-              + "' failed: "
-              + SpelMessages.simple(e),
-          e);
     }
   }
 }

@@ -3,21 +3,20 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.UpstreamException;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. */
 final class RowOrdering {
   private RowOrdering() {}
 
-  static List<Row> apply(
-      CompiledMapping mapping, List<Row> rows, Map<String, Object> base, Trace trace)
+  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
       throws UpstreamException {
     List<Row> kept = new ArrayList<>(rows.size());
     if (mapping.filter() == null) {
@@ -61,9 +60,9 @@ final class RowOrdering {
     return kept;
   }
 
-  private static boolean passes(CompiledExpression filter, Row row, Map<String, Object> base)
+  private static boolean passes(CompiledExpression filter, Row row, Scope base)
       throws UpstreamException {
-    Object verdict = Engine.evaluate(filter, Engine.rowScope(base, row), row);
+    Object verdict = Expressions.onRow(filter, Scopes.row(base, row), row);
     if (verdict == null) {
       return false;
     }
@@ -84,7 +83,7 @@ final class RowOrdering {
   private record Keyed(Row row, Object key) {}
 
   private static List<Row> sorted(
-      CompiledExpression sortBy, SortOrder order, List<Row> rows, Map<String, Object> base)
+      CompiledExpression sortBy, SortOrder order, List<Row> rows, Scope base)
       throws UpstreamException {
     List<Keyed> keyed = new ArrayList<>(rows.size());
     for (Row row : rows) {
@@ -99,9 +98,9 @@ final class RowOrdering {
     return out;
   }
 
-  private static Object key(CompiledExpression expression, Row row, Map<String, Object> base)
+  private static Object key(CompiledExpression expression, Row row, Scope base)
       throws UpstreamException {
-    return Engine.evaluate(expression, Engine.rowScope(base, row), row);
+    return Expressions.onRow(expression, Scopes.row(base, row), row);
   }
 
   /** Numbers compare by value whatever their Java type; 1 and 1.0 are one key. */
