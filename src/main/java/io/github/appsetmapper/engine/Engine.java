@@ -1,5 +1,6 @@
 package io.github.appsetmapper.engine;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.compile.CompiledEnrich;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.Durations;
@@ -32,31 +33,71 @@ public final class Engine {
   private final DropGuard guard = new DropGuard();
   private final SharedAnswers answers = new SharedAnswers();
 
-  /**
-   * @param upstream the calls' transport (HTTP, or recorded exchanges); the engine adds retries and
-   *     token-based auth on top of it
-   */
-  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor) {
-    this(upstream, pool, redactor, Clock.systemUTC());
-  }
-
-  /** With the clock that decides when cached tokens expire (tests). */
-  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor, Clock clock) {
-    this(upstream, pool, redactor, clock, new MemoryBudget(MemoryBudget.DEFAULT_BYTES));
-  }
-
-  /** With the memory budget for upstream answers in flight and in the cache. */
-  public Engine(
-      Upstream upstream,
-      ExecutorService pool,
-      Redactor redactor,
-      Clock clock,
-      MemoryBudget budget) {
-    this.calls =
-        new SharedCalls(
-            new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock), budget);
+  private Engine(SharedCalls calls, ExecutorService pool, Redactor redactor) {
+    this.calls = calls;
     this.pool = pool;
     this.redactor = redactor;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Puts an engine together over a transport (HTTP, recorded exchanges, a test's). The upstream
+   * stack is built here and nowhere else, outermost first: {@link SharedCalls} (cache, coalescing,
+   * memory budget), {@link AuthorizingUpstream} (tokens), {@link RetryingUpstream}, the transport.
+   */
+  public static final class Builder {
+    private Upstream transport;
+    private ExecutorService pool;
+    private Redactor redactor;
+    private Clock clock = Clock.systemUTC();
+    private MemoryBudget budget;
+    private Ticker ticker = Ticker.systemTicker();
+
+    private Builder() {}
+
+    /** How calls reach the upstream; the engine adds retries, auth and sharing on top. */
+    public Builder transport(Upstream value) {
+      this.transport = value;
+      return this;
+    }
+
+    /** Where enrich requests run, at most {@code concurrency} of a mapping at once. */
+    public Builder pool(ExecutorService value) {
+      this.pool = value;
+      return this;
+    }
+
+    public Builder redactor(Redactor value) {
+      this.redactor = value;
+      return this;
+    }
+
+    /** What decides when cached tokens expire (default: the system's). */
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** Memory for upstream answers in flight and in the cache (default 128 MiB). */
+    public Builder memoryBudget(MemoryBudget value) {
+      this.budget = value;
+      return this;
+    }
+
+    /** What tells the answer cache the time (default: the system's monotonic clock). */
+    public Builder ticker(Ticker value) {
+      this.ticker = value;
+      return this;
+    }
+
+    public Engine build() {
+      MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
+      Upstream stack = new AuthorizingUpstream(new RetryingUpstream(transport), redactor, clock);
+      return new Engine(new SharedCalls(stack, memory, ticker), pool, redactor);
+    }
   }
 
   public Redactor redactor() {

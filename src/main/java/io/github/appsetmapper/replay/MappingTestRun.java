@@ -183,7 +183,7 @@ public final class MappingTestRun {
       Redactor redactor,
       ErrorAnswers errors) {
     RecordingUpstream upstream = new RecordingUpstream(c.exchanges());
-    Engine engine = new Engine(upstream, pool, redactor);
+    Engine engine = Engine.builder().transport(upstream).pool(pool).redactor(redactor).build();
     Answer actual;
     try {
       Invocation invocation = new Invocation(c.applicationSetName(), roundTrip(c.input()));

@@ -3,6 +3,7 @@ package io.github.appsetmapper.upstream.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.UpstreamRequest;
@@ -12,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -58,16 +58,20 @@ public final class SharedCalls {
 
   private final Upstream next;
   private final MemoryBudget budget;
-  private final LongSupplier clock;
+  private final Ticker clock;
   private final Cache<String, CachedListing> cache;
   private final ConcurrentHashMap<String, CompletableFuture<ListingPass.Led>> inFlight =
       new ConcurrentHashMap<>();
 
   public SharedCalls(Upstream next, MemoryBudget budget) {
-    this(next, budget, System::nanoTime);
+    this(next, budget, Ticker.systemTicker());
   }
 
-  SharedCalls(Upstream next, MemoryBudget budget, LongSupplier clock) {
+  /**
+   * @param clock what tells the cache the time, in nanoseconds of a monotonic clock: freshness,
+   *     staleIfError and eviction all read it (tests move it by hand)
+   */
+  public SharedCalls(Upstream next, MemoryBudget budget, Ticker clock) {
     this.next = next;
     this.budget = budget;
     this.clock = clock;
@@ -80,7 +84,7 @@ public final class SharedCalls {
                     (String key, CachedListing listing) ->
                         java.time.Duration.ofNanos(listing.retentionNanos)))
             .executor(Runnable::run)
-            .ticker(clock::getAsLong)
+            .ticker(clock)
             .recordStats()
             .build();
     budget.cacheBytes(this::cachedBytes);
@@ -188,7 +192,7 @@ public final class SharedCalls {
   }
 
   long now() {
-    return clock.getAsLong();
+    return clock.read();
   }
 
   /** The kept listing for {@code key} (fresh or not), or null: for validators and stale use. */
@@ -198,7 +202,7 @@ public final class SharedCalls {
 
   void store(
       String key, Snapshot snapshot, CachePolicy policy, Set<String> owners, CachedListing old) {
-    CachedListing listing = new CachedListing(snapshot, clock.getAsLong(), policy);
+    CachedListing listing = new CachedListing(snapshot, clock.read(), policy);
     listing.owners.addAll(owners);
     if (old != null) {
       listing.owners.addAll(old.owners);
@@ -216,7 +220,7 @@ public final class SharedCalls {
       return null;
     }
     CachedListing cached = cache.getIfPresent(key);
-    if (cached == null || !cached.freshFor(policy, clock.getAsLong())) {
+    if (cached == null || !cached.freshFor(policy, clock.read())) {
       return null;
     }
     cached.owners.addAll(owners);
