@@ -23,10 +23,6 @@ public record CallSettings(
     return toBuilder().auth(next).build();
   }
 
-  public CallSettings withoutCache() {
-    return toBuilder().cache(null).build();
-  }
-
   public static Builder builder() {
     return new Builder();
   }
