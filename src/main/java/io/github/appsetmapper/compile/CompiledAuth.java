@@ -1,7 +1,7 @@
 package io.github.appsetmapper.compile;
 
 import com.jayway.jsonpath.JsonPath;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -13,42 +13,42 @@ import java.util.Map;
  * renders them), so a new kind does not compile until it is rendered.
  */
 public sealed interface CompiledAuth {
-  <R> R accept(Visitor<R> visitor) throws UpstreamException;
+  <R> R accept(Visitor<R> visitor) throws RequestFailure;
 
   /** One method per kind of auth. */
   interface Visitor<R> {
-    R bearer(Bearer auth) throws UpstreamException;
+    R bearer(Bearer auth) throws RequestFailure;
 
-    R basic(Basic auth) throws UpstreamException;
+    R basic(Basic auth) throws RequestFailure;
 
-    R header(Header auth) throws UpstreamException;
+    R header(Header auth) throws RequestFailure;
 
-    R oauth2(OAuth2 auth) throws UpstreamException;
+    R oauth2(OAuth2 auth) throws RequestFailure;
 
-    R login(Login auth) throws UpstreamException;
+    R login(Login auth) throws RequestFailure;
 
-    R githubApp(GithubApp auth) throws UpstreamException;
+    R githubApp(GithubApp auth) throws RequestFailure;
 
-    R registry(Registry auth) throws UpstreamException;
+    R registry(Registry auth) throws RequestFailure;
   }
 
   record Bearer(String secret) implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.bearer(this);
     }
   }
 
   record Basic(Template username, String passwordSecret) implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.basic(this);
     }
   }
 
   record Header(String name, String secret) implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.header(this);
     }
   }
@@ -62,7 +62,7 @@ public sealed interface CompiledAuth {
       boolean basicClientAuth)
       implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.oauth2(this);
     }
   }
@@ -77,7 +77,7 @@ public sealed interface CompiledAuth {
       String scheme)
       implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.login(this);
     }
   }
@@ -86,7 +86,7 @@ public sealed interface CompiledAuth {
       Template appId, Template installationId, String privateKeySecret, Template apiUrl)
       implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.githubApp(this);
     }
   }
@@ -94,7 +94,7 @@ public sealed interface CompiledAuth {
   /** {@code username} null: anonymous. */
   record Registry(Template username, String passwordSecret) implements CompiledAuth {
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.registry(this);
     }
   }

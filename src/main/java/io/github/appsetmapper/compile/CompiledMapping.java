@@ -2,7 +2,7 @@ package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
 import io.github.appsetmapper.secret.SecretSource;
-import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.compile;
 
-import io.github.appsetmapper.upstream.CallSettings;
+import io.github.appsetmapper.upstream.call.CallSettings;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

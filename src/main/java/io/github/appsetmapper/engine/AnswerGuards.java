@@ -1,7 +1,7 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
  * The last step: an answer that looks wrong is refused so that Argo CD keeps its Applications, with
@@ -13,9 +13,9 @@ final class AnswerGuards {
 
   static void check(
       CompiledMapping mapping, DropGuard guard, String inputKey, String applicationSet, int rows)
-      throws UpstreamException {
+      throws RequestFailure {
     if (rows < mapping.minItems()) {
-      throw UpstreamException.guard(
+      throw RequestFailure.guard(
           "the answer has "
               + rows
               + " rows, fewer than minItems ("

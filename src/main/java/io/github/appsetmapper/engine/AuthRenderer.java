@@ -8,12 +8,12 @@ import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.compile.Template;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamResponse;
-import io.github.appsetmapper.upstream.auth.Token;
-import io.github.appsetmapper.upstream.auth.TokenReader;
-import io.github.appsetmapper.upstream.auth.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.TokenReader;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -57,12 +57,12 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
   }
 
   @Override
-  public Rendered bearer(CompiledAuth.Bearer bearer) throws UpstreamException {
+  public Rendered bearer(CompiledAuth.Bearer bearer) throws RequestFailure {
     return Rendered.header("Authorization", "Bearer " + renderer.secret(bearer.secret()));
   }
 
   @Override
-  public Rendered basic(CompiledAuth.Basic basic) throws UpstreamException {
+  public Rendered basic(CompiledAuth.Basic basic) throws RequestFailure {
     String username =
         Values.text(renderer.evaluate(request, "auth.basic.username", basic.username(), scope));
     // RFC 7617: the first ':' ends the user-id, so one in it would move part of it into the
@@ -84,12 +84,12 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
   }
 
   @Override
-  public Rendered header(CompiledAuth.Header header) throws UpstreamException {
+  public Rendered header(CompiledAuth.Header header) throws RequestFailure {
     return Rendered.header(header.name(), renderer.secret(header.secret()));
   }
 
   @Override
-  public Rendered oauth2(CompiledAuth.OAuth2 oauth2) throws UpstreamException {
+  public Rendered oauth2(CompiledAuth.OAuth2 oauth2) throws RequestFailure {
     Map<String, String> params = new LinkedHashMap<>();
     for (Map.Entry<String, Template> param : oauth2.params().entrySet()) {
       params.put(param.getKey(), text("auth.oauth2.params." + param.getKey(), param.getValue()));
@@ -105,7 +105,7 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
   }
 
   @Override
-  public Rendered login(CompiledAuth.Login login) throws UpstreamException {
+  public Rendered login(CompiledAuth.Login login) throws RequestFailure {
     return Rendered.plan(
         new UpstreamAuth.Login(
             renderer.render(login.request(), scope),
@@ -115,7 +115,7 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
   }
 
   @Override
-  public Rendered githubApp(CompiledAuth.GithubApp app) throws UpstreamException {
+  public Rendered githubApp(CompiledAuth.GithubApp app) throws RequestFailure {
     return Rendered.plan(
         new UpstreamAuth.GithubApp(
             app.apiUrl() == null ? GITHUB_API : url("auth.githubApp.apiUrl", app.apiUrl()),
@@ -126,7 +126,7 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
   }
 
   @Override
-  public Rendered registry(CompiledAuth.Registry registry) throws UpstreamException {
+  public Rendered registry(CompiledAuth.Registry registry) throws RequestFailure {
     String username =
         registry.username() == null ? null : text("auth.registry.username", registry.username());
     if (username == null || username.isEmpty()) {
@@ -136,12 +136,12 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
         new UpstreamAuth.Registry(username, renderer.secret(registry.passwordSecret())));
   }
 
-  private String text(String field, Template template) throws UpstreamException {
+  private String text(String field, Template template) throws RequestFailure {
     Object value = renderer.evaluate(request, field, template, scope);
     return value == null ? "" : Values.text(value);
   }
 
-  private URI url(String field, Template template) throws UpstreamException {
+  private URI url(String field, Template template) throws RequestFailure {
     String text = text(field, template);
     try {
       URI uri = new URI(text);

@@ -1,11 +1,11 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -70,7 +70,7 @@ final class CallAccounting implements Page.Owner {
     }
 
     /** The answer arrived: held against the budget (or refused), noted, traced. */
-    void answered(SharedCalls.Outcome outcome) throws UpstreamException {
+    void answered(SharedCalls.Outcome outcome) throws RequestFailure {
       timing.end(false);
       UpstreamResponse response = outcome.response();
       held.body(request, response);
@@ -92,7 +92,7 @@ final class CallAccounting implements Page.Owner {
 
     /** The call failed (or its answer was refused). */
     void failed(Exception e) {
-      timing.end(e instanceof UpstreamException u && u.kind() == UpstreamException.Kind.DEADLINE);
+      timing.end(e instanceof RequestFailure u && u.kind() == RequestFailure.Kind.DEADLINE);
       trace.call(
           UpstreamCall.failed(step, request, e.getMessage(), System.nanoTime() - started, page));
     }
@@ -103,23 +103,23 @@ final class CallAccounting implements Page.Owner {
     if (found instanceof Page known) {
       trace.call(
           new UpstreamCall(step, request, known.response(), null, 0, page, true, null, null));
-    } else if (found instanceof UpstreamException failure) {
+    } else if (found instanceof RequestFailure failure) {
       trace.call(UpstreamCall.failed(step, request, failure.getMessage(), 0, page));
     }
   }
 
   @Override
-  public void hold(Page page, long bytes) throws UpstreamException {
+  public void hold(Page page, long bytes) throws RequestFailure {
     held.reserve(
         bytes, page.request(), "the answer's data (about " + bytes + " bytes once parsed)");
   }
 
   /** Counts {@code rows} rows made from an answer to {@code call} against the budget. */
-  void holdRows(String step, UpstreamRequest call, int rows) throws UpstreamException {
+  void holdRows(String step, UpstreamRequest call, int rows) throws RequestFailure {
     long bytes = (long) rows * ROW_BYTES;
     try {
       held.reserve(bytes, call, rows + " rows (about " + bytes + " bytes)");
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       throw e.inStep(step);
     }
   }
@@ -128,7 +128,7 @@ final class CallAccounting implements Page.Owner {
    * Counts the parameter maps of the answer against the budget ({@code rows} so far, {@code bytes}
    * more): what a small answer can grow into is written out whole.
    */
-  void holdAnswer(int rows, long bytes) throws UpstreamException {
+  void holdAnswer(int rows, long bytes) throws RequestFailure {
     held.reserve(
         bytes,
         null,

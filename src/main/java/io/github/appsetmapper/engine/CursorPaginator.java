@@ -3,8 +3,8 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 
 /**
  * {@code cursor}: the request again with the cursor the body gives (sent as {@code param}, and as
@@ -24,7 +24,7 @@ final class CursorPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first() throws UpstreamException {
+  public UpstreamRequest first() throws RequestFailure {
     return source.render(1, null);
   }
 
@@ -34,7 +34,7 @@ final class CursorPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page page, int number) throws UpstreamException {
+  public UpstreamRequest next(Page page, int number) throws RequestFailure {
     if (cursor.until() != null
         && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope))) {
       return null;
@@ -45,7 +45,7 @@ final class CursorPaginator implements Paginator {
     }
     if (after.equals(last)) {
       page.refusedBy("cursor-stuck");
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           page.request(),
           "the cursor did not change ('"
               + cursor.from().getPath()

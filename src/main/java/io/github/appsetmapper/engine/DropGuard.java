@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -75,14 +75,14 @@ public final class DropGuard {
 
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
-      throws UpstreamException {
+      throws RequestFailure {
     if (maxDrop == null) {
       return;
     }
     Key key = Key.of(mapping, Digest.of(input), Digest.of(applicationSet));
     Integer before = last.getIfPresent(key);
     if (before != null && maxDrop.refuses(before, rows)) {
-      throw UpstreamException.guard(
+      throw RequestFailure.guard(
           "the answer has "
               + rows
               + " rows, "

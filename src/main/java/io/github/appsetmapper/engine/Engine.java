@@ -8,13 +8,13 @@ import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.RetryingUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -119,7 +119,7 @@ public final class Engine {
    * input and ApplicationSet) are computed once and the answer shared.
    */
   public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws UpstreamException {
+      throws RequestFailure {
     return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace));
   }
 
@@ -130,7 +130,7 @@ public final class Engine {
    * @return how many cache entries were marked
    */
   public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
-      throws UpstreamException {
+      throws RequestFailure {
     String tag =
         parameters == null
             ? mappingTag(mapping)
@@ -144,7 +144,7 @@ public final class Engine {
    */
   public int resetGuard(
       CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
-      throws UpstreamException {
+      throws RequestFailure {
     String input =
         parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
     return guard.reset(
@@ -162,18 +162,18 @@ public final class Engine {
   }
 
   public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
-      throws UpstreamException {
+      throws RequestFailure {
     return execute(mapping, invocation, Trace.NONE);
   }
 
   /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
   public List<Map<String, Object>> execute(
-      CompiledMapping mapping, Invocation invocation, Trace trace) throws UpstreamException {
+      CompiledMapping mapping, Invocation invocation, Trace trace) throws RequestFailure {
     return compute(mapping, invocation, trace).parameters();
   }
 
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws UpstreamException {
+      throws RequestFailure {
     CallAccounting books =
         new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()));
     Execution run =
@@ -189,8 +189,8 @@ public final class Engine {
       List<Map<String, Object>> parameters = run(run, invocation);
       return new Answer(
           parameters, books.staleReasons().stream().map(redactor::redact).toList(), false);
-    } catch (UpstreamException e) {
-      if (e.kind() == UpstreamException.Kind.DEADLINE
+    } catch (RequestFailure e) {
+      if (e.kind() == RequestFailure.Kind.DEADLINE
           || (books.deadline().expired() && mayBeTheDeadline(e.kind()))) {
         throw deadline(mapping, books, e);
       }
@@ -200,7 +200,7 @@ public final class Engine {
       if (e.deadline() || books.deadline().expired()) {
         throw deadline(mapping, books, e);
       }
-      throw UpstreamException.expression(e.getMessage(), e)
+      throw RequestFailure.expression(e.getMessage(), e)
           .inMapping(mapping.name())
           .scrubbed(redactor::redact);
     } finally {
@@ -213,7 +213,7 @@ public final class Engine {
    * guards. Each takes the rows the one before gave.
    */
   private List<Map<String, Object>> run(Execution run, Invocation invocation)
-      throws UpstreamException {
+      throws RequestFailure {
     CompiledMapping mapping = run.mapping();
     Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
     String inputKey = InputKeys.of(input);
@@ -236,21 +236,20 @@ public final class Engine {
    * Whether a failure of this kind, once the deadline has run out, is better told as the deadline:
    * a call or an expression cut short fails in its own words, which would hide the cause.
    */
-  private static boolean mayBeTheDeadline(UpstreamException.Kind kind) {
+  private static boolean mayBeTheDeadline(RequestFailure.Kind kind) {
     return switch (kind) {
       case INPUT, GUARD, SECRET -> false;
       case FAILED, CONNECT, TIMEOUT, DEADLINE, LOCAL, OVERLOAD, EXPRESSION -> true;
     };
   }
 
-  private UpstreamException deadline(
-      CompiledMapping mapping, CallAccounting books, Exception cause) {
-    return new UpstreamException(
+  private RequestFailure deadline(CompiledMapping mapping, CallAccounting books, Exception cause) {
+    return new RequestFailure(
             "deadline "
                 + Durations.format(mapping.deadline())
                 + " exceeded; slowest call: "
                 + books.slowest(),
-            UpstreamException.Kind.DEADLINE)
+            RequestFailure.Kind.DEADLINE)
         .causedBy(cause)
         .inMapping(mapping.name())
         .scrubbed(redactor::redact);

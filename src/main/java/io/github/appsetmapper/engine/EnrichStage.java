@@ -7,8 +7,8 @@ import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.Scope;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +37,7 @@ final class EnrichStage {
   /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
   private record Outcome(List<Row> rows) {}
 
-  List<Row> run(CompiledEnrich enrich, List<Row> rows, Scope base) throws UpstreamException {
+  List<Row> run(CompiledEnrich enrich, List<Row> rows, Scope base) throws RequestFailure {
     List<Outcome> outcomes = new ArrayList<>(rows.size());
     if (rows.size() <= 1 || mapping.concurrency() == 1) {
       for (Row row : rows) {
@@ -59,7 +59,7 @@ final class EnrichStage {
    * a stuck row never holds the answer, or its thread, past the deadline.
    */
   private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Scope base)
-      throws UpstreamException {
+      throws RequestFailure {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
@@ -98,23 +98,23 @@ final class EnrichStage {
     } catch (InterruptedException e) {
       futures.forEach(f -> f.cancel(true));
       Thread.currentThread().interrupt();
-      throw UpstreamException.at(
-          "enrich." + enrich.name(), null, UpstreamException.Kind.FAILED, "interrupted");
-    } catch (UpstreamException e) {
+      throw RequestFailure.at(
+          "enrich." + enrich.name(), null, RequestFailure.Kind.FAILED, "interrupted");
+    } catch (RequestFailure e) {
       futures.forEach(f -> f.cancel(true));
       throw e;
     } catch (ExecutionException e) {
       futures.forEach(f -> f.cancel(true));
-      throw UpstreamException.unwrap(e);
+      throw RequestFailure.unwrap(e);
     }
   }
 
-  private static UpstreamException deadlineRanOut(CompiledEnrich enrich) {
-    return UpstreamException.at(
-        "enrich." + enrich.name(), null, UpstreamException.Kind.DEADLINE, "the deadline ran out");
+  private static RequestFailure deadlineRanOut(CompiledEnrich enrich) {
+    return RequestFailure.at(
+        "enrich." + enrich.name(), null, RequestFailure.Kind.DEADLINE, "the deadline ran out");
   }
 
-  private Outcome one(CompiledEnrich enrich, Row row, Scope base) throws UpstreamException {
+  private Outcome one(CompiledEnrich enrich, Row row, Scope base) throws RequestFailure {
     Scope scope = Scopes.row(base, row);
     Scope requestScope = Scopes.request(scope, mapping);
     String step = "enrich." + enrich.name();
@@ -167,15 +167,15 @@ final class EnrichStage {
       } else {
         value = first.lenient();
       }
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       throw e.inStep(step);
     }
     if (missing != null) {
-      return missing(enrich, row, UpstreamException.of(first.request(), missing).inStep(step));
+      return missing(enrich, row, RequestFailure.of(first.request(), missing).inStep(step));
     }
     if (enrich.explode()) {
       if (!(value instanceof List<?> elements)) {
-        throw UpstreamException.of(first.request(), "explode needs a list, got " + kind(value))
+        throw RequestFailure.of(first.request(), "explode needs a list, got " + kind(value))
             .inStep(step);
       }
       if (elements.isEmpty()) {
@@ -202,8 +202,8 @@ final class EnrichStage {
     }
   }
 
-  private Outcome missing(CompiledEnrich enrich, Row row, UpstreamException why)
-      throws UpstreamException {
+  private Outcome missing(CompiledEnrich enrich, Row row, RequestFailure why)
+      throws RequestFailure {
     OnMissing onMissing = enrich.onMissing();
     return switch (onMissing) {
       case DROP -> {

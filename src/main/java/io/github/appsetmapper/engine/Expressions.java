@@ -3,22 +3,21 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /** Evaluates the mapping's expressions; a failure names the expression by its path and text. */
 final class Expressions {
   private Expressions() {}
 
   /** An expression on a row (a parameter, filter, sortBy, distinctBy, an enrich value). */
-  static Object onRow(CompiledExpression expression, Scope scope, Row row)
-      throws UpstreamException {
+  static Object onRow(CompiledExpression expression, Scope scope, Row row) throws RequestFailure {
     try {
       return expression.evaluate(scope);
     } catch (org.springframework.expression.EvaluationException
         | IllegalArgumentException
         | ArithmeticException e) {
       // ArithmeticException: a decimal divided by zero.
-      throw UpstreamException.expression(
+      throw RequestFailure.expression(
           describe(expression) + " failed on row " + row.index() + ": " + SpelMessages.simple(e),
           e);
     }
@@ -26,12 +25,12 @@ final class Expressions {
 
   /** An expression over an answer ({@code failWhen}, a cursor's {@code until}). */
   static Object onResponse(CompiledExpression expression, Page page, Scope scope)
-      throws UpstreamException {
+      throws RequestFailure {
     Scope withResponse = Scopes.response(scope, page);
     try {
       return expression.evaluate(withResponse);
     } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
-      throw UpstreamException.expression(
+      throw RequestFailure.expression(
           describe(expression) + " failed: " + SpelMessages.simple(e), e);
     }
   }

@@ -1,9 +1,9 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.cache.ListingPass;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -69,7 +69,7 @@ final class Fetcher {
    * @param paginators a fresh paginator for each walk over the pages
    */
   List<Page> listing(String step, Supplier<Paginator> paginators, ResponseChecks checks)
-      throws UpstreamException {
+      throws RequestFailure {
     // Outside the try: a first request that cannot be rendered is named by its field already.
     UpstreamRequest first = books.stamp(paginators.get().first());
     try {
@@ -87,7 +87,7 @@ final class Fetcher {
         }
       }
       return own(step, first, paginators, checks, mine);
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       throw e.inStep(step);
     }
   }
@@ -98,7 +98,7 @@ final class Fetcher {
       Supplier<Paginator> paginators,
       ResponseChecks checks,
       Local mine)
-      throws UpstreamException {
+      throws RequestFailure {
     Map<String, Object> recorded = new LinkedHashMap<>();
     ListingPass pass = null;
     boolean finished = false;
@@ -140,21 +140,21 @@ final class Fetcher {
       UpstreamRequest rendered,
       int number,
       Map<String, Object> recorded)
-      throws UpstreamException, ListingPass.Restart {
+      throws RequestFailure, ListingPass.Restart {
     UpstreamRequest request = books.stamp(rendered);
     CallAccounting.Call call = books.start(step, request, number);
     try {
       if (books.deadline().expired()) {
-        throw UpstreamException.of(
-            request, "not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+        throw RequestFailure.of(
+            request, "not sent, the deadline ran out", RequestFailure.Kind.DEADLINE);
       }
       SharedCalls.Outcome outcome = pass.page(request);
       call.answered(outcome);
       Page page = new Page(request, outcome.response(), books);
       recorded.put(request.identity(), page);
       return page;
-    } catch (UpstreamException | RuntimeException e) {
-      if (e instanceof UpstreamException failure) {
+    } catch (RequestFailure | RuntimeException e) {
+      if (e instanceof RequestFailure failure) {
         recorded.put(request.identity(), failure);
       }
       call.failed(e);
@@ -164,19 +164,19 @@ final class Fetcher {
 
   /** A page of a listing this getparams already walked. */
   private Page replay(String step, Local local, UpstreamRequest request, int number)
-      throws UpstreamException, ListingPass.Restart {
+      throws RequestFailure, ListingPass.Restart {
     Object found = local.pages.get(request.identity());
     books.replayed(step, request, found, number);
     if (found instanceof Page page) {
       return page;
     }
-    if (found instanceof UpstreamException failure) {
+    if (found instanceof RequestFailure failure) {
       throw failure;
     }
     throw new ListingPass.Restart();
   }
 
-  private void await(Local local, UpstreamRequest request) throws UpstreamException {
+  private void await(Local local, UpstreamRequest request) throws RequestFailure {
     try {
       if (books.deadline().isSet()) {
         // The identical call ends by the same deadline and says why; the grace lets it.
@@ -185,13 +185,13 @@ final class Fetcher {
         local.done.get();
       }
     } catch (TimeoutException e) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           request,
           "the deadline ran out waiting for an identical call",
-          UpstreamException.Kind.DEADLINE);
+          RequestFailure.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw UpstreamException.of(request, "interrupted");
+      throw RequestFailure.of(request, "interrupted");
     } catch (ExecutionException e) {
       throw new IllegalStateException("a listing is never published with a failure", e);
     }

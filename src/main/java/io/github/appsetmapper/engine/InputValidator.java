@@ -4,7 +4,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.InputRule;
 import io.github.appsetmapper.config.InputSpec.InputType;
 import io.github.appsetmapper.json.Numbers;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,12 +20,12 @@ final class InputValidator {
   private InputValidator() {}
 
   static Map<String, Object> validate(CompiledMapping mapping, Map<String, Object> raw)
-      throws UpstreamException {
+      throws RequestFailure {
     Map<String, Object> out = new LinkedHashMap<>();
     for (String key : raw.keySet()) {
       if (!mapping.inputs().containsKey(key)) {
         if (!mapping.inputAdditional()) {
-          throw UpstreamException.input(
+          throw RequestFailure.input(
               "input '"
                   + key
                   + "' is not declared by mapping '"
@@ -42,7 +42,7 @@ final class InputValidator {
       Object value = raw.get(rule.name());
       if (value == null) {
         if (rule.required()) {
-          throw UpstreamException.input("input '" + rule.name() + "' is required");
+          throw RequestFailure.input("input '" + rule.name() + "' is required");
         }
         out.put(rule.name(), rule.defaultValue());
         continue;
@@ -53,7 +53,7 @@ final class InputValidator {
   }
 
   /** Pattern and enum apply to the value, or to each element of a list input. */
-  private static Object check(InputRule rule, Object value) throws UpstreamException {
+  private static Object check(InputRule rule, Object value) throws RequestFailure {
     Object typed = typed(rule, value);
     if (typed instanceof List<?> list && rule.type() == InputType.LIST) {
       for (int i = 0; i < list.size(); i++) {
@@ -65,27 +65,26 @@ final class InputValidator {
     return typed;
   }
 
-  private static void checkScalar(InputRule rule, Object value, String name)
-      throws UpstreamException {
+  private static void checkScalar(InputRule rule, Object value, String name) throws RequestFailure {
     if (rule.pattern() == null && rule.enumValues().isEmpty()) {
       return;
     }
     if (value instanceof Map || value instanceof List || value == null) {
-      throw UpstreamException.input("input '" + name + "' must be a plain value");
+      throw RequestFailure.input("input '" + name + "' must be a plain value");
     }
     String text = io.github.appsetmapper.expr.Values.text(value);
     if (rule.pattern() != null
         && !io.github.appsetmapper.expr.Regexes.matches(rule.pattern(), text)) {
-      throw UpstreamException.input(
+      throw RequestFailure.input(
           "input '" + name + "' does not match the pattern " + rule.pattern().pattern());
     }
     if (!rule.enumValues().isEmpty() && !rule.enumValues().contains(text)) {
-      throw UpstreamException.input(
+      throw RequestFailure.input(
           "input '" + name + "' must be one of " + String.join(", ", rule.enumValues()));
     }
   }
 
-  private static Object typed(InputRule rule, Object value) throws UpstreamException {
+  private static Object typed(InputRule rule, Object value) throws RequestFailure {
     switch (rule.type()) {
       case STRING -> {
         if (value instanceof String) {
@@ -107,7 +106,7 @@ final class InputValidator {
             return Numbers.decimal(s);
           } catch (Numbers.Refused e) {
             if (e.outOfBounds()) {
-              throw UpstreamException.input(
+              throw RequestFailure.input(
                   "input '"
                       + rule.name()
                       + "' is a number beyond the bounds ("
@@ -146,7 +145,7 @@ final class InputValidator {
     }
   }
 
-  private static UpstreamException wrongType(InputRule rule, String expected) {
-    return UpstreamException.input("input '" + rule.name() + "' must be " + expected);
+  private static RequestFailure wrongType(InputRule rule, String expected) {
+    return RequestFailure.input("input '" + rule.name() + "' must be " + expected);
   }
 }

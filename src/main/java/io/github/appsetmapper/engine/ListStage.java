@@ -2,7 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.expr.Scope;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +17,7 @@ final class ListStage {
 
   private ListStage() {}
 
-  static List<Row> rows(Execution run, Scope base) throws UpstreamException {
+  static List<Row> rows(Execution run, Scope base) throws RequestFailure {
     CompiledList list = run.mapping().list();
     if (list == null) {
       return List.of(new Row(0, Map.of(), Map.of()));
@@ -49,7 +49,7 @@ final class ListStage {
       List<Object> items;
       try {
         items = page.rows(list.items(), "items");
-      } catch (UpstreamException e) {
+      } catch (RequestFailure e) {
         throw e.inStep(STEP);
       }
       run.books().holdRows(STEP, page.request(), items.size());

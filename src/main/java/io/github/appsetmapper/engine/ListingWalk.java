@@ -1,9 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.cache.ListingPass;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -17,13 +17,13 @@ final class ListingWalk {
   /** Fetches (or replays) one page. */
   @FunctionalInterface
   interface PageCall {
-    Page page(UpstreamRequest request, int number) throws UpstreamException, ListingPass.Restart;
+    Page page(UpstreamRequest request, int number) throws RequestFailure, ListingPass.Restart;
   }
 
   private ListingWalk() {}
 
   static List<Page> walk(Paginator paginator, ResponseChecks checks, PageCall call)
-      throws UpstreamException, ListingPass.Restart {
+      throws RequestFailure, ListingPass.Restart {
     UpstreamRequest first = paginator.first();
     UpstreamRequest request = first;
     List<Page> pages = new ArrayList<>();
@@ -54,7 +54,7 @@ final class ListingWalk {
         if (limits.stopAtMax()) {
           return pages;
         }
-        throw UpstreamException.of(
+        throw RequestFailure.of(
             first,
             "more than maxPages ("
                 + limits.maxPages()

@@ -1,10 +1,10 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
 import java.util.Arrays;
 
@@ -31,7 +31,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first() throws UpstreamException {
+  public UpstreamRequest first() throws RequestFailure {
     return request(1);
   }
 
@@ -46,13 +46,13 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page current, int number) throws UpstreamException {
+  public UpstreamRequest next(Page current, int number) throws RequestFailure {
     int rows = rowCount.rows(current);
     rowsSoFar += rows;
     byte[] body = current.response().body();
     if (before != null && rows > 0 && Arrays.equals(before, body)) {
       current.refusedBy("identical-page");
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           current.request(),
           "page "
               + number
@@ -109,7 +109,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   /** The request for page {@code number}, its page parameters set. */
-  private UpstreamRequest request(int number) throws UpstreamException {
+  private UpstreamRequest request(int number) throws RequestFailure {
     UpstreamRequest request = source.render(number, null);
     URI uri = request.uri();
     if (page.param() != null) {

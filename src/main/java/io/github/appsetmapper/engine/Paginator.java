@@ -2,8 +2,8 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.expr.Scope;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 
 /**
  * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
@@ -15,22 +15,22 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** Renders the request for one page: its number (1 for the first) and the cursor (or null). */
   @FunctionalInterface
   interface PageSource {
-    UpstreamRequest render(int number, String cursor) throws UpstreamException;
+    UpstreamRequest render(int number, String cursor) throws RequestFailure;
   }
 
   /** How many rows a page holds, before any filter (page mode's end rules need it). */
   @FunctionalInterface
   interface RowCount {
-    int rows(Page page) throws UpstreamException;
+    int rows(Page page) throws RequestFailure;
   }
 
   /** The request for the first page. */
-  UpstreamRequest first() throws UpstreamException;
+  UpstreamRequest first() throws RequestFailure;
 
   /**
    * The request for the page after {@code page}, the {@code number}th, or null when it is the last.
    */
-  UpstreamRequest next(Page page, int number) throws UpstreamException;
+  UpstreamRequest next(Page page, int number) throws RequestFailure;
 
   /** Whether a page after the first answering {@code status} ends the listing, not failing it. */
   default boolean endsAt(int status) {

@@ -5,7 +5,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ final class Parameters {
   private Parameters() {}
 
   static List<Map<String, Object>> answer(Execution run, List<Row> rows, Scope base)
-      throws UpstreamException {
+      throws RequestFailure {
     List<Map<String, Object>> answer = new ArrayList<>(rows.size());
     long unheld = 0;
     for (Row row : rows) {
@@ -41,7 +41,7 @@ final class Parameters {
   }
 
   private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope)
-      throws UpstreamException {
+      throws RequestFailure {
     Map<String, Object> out = new LinkedHashMap<>();
     for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
       Object value = Expressions.onRow(parameter.getValue(), scope, row);

@@ -8,11 +8,11 @@ import io.github.appsetmapper.compile.UrlTemplate;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.auth.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ final class RequestRenderer {
     return mapping;
   }
 
-  UpstreamRequest render(CompiledRequest request, Scope scope) throws UpstreamException {
+  UpstreamRequest render(CompiledRequest request, Scope scope) throws RequestFailure {
     try {
       return build(request, scope);
     } catch (SecretsView.Unavailable e) {
@@ -50,7 +50,7 @@ final class RequestRenderer {
     }
   }
 
-  private UpstreamRequest build(CompiledRequest request, Scope scope) throws UpstreamException {
+  private UpstreamRequest build(CompiledRequest request, Scope scope) throws RequestFailure {
     URI uri = uri(request, scope);
     List<Headers.Header> headers = new ArrayList<>();
     Set<String> sensitive = new HashSet<>();
@@ -106,7 +106,7 @@ final class RequestRenderer {
         .build();
   }
 
-  private URI uri(CompiledRequest request, Scope scope) throws UpstreamException {
+  private URI uri(CompiledRequest request, Scope scope) throws RequestFailure {
     UrlTemplate url = request.url();
     List<Template.Part> parts = url.template().parts();
     StringBuilder out = new StringBuilder();
@@ -185,7 +185,7 @@ final class RequestRenderer {
   }
 
   private Object body(CompiledRequest request, Object node, Scope scope, String path)
-      throws UpstreamException {
+      throws RequestFailure {
     if (node instanceof Template template) {
       return evaluate(request, path, template, scope);
     }
@@ -227,19 +227,19 @@ final class RequestRenderer {
   }
 
   /** A secret to send in a header: read now, and never with a line break. */
-  String secret(String name) throws UpstreamException {
+  String secret(String name) throws RequestFailure {
     String value = SecretsView.read(mapping.secrets(), name);
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
-      throw new UpstreamException(
+      throw new RequestFailure(
           "secret '" + name + "' holds a line break and cannot be sent in a header",
-          UpstreamException.Kind.SECRET);
+          RequestFailure.Kind.SECRET);
     }
     return value;
   }
 
   /** A template's value for {@code field} of {@code request}; a failure names both. */
   Object evaluate(CompiledRequest request, String field, Template template, Scope scope)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return template.value(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
@@ -256,7 +256,7 @@ final class RequestRenderer {
 
   private Object evaluate(
       CompiledRequest request, String field, CompiledExpression hole, Scope scope)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return hole.evaluate(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
@@ -277,15 +277,15 @@ final class RequestRenderer {
    * refusal} (or null for a template that failed) is what a guard on where requests go refused
    * ("path-segment", "header-value"), which the trace counts.
    */
-  UpstreamException refused(
+  RequestFailure refused(
       CompiledRequest request, String field, String detail, boolean fromInput, String refusal) {
     if (refusal != null) {
       trace.refusedRequest(refusal);
     }
-    return UpstreamException.at(
+    return RequestFailure.at(
         request.step(),
         field,
-        fromInput ? UpstreamException.Kind.INPUT : UpstreamException.Kind.FAILED,
+        fromInput ? RequestFailure.Kind.INPUT : RequestFailure.Kind.FAILED,
         detail);
   }
 

@@ -4,9 +4,9 @@ import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Map;
 import java.util.Set;
 
@@ -41,11 +41,11 @@ record ResponseChecks(
    * Why a 2xx that is not a complete answer was refused, or the upstream's own status message for
    * anything else.
    */
-  UpstreamException incomplete(UpstreamRequest request, UpstreamResponse response) {
+  RequestFailure incomplete(UpstreamRequest request, UpstreamResponse response) {
     if (!response.isSuccess()) {
       return statusMessage(request, response);
     }
-    return UpstreamException.of(
+    return RequestFailure.of(
         request,
         "answered "
             + response.status()
@@ -53,7 +53,7 @@ record ResponseChecks(
   }
 
   /** "answered 500", with the upstream's own short message when it sent one. */
-  UpstreamException statusMessage(UpstreamRequest request, UpstreamResponse response) {
+  RequestFailure statusMessage(UpstreamRequest request, UpstreamResponse response) {
     String message = "answered " + response.status();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
@@ -72,17 +72,17 @@ record ResponseChecks(
         message += " (" + redactor.excerpt(text, 160) + ")";
       }
     }
-    return UpstreamException.of(request, message);
+    return RequestFailure.of(request, message);
   }
 
   /** Fails the page when {@code failWhen} is true of it. */
-  void failWhen(Page page) throws UpstreamException {
+  void failWhen(Page page) throws RequestFailure {
     if (failWhen == null) {
       return;
     }
     Object verdict = Expressions.onResponse(failWhen, page, scope);
     if (Boolean.TRUE.equals(verdict)) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           page.request(), "failWhen '" + failWhen.source().text() + "' is true");
     }
   }

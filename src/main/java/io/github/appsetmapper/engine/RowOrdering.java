@@ -4,7 +4,7 @@ import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
 import io.github.appsetmapper.expr.Scope;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -17,7 +17,7 @@ final class RowOrdering {
   private RowOrdering() {}
 
   static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
-      throws UpstreamException {
+      throws RequestFailure {
     List<Row> kept = new ArrayList<>(rows.size());
     if (mapping.filter() == null) {
       kept.addAll(rows);
@@ -61,7 +61,7 @@ final class RowOrdering {
   }
 
   private static boolean passes(CompiledExpression filter, Row row, Scope base)
-      throws UpstreamException {
+      throws RequestFailure {
     Object verdict = Expressions.onRow(filter, Scopes.row(base, row), row);
     if (verdict == null) {
       return false;
@@ -69,7 +69,7 @@ final class RowOrdering {
     if (verdict instanceof Boolean b) {
       return b;
     }
-    throw UpstreamException.expression(
+    throw RequestFailure.expression(
         "filter '"
             + filter.source().text()
             + "' gave "
@@ -84,7 +84,7 @@ final class RowOrdering {
 
   private static List<Row> sorted(
       CompiledExpression sortBy, SortOrder order, List<Row> rows, Scope base)
-      throws UpstreamException {
+      throws RequestFailure {
     List<Keyed> keyed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       keyed.add(new Keyed(row, normalize(key(sortBy, row, base))));
@@ -99,7 +99,7 @@ final class RowOrdering {
   }
 
   private static Object key(CompiledExpression expression, Row row, Scope base)
-      throws UpstreamException {
+      throws RequestFailure {
     return Expressions.onRow(expression, Scopes.row(base, row), row);
   }
 

@@ -3,7 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -42,7 +42,7 @@ final class Scopes {
   }
 
   /** Where an answer is judged ({@code failWhen}, {@code until}, {@code value}): no secret. */
-  static Scope response(Scope scope, Page page) throws UpstreamException {
+  static Scope response(Scope scope, Page page) throws RequestFailure {
     return scope.without(Name.SECRET, null).with(Name.RESPONSE, page.view());
   }
 }

@@ -2,7 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Set;
@@ -20,20 +20,20 @@ final class SecretsView extends AbstractMap<String, Object> {
 
   /** Carries a checked failure through SpEL, which only lets runtime exceptions pass. */
   static final class Unavailable extends RuntimeException {
-    final UpstreamException failure;
+    final RequestFailure failure;
 
-    Unavailable(UpstreamException failure) {
+    Unavailable(RequestFailure failure) {
       super(failure.getMessage(), null, false, false);
       this.failure = failure;
     }
   }
 
   /** The value of secret {@code name}; one that cannot be read is a 500 naming where it looked. */
-  static String read(Map<String, SecretSource> sources, String name) throws UpstreamException {
+  static String read(Map<String, SecretSource> sources, String name) throws RequestFailure {
     try {
       return sources.get(name).value();
     } catch (SecretUnavailableException e) {
-      throw new UpstreamException(e.getMessage(), UpstreamException.Kind.SECRET).causedBy(e);
+      throw new RequestFailure(e.getMessage(), RequestFailure.Kind.SECRET).causedBy(e);
     }
   }
 
@@ -44,7 +44,7 @@ final class SecretsView extends AbstractMap<String, Object> {
     }
     try {
       return read(sources, (String) key);
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       throw new Unavailable(e);
     }
   }

@@ -2,7 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.Durations;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -18,7 +18,7 @@ final class SharedAnswers {
   /** Computes one answer. */
   @FunctionalInterface
   interface Computation {
-    Answer run() throws UpstreamException;
+    Answer run() throws RequestFailure;
   }
 
   /** The compiled mapping compared by identity: two loads of one file are two mappings. */
@@ -46,7 +46,7 @@ final class SharedAnswers {
       new ConcurrentHashMap<>();
 
   Answer compute(CompiledMapping mapping, Invocation invocation, Computation computation)
-      throws UpstreamException {
+      throws RequestFailure {
     Key key =
         new Key(
             new Identity(mapping),
@@ -65,7 +65,7 @@ final class SharedAnswers {
       inFlight.remove(key, mine);
       mine.complete(answer);
       return answer;
-    } catch (UpstreamException | RuntimeException | Error e) {
+    } catch (RequestFailure | RuntimeException | Error e) {
       inFlight.remove(key, mine);
       mine.completeExceptionally(e);
       throw e;
@@ -79,21 +79,21 @@ final class SharedAnswers {
    * deadline too, but a wait must never rest on another computation keeping its word.
    */
   private static Answer await(CompletableFuture<Answer> leader, CompiledMapping mapping)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return leader.get(Waits.nanos(mapping.deadline()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
+      throw new RequestFailure(
               "deadline "
                   + Durations.format(mapping.deadline())
                   + " exceeded waiting for an identical getparams in flight",
-              UpstreamException.Kind.DEADLINE)
+              RequestFailure.Kind.DEADLINE)
           .inMapping(mapping.name());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException("interrupted while waiting for an identical getparams");
+      throw new RequestFailure("interrupted while waiting for an identical getparams");
     } catch (ExecutionException e) {
-      throw UpstreamException.unwrap(e).copy();
+      throw RequestFailure.unwrap(e).copy();
     }
   }
 }

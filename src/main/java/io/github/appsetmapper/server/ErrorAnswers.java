@@ -1,7 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
  * The one place where failures become HTTP statuses. Anything unexpected is a 500 with a generic
@@ -20,7 +20,7 @@ public final class ErrorAnswers {
     if (failure instanceof HttpError http) {
       status = http.status();
       message = http.getMessage();
-    } else if (failure instanceof UpstreamException known) {
+    } else if (failure instanceof RequestFailure known) {
       status = status(known.kind());
       message = known.getMessage();
     } else {
@@ -33,7 +33,7 @@ public final class ErrorAnswers {
   /**
    * The status of each kind of request-time failure: a new kind does not compile until it has one.
    */
-  static int status(UpstreamException.Kind kind) {
+  static int status(RequestFailure.Kind kind) {
     return switch (kind) {
       case INPUT -> 400;
       case FAILED, CONNECT, GUARD -> 502;
@@ -48,9 +48,9 @@ public final class ErrorAnswers {
    * upstream's nor the mapping's fault, but ours (a TLS file, a bug).
    */
   public static boolean unexpected(Throwable failure) {
-    return !(failure instanceof UpstreamException known)
+    return !(failure instanceof RequestFailure known)
         ? !(failure instanceof HttpError)
-        : known.kind() == UpstreamException.Kind.LOCAL;
+        : known.kind() == RequestFailure.Kind.LOCAL;
   }
 
   /**

@@ -1,5 +1,12 @@
 package io.github.appsetmapper.upstream;
 
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.limits.HostLimits;
 import io.github.appsetmapper.upstream.limits.RateLimits;
 import io.github.appsetmapper.upstream.net.GuardedDnsResolver;
@@ -131,7 +138,7 @@ public final class HttpUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     UpstreamRequest current = request;
     for (int hop = 0; ; hop++) {
       checkTarget(current);
@@ -141,7 +148,7 @@ public final class HttpUpstream implements Upstream {
         return response;
       }
       if (hop == MAX_REDIRECTS) {
-        throw UpstreamException.of(request, "more than " + MAX_REDIRECTS + " redirects");
+        throw RequestFailure.of(request, "more than " + MAX_REDIRECTS + " redirects");
       }
       current = redirect(current, response.status(), location);
     }
@@ -152,19 +159,19 @@ public final class HttpUpstream implements Upstream {
   }
 
   private UpstreamRequest redirect(UpstreamRequest from, int status, String location)
-      throws UpstreamException {
+      throws RequestFailure {
     URI next;
     try {
       next = from.uri().resolve(location.trim());
     } catch (IllegalArgumentException e) {
-      throw UpstreamException.of(from, "redirect to an invalid URL");
+      throw RequestFailure.of(from, "redirect to an invalid URL");
     }
     if (!from.hosts().allows(next)) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           from, "redirect to host '" + next.getHost() + "' refused (not in allowedHosts)");
     }
     if (!serverHosts.allows(next)) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           from,
           "redirect to host '"
               + next.getHost()
@@ -176,7 +183,7 @@ public final class HttpUpstream implements Upstream {
       if (from.body() != null && !toGet) {
         // The body can hold credentials (an OAuth2 client secret, a login password): it does
         // not follow a redirect to another origin.
-        throw UpstreamException.of(
+        throw RequestFailure.of(
             from,
             "redirect to another origin '"
                 + next.getScheme()
@@ -200,32 +207,32 @@ public final class HttpUpstream implements Upstream {
         .build();
   }
 
-  private void checkTarget(UpstreamRequest request) throws UpstreamException {
+  private void checkTarget(UpstreamRequest request) throws RequestFailure {
     URI uri = request.uri();
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw UpstreamException.of(request, "only http and https URLs can be called");
+      throw RequestFailure.of(request, "only http and https URLs can be called");
     }
     if (uri.getHost() == null) {
-      throw UpstreamException.of(request, "the URL has no host");
+      throw RequestFailure.of(request, "the URL has no host");
     }
     if (!request.hosts().allows(uri)) {
-      throw UpstreamException.of(request, "host '" + uri.getHost() + "' is not in allowedHosts");
+      throw RequestFailure.of(request, "host '" + uri.getHost() + "' is not in allowedHosts");
     }
     if (!serverHosts.allows(uri)) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           request, "host '" + uri.getHost() + "' is not in the server's --allowed-hosts");
     }
   }
 
-  private UpstreamResponse once(UpstreamRequest request) throws UpstreamException {
+  private UpstreamResponse once(UpstreamRequest request) throws RequestFailure {
     Duration timeout = request.timeout();
     Deadline deadline = request.settings().deadline();
     Duration left = deadline.remaining();
     boolean byDeadline = deadline.isSet() && left.compareTo(timeout) < 0;
     if (byDeadline && left.isZero()) {
-      throw UpstreamException.of(
-          request, "not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+      throw RequestFailure.of(
+          request, "not sent, the deadline ran out", RequestFailure.Kind.DEADLINE);
     }
     Duration budget = byDeadline ? left : timeout;
     long started = System.nanoTime();
@@ -233,13 +240,13 @@ public final class HttpUpstream implements Upstream {
     try {
       permit = limits.acquire(request.uri().getHost(), budget);
     } catch (HostLimits.Refused e) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           request,
           e.getMessage(),
-          byDeadline ? UpstreamException.Kind.DEADLINE : UpstreamException.Kind.TIMEOUT);
+          byDeadline ? RequestFailure.Kind.DEADLINE : RequestFailure.Kind.TIMEOUT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw UpstreamException.of(request, "interrupted");
+      throw RequestFailure.of(request, "interrupted");
     }
     try (permit) {
       Duration rest = budget.minusNanos(System.nanoTime() - started);
@@ -252,7 +259,7 @@ public final class HttpUpstream implements Upstream {
 
   private UpstreamResponse execute(
       UpstreamRequest request, Duration budget, boolean byDeadline, Duration timeout)
-      throws UpstreamException {
+      throws RequestFailure {
     HttpUriRequestBase http = new HttpUriRequestBase(request.method(), request.uri());
     for (Headers.Header h : request.headers().fields()) {
       http.addHeader(h.name(), h.value());
@@ -274,7 +281,7 @@ public final class HttpUpstream implements Upstream {
       TlsContexts.Material material;
       try {
         material = tls.material(request.settings().tls());
-      } catch (UpstreamException e) {
+      } catch (RequestFailure e) {
         throw e.onCall(request);
       }
       context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
@@ -294,35 +301,32 @@ public final class HttpUpstream implements Upstream {
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
-      throw UpstreamException.of(request, "response larger than " + maxBodyBytes + " bytes");
+      throw RequestFailure.of(request, "response larger than " + maxBodyBytes + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
-          throw UpstreamException.of(
-              request, "cut off by the deadline", UpstreamException.Kind.DEADLINE);
+          throw RequestFailure.of(request, "cut off by the deadline", RequestFailure.Kind.DEADLINE);
         }
-        throw UpstreamException.of(
-            request,
-            "timed out after " + timeout.toMillis() + " ms",
-            UpstreamException.Kind.TIMEOUT);
+        throw RequestFailure.of(
+            request, "timed out after " + timeout.toMillis() + " ms", RequestFailure.Kind.TIMEOUT);
       }
-      throw UpstreamException.of(request, cause(e), kind(e));
+      throw RequestFailure.of(request, cause(e), kind(e));
     } finally {
       cancel.cancel(false);
     }
   }
 
-  private static UpstreamException.Kind kind(Exception e) {
+  private static RequestFailure.Kind kind(Exception e) {
     if (e instanceof RefusedAddressException) {
-      return UpstreamException.Kind.FAILED;
+      return RequestFailure.Kind.FAILED;
     }
     if (e instanceof ConnectException
         || e instanceof NoRouteToHostException
         || e instanceof org.apache.hc.client5.http.ConnectTimeoutException
         || e instanceof org.apache.hc.core5.http.NoHttpResponseException) {
-      return UpstreamException.Kind.CONNECT;
+      return RequestFailure.Kind.CONNECT;
     }
-    return UpstreamException.Kind.FAILED;
+    return RequestFailure.Kind.FAILED;
   }
 
   private UpstreamResponse read(UpstreamRequest request, ClassicHttpResponse response)

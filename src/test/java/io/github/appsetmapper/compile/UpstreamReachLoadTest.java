@@ -7,7 +7,7 @@ import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingParser;
 import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.tls.TlsSettings;
+import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.appsetmapper.config.MaxDrop;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -15,7 +15,7 @@ class DropGuardTest {
   private static final MaxDrop HALF = new MaxDrop(50, true);
 
   @Test
-  void aBaselineIsKeptPerInputAndApplicationSetAndResetByEither() throws UpstreamException {
+  void aBaselineIsKeptPerInputAndApplicationSetAndResetByEither() throws RequestFailure {
     DropGuard guard = new DropGuard();
     String big = "x".repeat(1024 * 1024);
     guard.check("m", HALF, big, "team-a", 10);
@@ -23,8 +23,7 @@ class DropGuardTest {
     guard.check("m", HALF, "small", "team-a", 10);
     assertThatThrownBy(() -> guard.check("m", HALF, big, "team-a", 2))
         .isInstanceOfSatisfying(
-            UpstreamException.class,
-            e -> assertThat(e.kind()).isEqualTo(UpstreamException.Kind.GUARD))
+            RequestFailure.class, e -> assertThat(e.kind()).isEqualTo(RequestFailure.Kind.GUARD))
         .hasMessageStartingWith("the answer has 2 rows, 8 fewer than the last good answer (10)");
     assertThat(guard.baselines("m")).isEqualTo(3);
     assertThat(guard.reset("m", big, "team-a")).isEqualTo(1);
@@ -34,7 +33,7 @@ class DropGuardTest {
   }
 
   @Test
-  void theNumberOfBaselinesIsBoundedAndEvictionsAreCounted() throws UpstreamException {
+  void theNumberOfBaselinesIsBoundedAndEvictionsAreCounted() throws RequestFailure {
     DropGuard guard = new DropGuard(100);
     for (int i = 0; i < 250; i++) {
       guard.check("m", HALF, "input-" + i, "", 10);

@@ -1,13 +1,15 @@
 package io.github.appsetmapper.upstream.auth;
 
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.CallSettings;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +40,7 @@ public final class AuthorizingUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     UpstreamAuth auth = request.settings().auth();
     if (auth == null) {
       return next.exchange(request);
@@ -48,23 +50,23 @@ public final class AuthorizingUpstream implements Upstream {
     return auth.accept(
         new UpstreamAuth.Visitor<UpstreamResponse>() {
           @Override
-          public UpstreamResponse oauth2(UpstreamAuth.OAuth2 oauth2) throws UpstreamException {
+          public UpstreamResponse oauth2(UpstreamAuth.OAuth2 oauth2) throws RequestFailure {
             return withToken(plain, oauth2, deadline, () -> endpoints.oauth2(plain, oauth2));
           }
 
           @Override
-          public UpstreamResponse login(UpstreamAuth.Login login) throws UpstreamException {
+          public UpstreamResponse login(UpstreamAuth.Login login) throws RequestFailure {
             return withToken(plain, login, deadline, () -> endpoints.login(plain, login));
           }
 
           @Override
-          public UpstreamResponse githubApp(UpstreamAuth.GithubApp app) throws UpstreamException {
+          public UpstreamResponse githubApp(UpstreamAuth.GithubApp app) throws RequestFailure {
             return withToken(plain, app, deadline, () -> endpoints.githubApp(plain, app));
           }
 
           @Override
           public UpstreamResponse registry(UpstreamAuth.Registry credentials)
-              throws UpstreamException {
+              throws RequestFailure {
             return registry.exchange(plain, credentials);
           }
         });
@@ -75,7 +77,7 @@ public final class AuthorizingUpstream implements Upstream {
    */
   private UpstreamResponse withToken(
       UpstreamRequest plain, UpstreamAuth auth, Deadline deadline, TokenCache.Fetch fetch)
-      throws UpstreamException {
+      throws RequestFailure {
     String key = auth.cacheKey();
     Token token = tokens.get(key, deadline, fetch);
     UpstreamResponse response = next.exchange(apply(plain, auth, token));

@@ -2,11 +2,14 @@ package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.Digests;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.tls.Pem;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -34,7 +37,7 @@ final class TokenEndpoints {
     this.clock = clock;
   }
 
-  Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws UpstreamException {
+  Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws RequestFailure {
     List<Headers.Header> headers = new ArrayList<>();
     headers.add(new Headers.Header("Content-Type", "application/x-www-form-urlencoded"));
     headers.add(new Headers.Header("Accept", "application/json"));
@@ -74,7 +77,7 @@ final class TokenEndpoints {
     return Token.of(token, clock.instant(), TokenAnswers.seconds(body, "expires_in"));
   }
 
-  Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws UpstreamException {
+  Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws RequestFailure {
     UpstreamRequest request =
         auth.request()
             .withSettings(auth.request().settings().withDeadline(call.settings().deadline()));
@@ -87,17 +90,17 @@ final class TokenEndpoints {
     }
   }
 
-  Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth) throws UpstreamException {
+  Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth) throws RequestFailure {
     Instant now = clock.instant();
     String jwt;
     try {
       PrivateKey key = keys.computeIfAbsent(Digests.sha256(auth.privateKeyPem()), k -> parse(auth));
       jwt = GithubJwt.sign(auth.appId(), key, now);
     } catch (IllegalStateException | GeneralSecurityException e) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           call,
           "githubApp: the private key is not a readable PEM RSA key",
-          UpstreamException.Kind.LOCAL);
+          RequestFailure.Kind.LOCAL);
     }
     // Used for this one request: scrubbed for the redactor's grace period, then let go.
     redactor.remember(jwt);
@@ -137,11 +140,11 @@ final class TokenEndpoints {
 
   /** Sends a token request; a non-2xx answer is an error naming the call it was for. */
   private UpstreamResponse send(UpstreamRequest call, String what, UpstreamRequest request)
-      throws UpstreamException {
+      throws RequestFailure {
     UpstreamResponse response;
     try {
       response = next.exchange(request);
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       throw e.forCall(call, what);
     }
     if (!response.isSuccess()) {
@@ -157,7 +160,7 @@ final class TokenEndpoints {
   /** The token answer as JSON; JSON the codec refuses fails the call, naming why. */
   static JsonNode body(
       UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return TokenAnswers.json(response);
     } catch (IllegalArgumentException e) {
@@ -165,9 +168,9 @@ final class TokenEndpoints {
     }
   }
 
-  static UpstreamException failure(
+  static RequestFailure failure(
       UpstreamRequest call, String what, UpstreamRequest request, String why) {
-    return UpstreamException.of(call, what + " " + request.describe() + ": " + why);
+    return RequestFailure.of(call, what + " " + request.describe() + ": " + why);
   }
 
   private static String form(String value) {

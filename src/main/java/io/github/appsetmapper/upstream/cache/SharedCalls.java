@@ -4,9 +4,10 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -52,7 +53,7 @@ public final class SharedCalls {
 
   /** An answer, where it came from and, for a stale one, why the upstream could not answer. */
   public record Outcome(
-      io.github.appsetmapper.upstream.UpstreamResponse response,
+      io.github.appsetmapper.upstream.call.UpstreamResponse response,
       Source source,
       String staleBecause) {}
 
@@ -115,7 +116,7 @@ public final class SharedCalls {
    * deadline), or from the upstream. {@code owners} tag the cache entry (which mappings and inputs
    * used it) for {@link #invalidate}.
    */
-  public ListingPass open(UpstreamRequest first, Set<String> owners) throws UpstreamException {
+  public ListingPass open(UpstreamRequest first, Set<String> owners) throws RequestFailure {
     String key = CacheKey.of(first);
     CachePolicy policy = first.settings().cache();
     CachedListing hit = fresh(key, policy, owners);
@@ -150,7 +151,7 @@ public final class SharedCalls {
   }
 
   /** One unpaginated call: a listing of one page. */
-  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws UpstreamException {
+  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws RequestFailure {
     ListingPass pass = open(request, owners);
     try {
       for (int attempt = 0; ; attempt++) {
@@ -235,22 +236,22 @@ public final class SharedCalls {
   }
 
   private static ListingPass.Led await(
-      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws UpstreamException {
+      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws RequestFailure {
     var deadline = request.settings().deadline();
     try {
       return deadline.isSet()
           ? leader.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)
           : leader.get();
     } catch (ExecutionException e) {
-      throw UpstreamException.unwrap(e);
+      throw RequestFailure.unwrap(e);
     } catch (TimeoutException e) {
-      throw UpstreamException.of(
+      throw RequestFailure.of(
           request,
           "the deadline ran out waiting for an identical call",
-          UpstreamException.Kind.DEADLINE);
+          RequestFailure.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw UpstreamException.of(request, "interrupted");
+      throw RequestFailure.of(request, "interrupted");
     }
   }
 }

@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream;
+package io.github.appsetmapper.upstream.call;
 
 import java.util.function.UnaryOperator;
 
@@ -18,7 +18,7 @@ import java.util.function.UnaryOperator;
  * Immutable: one failure may be shared by several callers (coalesced calls), each adding its own
  * step. The text must hold no secret; callers pass it through the redactor as well.
  */
-public final class UpstreamException extends Exception {
+public final class RequestFailure extends Exception {
   /** What kind of failure: it decides the status and whether a retry may help. */
   public enum Kind {
     /** An upstream answer or call that cannot be used: a refused host, a bad answer. */
@@ -60,7 +60,7 @@ public final class UpstreamException extends Exception {
   private final String call;
   private final String detail;
 
-  private UpstreamException(
+  private RequestFailure(
       Kind kind,
       String mapping,
       String step,
@@ -77,50 +77,50 @@ public final class UpstreamException extends Exception {
     this.detail = detail;
   }
 
-  public UpstreamException(String detail, Kind kind) {
+  public RequestFailure(String detail, Kind kind) {
     this(kind, null, null, null, null, detail, null);
   }
 
-  public UpstreamException(String detail) {
+  public RequestFailure(String detail) {
     this(detail, Kind.FAILED);
   }
 
   /** A failure of one call, which {@code request} names ("GET https://...: {@code detail}"). */
-  public static UpstreamException of(UpstreamRequest request, String detail, Kind kind) {
-    return new UpstreamException(kind, null, null, null, request.describe(), detail, null);
+  public static RequestFailure of(UpstreamRequest request, String detail, Kind kind) {
+    return new RequestFailure(kind, null, null, null, request.describe(), detail, null);
   }
 
-  public static UpstreamException of(UpstreamRequest request, String detail) {
+  public static RequestFailure of(UpstreamRequest request, String detail) {
     return of(request, detail, Kind.FAILED);
   }
 
   /** A failure at a field of a step's request ("list.url: {@code detail}"). */
-  public static UpstreamException at(String step, String field, Kind kind, String detail) {
-    return new UpstreamException(kind, null, step, field, null, detail, null);
+  public static RequestFailure at(String step, String field, Kind kind, String detail) {
+    return new RequestFailure(kind, null, step, field, null, detail, null);
   }
 
   /** The caller's input is wrong (a 400 naming the parameter). */
-  public static UpstreamException input(String detail) {
-    return new UpstreamException(detail, Kind.INPUT);
+  public static RequestFailure input(String detail) {
+    return new RequestFailure(detail, Kind.INPUT);
   }
 
   /** An expression failed ({@code detail} names it, by its path); {@code cause} is SpEL's. */
-  public static UpstreamException expression(String detail, Throwable cause) {
-    return new UpstreamException(Kind.EXPRESSION, null, null, null, null, detail, cause);
+  public static RequestFailure expression(String detail, Throwable cause) {
+    return new RequestFailure(Kind.EXPRESSION, null, null, null, null, detail, cause);
   }
 
   /** The answer is refused so that Argo CD keeps its Applications. */
-  public static UpstreamException guard(String detail) {
-    return new UpstreamException(detail, Kind.GUARD);
+  public static RequestFailure guard(String detail) {
+    return new RequestFailure(detail, Kind.GUARD);
   }
 
   /**
    * The failure a task ended with, to throw: ours as it is, an unchecked one rethrown as it is (a
    * bug shows as one), anything else wrapped.
    */
-  public static UpstreamException unwrap(java.util.concurrent.ExecutionException e) {
+  public static RequestFailure unwrap(java.util.concurrent.ExecutionException e) {
     Throwable cause = e.getCause();
-    if (cause instanceof UpstreamException failure) {
+    if (cause instanceof RequestFailure failure) {
       return failure;
     }
     if (cause instanceof RuntimeException unchecked) {
@@ -129,7 +129,7 @@ public final class UpstreamException extends Exception {
     if (cause instanceof Error error) {
       throw error;
     }
-    return new UpstreamException(
+    return new RequestFailure(
         Kind.FAILED, null, null, null, null, "failed: " + cause.getClass().getSimpleName(), cause);
   }
 
@@ -143,7 +143,7 @@ public final class UpstreamException extends Exception {
   }
 
   /** The same failure, caused by {@code cause} (kept for the log). */
-  public UpstreamException causedBy(Throwable cause) {
+  public RequestFailure causedBy(Throwable cause) {
     return copy(kind, mapping, step, field, call, detail, cause);
   }
 
@@ -152,19 +152,19 @@ public final class UpstreamException extends Exception {
    * names yet; any other failure names its place already (an expression its path, a template its
    * field) and is returned as it is.
    */
-  public UpstreamException inStep(String name) {
+  public RequestFailure inStep(String name) {
     return step != null || !kind.ofACall()
         ? this
         : copy(kind, mapping, name, field, call, detail, getCause());
   }
 
   /** The same failure in {@code name}, the mapping that was answering. */
-  public UpstreamException inMapping(String name) {
+  public RequestFailure inMapping(String name) {
     return copy(kind, name, step, field, call, detail, getCause());
   }
 
   /** The same failure with more said at its end ("... after 3 attempts"). */
-  public UpstreamException adding(String more) {
+  public RequestFailure adding(String more) {
     return copy(kind, mapping, step, field, call, detail + more, getCause());
   }
 
@@ -172,22 +172,22 @@ public final class UpstreamException extends Exception {
    * A copy for one more caller of a shared computation: an exception instance is never thrown in
    * two threads (each may add suppressed exceptions to it).
    */
-  public UpstreamException copy() {
+  public RequestFailure copy() {
     return copy(kind, mapping, step, field, call, detail, getCause());
   }
 
   /** The same failure named by the call it happened in (a TLS file read for that call). */
-  public UpstreamException onCall(UpstreamRequest request) {
+  public RequestFailure onCall(UpstreamRequest request) {
     return copy(kind, mapping, step, field, request.describe(), detail, getCause());
   }
 
   /** The same failure of another call, for which this one was made ("GET ...: login request"). */
-  public UpstreamException forCall(UpstreamRequest outer, String what) {
+  public RequestFailure forCall(UpstreamRequest outer, String what) {
     return copy(kind, mapping, step, field, outer.describe(), what + " " + getMessage(), this);
   }
 
   /** The same failure, its call and detail (what upstreams said) passed through {@code scrub}. */
-  public UpstreamException scrubbed(UnaryOperator<String> scrub) {
+  public RequestFailure scrubbed(UnaryOperator<String> scrub) {
     return copy(
         kind,
         mapping,
@@ -217,7 +217,7 @@ public final class UpstreamException extends Exception {
     return line.append(detail).toString();
   }
 
-  private UpstreamException copy(
+  private RequestFailure copy(
       Kind kind,
       String mapping,
       String step,
@@ -225,7 +225,7 @@ public final class UpstreamException extends Exception {
       String call,
       String detail,
       Throwable cause) {
-    UpstreamException copy = new UpstreamException(kind, mapping, step, field, call, detail, cause);
+    RequestFailure copy = new RequestFailure(kind, mapping, step, field, call, detail, cause);
     // Where it was first thrown, not where it was named: that is what the log needs.
     copy.setStackTrace(getStackTrace());
     return copy;

@@ -1,33 +1,33 @@
-package io.github.appsetmapper.upstream.auth;
+package io.github.appsetmapper.upstream.call;
 
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Token-based upstream auth, rendered for one call: the values are resolved (secrets read), the
- * token is not. {@link AuthorizingUpstream} fetches, caches and applies the token. {@code cacheKey}
- * names the token a call needs without holding any secret in clear: calls with the same key share
- * one token, and a rotated secret gives a new key, so a new token.
+ * token is not. {@code AuthorizingUpstream} (upstream.auth) fetches, caches and applies the token.
+ * {@code cacheKey} names the token a call needs without holding any secret in clear: calls with the
+ * same key share one token, and a rotated secret gives a new key, so a new token.
  */
 public sealed interface UpstreamAuth {
   /** The token cache key; secrets only as digests. */
   String cacheKey();
 
-  <R> R accept(Visitor<R> visitor) throws UpstreamException;
+  <R> R accept(Visitor<R> visitor) throws RequestFailure;
 
-  /** One method per kind: a new kind does not compile until {@link AuthorizingUpstream} has it. */
+  /**
+   * One method per kind: a new kind does not compile until {@code AuthorizingUpstream}
+   * (upstream.auth) has it.
+   */
   interface Visitor<R> {
-    R oauth2(OAuth2 auth) throws UpstreamException;
+    R oauth2(OAuth2 auth) throws RequestFailure;
 
-    R login(Login auth) throws UpstreamException;
+    R login(Login auth) throws RequestFailure;
 
-    R githubApp(GithubApp auth) throws UpstreamException;
+    R githubApp(GithubApp auth) throws RequestFailure;
 
-    R registry(Registry auth) throws UpstreamException;
+    R registry(Registry auth) throws RequestFailure;
   }
 
   /** The header a fetched token is sent in: {@code Authorization: Bearer <token>} unless said. */
@@ -66,7 +66,7 @@ public sealed interface UpstreamAuth {
     }
 
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.oauth2(this);
     }
 
@@ -95,7 +95,7 @@ public sealed interface UpstreamAuth {
     }
 
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.login(this);
     }
 
@@ -122,7 +122,7 @@ public sealed interface UpstreamAuth {
     }
 
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.githubApp(this);
     }
 
@@ -148,7 +148,7 @@ public sealed interface UpstreamAuth {
     }
 
     @Override
-    public <R> R accept(Visitor<R> visitor) throws UpstreamException {
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
       return visitor.registry(this);
     }
 

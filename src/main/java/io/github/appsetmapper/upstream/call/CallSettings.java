@@ -1,8 +1,4 @@
-package io.github.appsetmapper.upstream;
-
-import io.github.appsetmapper.upstream.auth.UpstreamAuth;
-import io.github.appsetmapper.upstream.cache.CachePolicy;
-import io.github.appsetmapper.upstream.tls.TlsSettings;
+package io.github.appsetmapper.upstream.call;
 
 /**
  * How one call is made beyond its method, URL, headers and body: token-based auth to apply (null:

@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream;
+package io.github.appsetmapper.upstream.call;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 import org.junit.jupiter.api.Test;
 
 /** The one request-time failure: one line composed in one place, the cause kept beside it. */
-class UpstreamExceptionTest {
+class RequestFailureTest {
   private static final UpstreamRequest CALL =
       UpstreamRequest.builder()
           .method("GET")
@@ -17,8 +17,8 @@ class UpstreamExceptionTest {
 
   @Test
   void aCallsFailureNamesTheMappingTheStepAndTheCall() {
-    UpstreamException failure =
-        UpstreamException.of(CALL, "answered 503").inStep("list").inMapping("pulls");
+    RequestFailure failure =
+        RequestFailure.of(CALL, "answered 503").inStep("list").inMapping("pulls");
     assertThat(failure)
         .hasMessage("mapping 'pulls': list GET https://api.example.com/items?page=2: answered 503");
     assertThat(failure.step()).isEqualTo("list");
@@ -27,32 +27,32 @@ class UpstreamExceptionTest {
   @Test
   void aFieldIsNamedAfterItsStep() {
     assertThat(
-            UpstreamException.at("enrich.meta", "url", UpstreamException.Kind.INPUT, "bad")
+            RequestFailure.at("enrich.meta", "url", RequestFailure.Kind.INPUT, "bad")
                 .inMapping("m")
                 .inStep("other"))
         .hasMessage("enrich.meta.url: bad");
     assertThat(
-            UpstreamException.at(
-                    "enrich.meta", null, UpstreamException.Kind.DEADLINE, "the deadline ran out")
+            RequestFailure.at(
+                    "enrich.meta", null, RequestFailure.Kind.DEADLINE, "the deadline ran out")
                 .inMapping("m"))
         .hasMessage("mapping 'm': enrich.meta: the deadline ran out");
   }
 
   @Test
   void onlyACallsFailureTakesTheStepThatMadeTheCall() {
-    UpstreamException expression =
-        UpstreamException.expression("parameters.x 'a.b' failed on row 0: boom", null);
+    RequestFailure expression =
+        RequestFailure.expression("parameters.x 'a.b' failed on row 0: boom", null);
     assertThat(expression.inStep("list").inMapping("m"))
         .hasMessage("mapping 'm': parameters.x 'a.b' failed on row 0: boom");
-    assertThat(UpstreamException.input("input 'x' is required").inMapping("m"))
+    assertThat(RequestFailure.input("input 'x' is required").inMapping("m"))
         .hasMessage("input 'x' is required");
   }
 
   @Test
   void theCauseIsKeptForTheLogThroughEveryRenaming() {
     IllegalStateException cause = new IllegalStateException("detail for the log");
-    UpstreamException failure =
-        UpstreamException.of(CALL, "failed")
+    RequestFailure failure =
+        RequestFailure.of(CALL, "failed")
             .causedBy(cause)
             .inStep("list")
             .inMapping("m")
@@ -66,11 +66,11 @@ class UpstreamExceptionTest {
 
   @Test
   void oneHelperUnwrapsAFailedTask() {
-    UpstreamException ours = UpstreamException.guard("refused");
-    assertThat(UpstreamException.unwrap(new ExecutionException(ours))).isSameAs(ours);
+    RequestFailure ours = RequestFailure.guard("refused");
+    assertThat(RequestFailure.unwrap(new ExecutionException(ours))).isSameAs(ours);
     IllegalArgumentException bug = new IllegalArgumentException("bug");
-    assertThatThrownBy(() -> UpstreamException.unwrap(new ExecutionException(bug))).isSameAs(bug);
-    assertThat(UpstreamException.unwrap(new ExecutionException(new java.io.IOException("x"))))
+    assertThatThrownBy(() -> RequestFailure.unwrap(new ExecutionException(bug))).isSameAs(bug);
+    assertThat(RequestFailure.unwrap(new ExecutionException(new java.io.IOException("x"))))
         .hasMessage("failed: IOException")
         .hasCauseInstanceOf(java.io.IOException.class);
   }
