@@ -160,6 +160,6 @@ final class Page {
           case LIMIT -> "json-limit";
           case SYNTAX -> "not-json";
         });
-    return RequestFailure.of(request, ResponseBodies.refusal(e));
+    return RequestFailure.of(request, ResponseBodies.refusal(e)).causedBy(e);
   }
 }

@@ -91,7 +91,7 @@ final class RequestRenderer {
       try {
         body = JsonCodec.writeBytes(body(request, request.body(), scope, "body"));
       } catch (IllegalStateException e) {
-        throw refused(request, "body", "cannot be written as JSON", false, null);
+        throw refused(request, "body", "cannot be written as JSON", false, null).causedBy(e);
       }
     }
     return UpstreamRequest.builder()

@@ -305,12 +305,16 @@ public final class HttpUpstream implements Upstream {
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
-          throw RequestFailure.of(request, "cut off by the deadline", RequestFailure.Kind.DEADLINE);
+          throw RequestFailure.of(request, "cut off by the deadline", RequestFailure.Kind.DEADLINE)
+              .causedBy(e);
         }
         throw RequestFailure.of(
-            request, "timed out after " + timeout.toMillis() + " ms", RequestFailure.Kind.TIMEOUT);
+                request,
+                "timed out after " + timeout.toMillis() + " ms",
+                RequestFailure.Kind.TIMEOUT)
+            .causedBy(e);
       }
-      throw RequestFailure.of(request, cause(e), kind(e));
+      throw RequestFailure.of(request, cause(e), kind(e)).causedBy(e);
     } finally {
       cancel.cancel(false);
     }

@@ -98,9 +98,10 @@ final class TokenEndpoints {
       jwt = GithubJwt.sign(auth.appId(), key, now);
     } catch (IllegalStateException | GeneralSecurityException e) {
       throw RequestFailure.of(
-          call,
-          "githubApp: the private key is not a readable PEM RSA key",
-          RequestFailure.Kind.LOCAL);
+              call,
+              "githubApp: the private key is not a readable PEM RSA key",
+              RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
     // Used for this one request: scrubbed for the redactor's grace period, then let go.
     redactor.remember(jwt);

@@ -106,8 +106,9 @@ public final class TlsContexts {
           key = Pem.privateKey(read(settings.keyFile(), settings));
         } catch (GeneralSecurityException e) {
           throw new RequestFailure(
-              "tls: keyFile " + settings.keyFile() + ": " + e.getMessage(),
-              RequestFailure.Kind.LOCAL);
+                  "tls: keyFile " + settings.keyFile() + ": " + e.getMessage(),
+                  RequestFailure.Kind.LOCAL)
+              .causedBy(e);
         }
         char[] password = new char[0];
         KeyStore store = KeyStore.getInstance("PKCS12");
@@ -124,10 +125,11 @@ public final class TlsContexts {
           context, "tls-" + versions.incrementAndGet(), !settings.insecureSkipVerify());
     } catch (GeneralSecurityException | IOException e) {
       throw new RequestFailure(
-          "tls: the certificate and key files do not make a usable TLS setup ("
-              + e.getClass().getSimpleName()
-              + ")",
-          RequestFailure.Kind.LOCAL);
+              "tls: the certificate and key files do not make a usable TLS setup ("
+                  + e.getClass().getSimpleName()
+                  + ")",
+              RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
   }
 
@@ -137,7 +139,8 @@ public final class TlsContexts {
       return Pem.certificates(read(file, settings));
     } catch (GeneralSecurityException e) {
       throw new RequestFailure(
-          "tls: " + field + " " + file + " holds no PEM certificate", RequestFailure.Kind.LOCAL);
+              "tls: " + field + " " + file + " holds no PEM certificate", RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
   }
 
@@ -155,7 +158,8 @@ public final class TlsContexts {
             ? "caFile"
             : file.equals(settings.certFile()) ? "certFile" : "keyFile";
     String why = e instanceof NoSuchFileException ? "no such file" : "cannot be read";
-    return new RequestFailure("tls: " + field + " " + file + ": " + why, RequestFailure.Kind.LOCAL);
+    return new RequestFailure("tls: " + field + " " + file + ": " + why, RequestFailure.Kind.LOCAL)
+        .causedBy(e);
   }
 
   /** {@code insecureSkipVerify}: any certificate is accepted (host names are not checked). */
