@@ -71,7 +71,8 @@ final class RecordCommand implements Callable<Integer> {
       names = "--out",
       paramLabel = "TEST_FILE",
       description =
-          "The test file to write or append to (default: x.test.yaml beside the mapping x.yaml).")
+          "The test file to write or append to, in the mapping's folder (default: x.test.yaml"
+              + " beside the mapping x.yaml).")
   Path out;
 
   @Option(
@@ -124,6 +125,14 @@ final class RecordCommand implements Callable<Integer> {
       return ExitCode.USAGE;
     }
     Path testFile = out != null ? out : MappingTestRun.testFileFor(file);
+    if (!io.github.appsetmapper.config.MappingSources.isTestFile(testFile)
+        || !folder(testFile).equals(folder(file))) {
+      err.println(
+          "error: --out must name a *.test.yaml in the mapping's folder ("
+              + folder(file)
+              + "): a test file finds its mapping beside it");
+      return ExitCode.USAGE;
+    }
     ExchangeFile existing = Files.exists(testFile) ? readExisting(testFile, err) : null;
     if (Files.exists(testFile) && existing == null) {
       return ExitCode.FAILED;
@@ -452,6 +461,11 @@ final class RecordCommand implements Callable<Integer> {
               + ")");
     }
     return picked;
+  }
+
+  private static Path folder(Path path) {
+    Path parent = path.toAbsolutePath().normalize().getParent();
+    return parent == null ? Path.of("/") : parent;
   }
 
   /** The defaults `run` uses, with proxies from the environment. */

@@ -173,6 +173,37 @@ class RecordCommandTest {
   }
 
   @Test
+  void outNamesAnotherTestFileOfTheMappingsFolderOnly(@TempDir Path dir) throws Exception {
+    try (StubUpstream stub = inventory()) {
+      Path mapping = mapping(dir, stub.url());
+      Path live = dir.resolve("inventory-live.test.yaml");
+      CliTest.Result result =
+          CliTest.run(
+              "record",
+              mapping.toString(),
+              "--case",
+              "eu",
+              "--input",
+              "region=eu",
+              "--out",
+              live.toString());
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(CliTest.run("test", live.toString()).out()).endsWith("1 passed, 0 failed\n");
+
+      Path elsewhere = dir.resolve("sub/inventory.test.yaml");
+      CliTest.Result refused =
+          CliTest.run("record", mapping.toString(), "--case", "eu", "--out", elsewhere.toString());
+      assertThat(refused.exit()).isEqualTo(2);
+      assertThat(refused.err())
+          .isEqualTo(
+              "error: --out must name a *.test.yaml in the mapping's folder ("
+                  + dir
+                  + "): a test file finds its mapping beside it\n");
+      assertThat(stub.calls()).isEqualTo(2);
+    }
+  }
+
+  @Test
   void anErrorAnswerIsRecordedAsTheExpectedError(@TempDir Path dir) throws Exception {
     try (StubUpstream stub = new StubUpstream()) {
       stub.on("POST /token", Reply.json(401, "{\"error\":\"invalid_client\"}"));
