@@ -298,4 +298,74 @@ class RecordCommandTest {
       assertThat(CliTest.run("test", test.toString()).out()).endsWith("1 passed, 0 failed\n");
     }
   }
+
+  @Test
+  void aRegistryTokenFlowKeepsNeitherThePasswordNorTheToken(@TempDir Path dir) throws Exception {
+    String password = "live-robot-password-31337";
+    String token = "live-registry-pull-token-abcdef";
+    Files.writeString(dir.resolve("registry-password"), password);
+    try (StubUpstream registry = new StubUpstream()) {
+      String basic =
+          "Basic "
+              + java.util.Base64.getEncoder()
+                  .encodeToString(("robot$ci:" + password).getBytes(StandardCharsets.UTF_8));
+      registry.on(
+          "HEAD /v2/myorg/app/manifests/v1.2",
+          r ->
+              ("Bearer " + token).equals(r.header("Authorization"))
+                  ? Reply.status(200).withHeader("Docker-Content-Digest", "sha256:0123abcd")
+                  : Reply.json(401, "{\"errors\":[{\"code\":\"UNAUTHORIZED\"}]}")
+                      .withHeader(
+                          "Www-Authenticate",
+                          "Bearer realm=\""
+                              + registry.url()
+                              + "/service/token\",service=\"harbor-registry\","
+                              + "scope=\"repository:myorg/app:pull\""));
+      registry.on(
+          "GET /service/token",
+          r ->
+              basic.equals(r.header("Authorization"))
+                  ? Reply.json(
+                      200,
+                      "{\"token\":\""
+                          + token
+                          + "\",\"access_token\":\""
+                          + token
+                          + "\",\"expires_in\":1800}")
+                  : Reply.json(401, "{}"));
+      Path mapping = dir.resolve("digest.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: digest
+          vars: {registry: {default: "%s"}}
+          secrets: {registry: {file: %s}}
+          enrich:
+            digest:
+              request:
+                method: HEAD
+                url: "#{vars.registry}/v2/myorg/app/manifests/v1.2"
+                auth: {registry: {username: "robot$ci", password: {secret: registry}}}
+              value: "response.headers['Docker-Content-Digest']"
+          parameters: {digest: digest}
+          """
+              .formatted(registry.url(), dir.resolve("registry-password")));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "v1.2");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out()).contains(": 3 upstream call(s); the mapping answered 1 parameter");
+      String written = Files.readString(dir.resolve("digest.test.yaml"));
+      assertThat(written)
+          .doesNotContain(password)
+          .doesNotContain(token)
+          .doesNotContain(basic.substring("Basic ".length()))
+          .contains(
+              "Authorization: Basic "
+                  + java.util.Base64.getEncoder()
+                      .encodeToString(
+                          "robot$ci:recorded-registry".getBytes(StandardCharsets.UTF_8)))
+          .contains("Authorization: Bearer recorded-token-1");
+      assertThat(CliTest.run("test", dir.resolve("digest.test.yaml").toString()).out())
+          .endsWith("1 passed, 0 failed\n");
+    }
+  }
 }
