@@ -1,6 +1,5 @@
 package io.github.appsetmapper.expr;
 
-import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -18,21 +17,6 @@ import java.util.Objects;
  */
 public final class Slug {
 
-  /**
-   * gosimple/slug's "en" rune substitutions merged with its defaultSub, applied before unidecode.
-   */
-  private static final Map<Integer, String> RUNE_SUBSTITUTIONS =
-      Map.of(
-          (int) '&', "and",
-          (int) '@', "at",
-          (int) '"', "",
-          (int) '\'', "",
-          (int) '’', "",
-          (int) '‒', "-",
-          (int) '–', "-",
-          (int) '—', "-",
-          (int) '―', "-");
-
   private Slug() {}
 
   /**
@@ -49,11 +33,19 @@ public final class Slug {
     for (int i = 0; i < text.length(); ) {
       int codePoint = text.codePointAt(i);
       i += Character.charCount(codePoint);
-      // CustomSub "_" -> "-" runs before unidecode, so only an '_' unidecode emits survives.
-      String ascii = codePoint == '_' ? "-" : transliterate(codePoint);
+      String ascii = substitution(codePoint);
+      if (ascii == null && codePoint < 0x80) {
+        if (appendDecides(slug, (char) codePoint, maxLength)) {
+          break;
+        }
+        continue;
+      }
+      if (ascii == null) {
+        // unidecode's table stops at the BMP and drops the rest (emoji).
+        ascii = codePoint > 0xFFFF ? "" : UnidecodeTable.transliterate(codePoint);
+      }
       for (int j = 0; j < ascii.length(); j++) {
-        append(slug, ascii.charAt(j));
-        if (maxLength > 0 && decided(slug, maxLength)) {
+        if (appendDecides(slug, ascii.charAt(j), maxLength)) {
           break read;
         }
       }
@@ -78,16 +70,25 @@ public final class Slug {
     return sha.substring(0, Math.min(sha.length(), length));
   }
 
-  private static String transliterate(int codePoint) {
-    String substituted = RUNE_SUBSTITUTIONS.get(codePoint);
-    if (substituted != null) {
-      return substituted;
-    }
-    if (codePoint < 0x80) {
-      return Character.toString(codePoint);
-    }
-    // unidecode's table stops at the BMP and drops the rest (emoji).
-    return codePoint > 0xFFFF ? "" : UnidecodeTable.transliterate(codePoint);
+  /**
+   * What a code point becomes before unidecode, or null: Argo CD's CustomSub {@code "_" -> "-"} (so
+   * only an '_' unidecode emits survives), then gosimple/slug's "en" substitutions merged with its
+   * defaultSub.
+   */
+  private static String substitution(int codePoint) {
+    return switch (codePoint) {
+      case '_', '‒', '–', '—', '―' -> "-";
+      case '&' -> "and";
+      case '@' -> "at";
+      case '"', '\'', '’' -> "";
+      default -> null;
+    };
+  }
+
+  /** {@link #append}, then whether more input can no longer change the result. */
+  private static boolean appendDecides(StringBuilder slug, char c, int maxLength) {
+    append(slug, c);
+    return maxLength > 0 && decided(slug, maxLength);
   }
 
   /**
