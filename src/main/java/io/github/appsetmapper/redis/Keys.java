@@ -50,7 +50,16 @@ final class Keys {
       LOG.info("redis: integrity keys read again from {}", file);
       return next;
     } catch (IOException e) {
-      if (loaded.compareAndSet(now, new Loaded(now.ring(), now.modified(), now.size(), t))) {
+      // Not read again before the file changes again: said once per change.
+      FileTime modified = now.modified();
+      long size = now.size();
+      try {
+        modified = Files.getLastModifiedTime(file);
+        size = Files.size(file);
+      } catch (IOException gone) {
+        // Kept as it was: the next change is checked again.
+      }
+      if (loaded.compareAndSet(now, new Loaded(now.ring(), modified, size, t))) {
         LOG.warn(
             "redis: integrity keys not read again, the previous ones stay: {}", e.getMessage());
       }

@@ -63,6 +63,7 @@ final class RedisLink implements AutoCloseable {
   private volatile StatefulRedisConnection<byte[], byte[]> connection;
   private volatile StatefulRedisPubSubConnection<byte[], byte[]> subscription;
   private volatile boolean closed;
+  private volatile boolean triedOnce;
 
   /**
    * @param onMessage called with each message of {@code channel} (on a Lettuce thread: keep it
@@ -258,8 +259,6 @@ final class RedisLink implements AutoCloseable {
       }
     }
   }
-
-  private volatile boolean triedOnce;
 
   private static String describe(Throwable cause) {
     Throwable root = cause;

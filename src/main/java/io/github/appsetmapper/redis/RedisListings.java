@@ -183,12 +183,21 @@ final class RedisListings implements SharedLevel {
   }
 
   /**
-   * Why {@code listing} must stay in this replica, or null when it may be shared: too large, or it
-   * holds a secret this server knows (an upstream echoing a token, a URL carrying one).
+   * Why {@code listing} must stay in this replica, or null when it may be shared: too large, marked
+   * {@code no-store}, or it holds a secret this server knows (an upstream echoing a token, a URL
+   * carrying one).
    */
   RedisStats.NotShared keptHere(StoredListing listing) {
     if (listing.bodyBytes() > settings.maxEntryBytes()) {
       return RedisStats.NotShared.TOO_LARGE;
+    }
+    for (StoredListing.Page page : listing.pages()) {
+      var response = page.response();
+      for (String control : response.headers().all("Cache-Control")) {
+        if (control.toLowerCase(java.util.Locale.ROOT).contains("no-store")) {
+          return RedisStats.NotShared.NO_STORE;
+        }
+      }
     }
     for (StoredListing.Page page : listing.pages()) {
       var response = page.response();

@@ -44,7 +44,9 @@ public final class RedisStats {
     /** Over {@code --redis-max-entry-bytes}. */
     TOO_LARGE,
     /** A secret value this server holds appears in it. */
-    SECRET
+    SECRET,
+    /** The upstream said {@code Cache-Control: no-store}. */
+    NO_STORE
   }
 
   private final AtomicBoolean up = new AtomicBoolean();

@@ -397,6 +397,67 @@ class SharedReplicasTest {
     }
 
     @Test
+    void aListingHoldingASecretStaysInItsReplica() throws Exception {
+      Path token = dir.resolve("upstream-token");
+      Files.writeString(token, "upstream-token-8c1f2a9d77");
+      // A hostile or careless upstream echoing the credential it was sent.
+      stub.on(
+          "GET /repos/front/pulls",
+          r -> Reply.json(200, "[\"" + r.header("Authorization") + "\"]"));
+      String yaml =
+          """
+          name: pulls
+          input: {repo: {required: true}}
+          vars: {up: {default: "http://unset.invalid"}}
+          secrets: {tok: {file: %s}}
+          list:
+            request:
+              url: "#{vars.up}/repos/#{input.repo}/pulls"
+              auth: {bearer: {secret: tok}}
+              cache: {ttl: 1h}
+            items: "$[*]"
+          parameters: {number: "'row'"}
+          """
+              .formatted(token);
+      List<PluginServer> replicas = replicas(2, yaml);
+      assertThat(replicas.get(0).getparams("pulls", BODY).status()).isEqualTo(200);
+      assertThat(replicas.get(0).getparams("pulls", BODY).status()).isEqualTo(200);
+      assertThat(stub.calls()).isEqualTo(1);
+      assertThat(replicas.get(0).redisStats().notShared(RedisStats.NotShared.SECRET)).isEqualTo(1);
+      assertThat(redis.cli("--scan", "--pattern", "appset-mapper:listing:*")).isEmpty();
+      // The other replica makes its own call.
+      assertThat(replicas.get(1).getparams("pulls", BODY).status()).isEqualTo(200);
+      assertThat(stub.calls()).isEqualTo(2);
+    }
+
+    @Test
+    void aListingOverTheEntryCapStaysInItsReplicaAndStillAnswersFromItsMemory() throws Exception {
+      stub.on("GET /repos/front/pulls", Reply.json(200, numbers(600)));
+      Path own = Files.createDirectories(dir.resolve("capped"));
+      RedisSettings base = settings();
+      RedisSettings capped =
+          new RedisSettings(
+              base.url(),
+              null,
+              base.passwordFile(),
+              null,
+              base.keysFile(),
+              base.prefix(),
+              base.timeout(),
+              1024,
+              base.probeInterval());
+      PluginServer a =
+          PluginServer.withRedis(
+              own, Map.of("up", stub.url()), capped, mapping("pulls", "cache: {ttl: 1h}", ""));
+      servers.add(a);
+      waitFor("Redis up", () -> a.redisStats().up());
+      assertThat(a.getparams("pulls", BODY).body()).isEqualTo(answer(600));
+      assertThat(a.getparams("pulls", BODY).body()).isEqualTo(answer(600));
+      assertThat(stub.calls()).isEqualTo(1);
+      assertThat(a.redisStats().notShared(RedisStats.NotShared.TOO_LARGE)).isEqualTo(1);
+    }
+
+    @Test
     void nothingInRedisNamesTheUpstreamTheInputOrASecret() throws Exception {
       stub.on("GET /repos/front/pulls", Reply.json(200, numbers(3)));
       PluginServer a = replicas(1, mapping("pulls", "cache: {ttl: 1h}", "maxDrop: 50%")).get(0);

@@ -233,11 +233,15 @@ public final class SharedCalls {
         source = Source.SHARED_HIT;
       }
       case ABSENT -> {
-        // Not the shared listing (or none is shared): kept for validators and stale use only.
-        if (local != null) {
+        if (local != null && local.version != null) {
+          // It was shared and is gone (evicted, flushed): kept for validators and stale use.
           local.invalidate();
+          hit = null;
+        } else {
+          // Never shared (too large to share, or fetched while the shared level was down):
+          // this replica's own, under its own ttl, until a shared listing replaces it.
+          hit = fresh(key, policy, owners);
         }
-        hit = null;
       }
       default -> hit = fresh(key, policy, owners);
     }
