@@ -479,6 +479,24 @@ class SharedReplicasTest {
   @Nested
   class Outage {
     @Test
+    void aReplicaWithoutItsRedisStartsReadyAndAnswersFromItsOwnMemory() throws Exception {
+      stub.on("GET /repos/front/pulls", Reply.json(200, numbers(3)));
+      redis.kill();
+      Path own = Files.createDirectories(dir.resolve("alone"));
+      PluginServer alone =
+          PluginServer.withRedis(
+              own, Map.of("up", stub.url()), settings(), mapping("pulls", "cache: {ttl: 1h}", ""));
+      servers.add(alone);
+      assertThat(alone.send("GET", "/readyz", null, null, null).status()).isEqualTo(200);
+      assertThat(alone.getparams("pulls", BODY).body()).isEqualTo(answer(3));
+      assertThat(alone.getparams("pulls", BODY).body()).isEqualTo(answer(3));
+      assertThat(stub.calls()).isEqualTo(1);
+      assertThat(metrics(alone)).contains("appset_mapper_redis_up 0.0");
+      assertThat(admin(alone, "pulls", "cache/invalidate", "").body())
+          .isEqualTo("{\"mapping\":\"pulls\",\"invalidated\":1,\"everyReplica\":false}");
+    }
+
+    @Test
     void redisKilledInTheMiddleOfALoadLeavesEveryAnswerRightOrAnErrorAndSharingResumes()
         throws Exception {
       stub.otherwise(
