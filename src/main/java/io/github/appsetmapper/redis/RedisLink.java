@@ -35,12 +35,14 @@ import org.slf4j.LoggerFactory;
  * The connection to Redis, and the circuit breaker in front of it: a failing Redis costs a
  * getparams nothing. Commands share one multiplexed connection (Lettuce pipelines what is sent
  * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout}.
- * A timeout or a lost connection opens the breaker: from then on every operation is refused at once
- * ({@link Unavailable}, the caller uses its own memory) while a background probe tries Redis every
- * {@code probeInterval}; the first answer closes it. Going down and coming back are logged once
- * each and shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full
- * one refusing a write) fails that operation only. Connecting happens in the background too: a
- * server starts, and is ready, whether Redis is there or not.
+ * A timeout or a lost connection is a failure; {@link #FAILURES_TO_OPEN} in a row (no success
+ * between) open the breaker, so that one slow answer on a busy machine does not (a lost connection
+ * fails every command at once): from then on every operation is refused at once ({@link
+ * Unavailable}, the caller uses its own memory) while a background probe tries Redis every {@code
+ * probeInterval}; the first answer closes it. Going down and coming back are logged once each and
+ * shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full one
+ * refusing a write) fails that operation only. Connecting happens in the background too: a server
+ * starts, and is ready, whether Redis is there or not.
  */
 final class RedisLink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.redis");
@@ -54,6 +56,11 @@ final class RedisLink implements AutoCloseable {
     }
   }
 
+  /** Failures in a row that open the breaker. */
+  static final int FAILURES_TO_OPEN = 3;
+
+  private final java.util.concurrent.atomic.AtomicInteger failures =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final RedisSettings settings;
   private final RedisStats stats;
   private final RedisClient client;
@@ -159,6 +166,7 @@ final class RedisLink implements AutoCloseable {
       for (int i = 0; i < answers.length; i++) {
         answers[i] = sent.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
       }
+      failures.set(0);
       return java.util.Arrays.asList(answers);
     } catch (ExecutionException e) {
       stats.error(op);
@@ -196,6 +204,9 @@ final class RedisLink implements AutoCloseable {
   }
 
   private void down(RedisStats.Op op, Throwable cause) {
+    if (failures.incrementAndGet() < FAILURES_TO_OPEN) {
+      return;
+    }
     if (stats.up(false)) {
       LOG.warn(
           "redis: {} failed ({}): every replica uses its own memory until Redis answers again"
@@ -238,6 +249,7 @@ final class RedisLink implements AutoCloseable {
         subscription = pubsub;
       }
       connection.async().ping().get(settings.timeout().toMillis() * 4, TimeUnit.MILLISECONDS);
+      failures.set(0);
       if (stats.up(true)) {
         LOG.info(
             "redis: {} answers: replicas share the cache, leases and baselines", settings.where());
