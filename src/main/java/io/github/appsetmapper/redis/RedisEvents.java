@@ -47,10 +47,18 @@ final class RedisEvents {
       new ConcurrentHashMap<>();
   private final List<Consumer<Event>> listeners = new CopyOnWriteArrayList<>();
 
+  /** Runs the listeners: off Lettuce's event loop (forgetting floors walks a map). */
+  private final java.util.concurrent.Executor dispatch;
+
   RedisEvents(Seal seal, String channel, RedisStats stats) {
+    this(seal, channel, stats, Runnable::run);
+  }
+
+  RedisEvents(Seal seal, String channel, RedisStats stats, java.util.concurrent.Executor dispatch) {
     this.seal = seal;
     this.channel = channel;
     this.stats = stats;
+    this.dispatch = dispatch;
   }
 
   byte[] message(Kind kind, String... fields) {
@@ -118,8 +126,12 @@ final class RedisEvents {
       }
       return;
     }
-    for (Consumer<Event> listener : listeners) {
-      listener.accept(event);
-    }
+    Event taken = event;
+    dispatch.execute(
+        () -> {
+          for (Consumer<Event> listener : listeners) {
+            listener.accept(taken);
+          }
+        });
   }
 }

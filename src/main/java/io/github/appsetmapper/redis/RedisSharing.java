@@ -23,9 +23,9 @@ public final class RedisSharing implements AutoCloseable {
   private RedisSharing(RedisSettings settings, Redactor redactor) throws IOException {
     Seal seal = new Seal(Keys.of(settings.keysFile()));
     RedisKeys keys = new RedisKeys(settings.prefix());
-    RedisEvents events = new RedisEvents(seal, keys.channel(), stats);
     this.timers = Executors.newSingleThreadScheduledExecutor(daemon("redis-lease"));
-    this.background = Executors.newSingleThreadExecutor(daemon("redis-sweep"));
+    this.background = Executors.newSingleThreadExecutor(daemon("redis-background"));
+    RedisEvents events = new RedisEvents(seal, keys.channel(), stats, background);
     this.link =
         new RedisLink(settings, stats, keys.channel(), (from, message) -> events.received(message));
     this.sharing =
