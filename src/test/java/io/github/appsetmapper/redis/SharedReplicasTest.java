@@ -507,6 +507,8 @@ class SharedReplicasTest {
                 : Reply.json(404, "{}");
           });
       List<PluginServer> replicas = replicas(3, mapping("pulls", "cache: {ttl: 1h}", ""));
+      io.github.appsetmapper.testing.LogCapture logs =
+          new io.github.appsetmapper.testing.LogCapture();
       int total = 600;
       AtomicInteger done = new AtomicInteger();
       ExecutorService pool = Executors.newFixedThreadPool(12);
@@ -573,6 +575,12 @@ class SharedReplicasTest {
       }
       assertThat(resumed).allSatisfy(a -> assertThat(a.body()).isEqualTo(answer(5)));
       assertThat(stub.calls() - before).isEqualTo(1);
+      // Said once per replica each way, whatever the number of failed operations and retries.
+      logs.close();
+      List<String> lines = logs.lines();
+      assertThat(lines.stream().filter(l -> l.contains("until Redis answers again"))).hasSize(3);
+      assertThat(lines.stream().filter(l -> l.contains("answers: replicas share"))).hasSize(3);
+      assertThat(lines).noneMatch(l -> l.contains("Reconnect"));
     }
   }
 }
