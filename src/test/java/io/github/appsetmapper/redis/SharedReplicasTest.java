@@ -251,8 +251,8 @@ class SharedReplicasTest {
             }
             return Reply.json(200, numbers(2));
           });
-      // Timeout 3s, deadline 4s: a waiter keeps min(3s, 4s / 2) = 2s for its own call.
-      List<PluginServer> replicas = replicas(2, mapping("pulls", "timeout: 3s", "deadline: 4s"));
+      // Timeout 5s, deadline 8s: a waiter keeps min(5s, 8s / 2) = 4s for its own call.
+      List<PluginServer> replicas = replicas(2, mapping("pulls", "timeout: 5s", "deadline: 8s"));
       ExecutorService pool = Executors.newFixedThreadPool(1);
       try {
         Future<Answer> stuck = pool.submit(() -> replicas.get(0).getparams("pulls", BODY));
