@@ -3,6 +3,8 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisSharing;
 import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.ReplayUpstream;
 import io.github.appsetmapper.secret.Redactor;
@@ -25,6 +27,9 @@ final class EngineRuntime implements AutoCloseable {
   final Upstream upstream;
   final ExecutorService pool;
   final Engine engine;
+
+  /** Redis, when replicas share (null: alone). */
+  final RedisSharing redis;
 
   /** With a replay, the test file's secret values stand in for the mapping's own sources. */
   final Map<String, String> replaySecrets;
@@ -51,6 +56,20 @@ final class EngineRuntime implements AutoCloseable {
    */
   EngineRuntime(int upstreamThreads, UpstreamOptions options, Path replay, long memoryBudget)
       throws IOException {
+    this(upstreamThreads, options, replay, memoryBudget, null);
+  }
+
+  /**
+   * @param redis where replicas share the cache and baselines (null: this replica alone)
+   */
+  EngineRuntime(
+      int upstreamThreads,
+      UpstreamOptions options,
+      Path replay,
+      long memoryBudget,
+      RedisSettings redis)
+      throws IOException {
+    this.redis = redis == null ? null : RedisSharing.start(redis, redactor);
     ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
     this.upstream =
         recorded == null ? new HttpUpstream(options) : new ReplayUpstream(recorded.allExchanges());
@@ -58,7 +77,12 @@ final class EngineRuntime implements AutoCloseable {
     this.pool = Executors.newFixedThreadPool(upstreamThreads, daemon("enrich"));
     this.engine =
         new Engine(
-            upstream, pool, redactor, java.time.Clock.systemUTC(), new MemoryBudget(memoryBudget));
+            upstream,
+            pool,
+            redactor,
+            java.time.Clock.systemUTC(),
+            new MemoryBudget(memoryBudget),
+            this.redis == null ? Engine.Sharing.ALONE : this.redis.sharing());
   }
 
   CompileOptions compileOptions(VarValues vars) {
@@ -78,5 +102,8 @@ final class EngineRuntime implements AutoCloseable {
   public void close() {
     pool.shutdownNow();
     upstream.close();
+    if (redis != null) {
+      redis.close();
+    }
   }
 }

@@ -220,6 +220,8 @@ final class ServeCommand implements Callable<Integer> {
               + " before the caller is known (default ${DEFAULT-VALUE}).")
   long webhookMaxBodyBytes;
 
+  @CommandLine.Mixin RedisFlags redisFlags = new RedisFlags();
+
   @Option(
       names = "--log-format",
       defaultValue = "text",
@@ -243,8 +245,10 @@ final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     UpstreamOptions upstreamOptions;
+    io.github.appsetmapper.redis.RedisSettings redis;
     try {
       upstreamOptions = upstreamOptions();
+      redis = redisFlags.settings();
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.flush();
@@ -277,8 +281,17 @@ final class ServeCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    EngineRuntime runtime =
-        new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
+    EngineRuntime runtime;
+    try {
+      runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget, redis);
+    } catch (IOException e) {
+      if (redis == null) {
+        throw e;
+      }
+      err.println("error: --redis-integrity-keys-file: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(given));
@@ -325,6 +338,9 @@ final class ServeCommand implements Callable<Integer> {
             .withTimeouts(idleTimeout, readTimeout)
             .withWebhookMaxBodyBytes(webhookMaxBodyBytes);
     AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics);
+    if (runtime.redis != null) {
+      metrics.bindRedis(runtime.redis.stats());
+    }
     // Registered before the listener opens: a SIGTERM from then on always finds its way out.
     CountDownLatch stopped = new CountDownLatch(1);
     // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.

@@ -18,6 +18,7 @@ import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.cache.SharedLevel;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -36,8 +37,17 @@ public final class Engine {
   private final SharedCalls calls;
   private final ExecutorService pool;
   private final Redactor redactor;
-  private final DropGuard guard = new DropGuard();
+  private final DropGuard guard;
+  private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
+
+  /**
+   * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
+   * #ALONE} for a replica on its own.
+   */
+  public record Sharing(SharedLevel listings, BaselineStore baselines) {
+    public static final Sharing ALONE = new Sharing(SharedLevel.NONE, BaselineStore.NONE);
+  }
 
   /**
    * @param upstream the calls' transport (HTTP, or recorded exchanges); the engine adds retries and
@@ -59,11 +69,31 @@ public final class Engine {
       Redactor redactor,
       Clock clock,
       MemoryBudget budget) {
+    this(upstream, pool, redactor, clock, budget, Sharing.ALONE);
+  }
+
+  /** With what replicas share ({@code serve --redis}). */
+  public Engine(
+      Upstream upstream,
+      ExecutorService pool,
+      Redactor redactor,
+      Clock clock,
+      MemoryBudget budget,
+      Sharing sharing) {
     this.calls =
         new SharedCalls(
-            new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock), budget);
+            new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock),
+            budget,
+            sharing.listings());
+    this.guard = new DropGuard(sharing.baselines());
+    this.shared = sharing != Sharing.ALONE;
     this.pool = pool;
     this.redactor = redactor;
+  }
+
+  /** Whether replicas share the cache and baselines (they may still be unreachable now). */
+  public boolean shared() {
+    return shared;
   }
 
   public Redactor redactor() {
@@ -93,27 +123,27 @@ public final class Engine {
    * Marks the cached upstream answers {@code mapping} used as expired: all of them, or those of one
    * input when {@code parameters} is non-null.
    *
-   * @return how many cache entries were marked
+   * @return how many of this replica's cache entries were marked, and whether every replica sees it
    */
-  public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
+  public SharedCalls.Invalidated invalidate(CompiledMapping mapping, Map<String, Object> parameters)
       throws InputException {
     String tag =
         parameters == null
             ? mappingTag(mapping)
             : inputTag(mapping, InputKeys.of(InputValidator.validate(mapping, parameters)));
-    return calls.invalidate(owners -> owners.contains(tag));
+    return calls.invalidate(tag);
   }
 
   /**
    * Forgets the {@code maxDrop} baselines of {@code mapping}: all, or one input's when {@code
    * parameters} is non-null (of one ApplicationSet when {@code applicationSet} is non-empty).
    */
-  public int resetGuard(
+  public DropGuard.Reset resetGuard(
       CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
       throws InputException {
     String input =
         parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
-    return guard.reset(
+    return guard.resetEverywhere(
         mapping.name(),
         input,
         applicationSet == null || applicationSet.isEmpty() ? null : applicationSet);

@@ -3,6 +3,10 @@ package io.github.appsetmapper.testing;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisSharing;
+import io.github.appsetmapper.redis.RedisStats;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
@@ -39,6 +43,7 @@ public final class PluginServer implements AutoCloseable {
   public record Answer(int status, String body, Map<String, List<String>> headers) {}
 
   private final AppServer server;
+  private final RedisSharing redis;
   private final ExecutorService pool;
   private final Upstream upstream;
   private final List<Path> mappings;
@@ -85,6 +90,24 @@ public final class PluginServer implements AutoCloseable {
       WebhookSecret webhookSecret,
       long memoryBudget,
       java.util.function.UnaryOperator<ServerOptions> tune) {
+    this(mappings, vars, env, tokens, upstream, webhookSecret, memoryBudget, tune, null);
+  }
+
+  private PluginServer(
+      List<Path> mappings,
+      Map<String, String> vars,
+      Map<String, String> env,
+      Tokens tokens,
+      Upstream upstream,
+      WebhookSecret webhookSecret,
+      long memoryBudget,
+      java.util.function.UnaryOperator<ServerOptions> tune,
+      RedisSettings redisSettings) {
+    try {
+      this.redis = redisSettings == null ? null : RedisSharing.start(redisSettings, redactor);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
     this.upstream =
         upstream == null ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES) : upstream;
     this.pool = Executors.newFixedThreadPool(32);
@@ -103,7 +126,12 @@ public final class PluginServer implements AutoCloseable {
             pool,
             redactor,
             java.time.Clock.systemUTC(),
-            new MemoryBudget(memoryBudget));
+            new MemoryBudget(memoryBudget),
+            redis == null ? Engine.Sharing.ALONE : redis.sharing());
+    Metrics metrics = new Metrics();
+    if (redis != null) {
+      metrics.bindRedis(redis.stats());
+    }
     server =
         new AppServer(
                 tune.apply(
@@ -116,8 +144,32 @@ public final class PluginServer implements AutoCloseable {
                         16,
                         webhookSecret)),
                 MappingRegistry.of(loaded.mappings(), null),
-                engine)
+                engine,
+                metrics)
             .start();
+  }
+
+  /**
+   * As {@link #withYaml}, sharing the cache, leases and baselines with other servers through Redis
+   * ({@code serve --redis}).
+   */
+  public static PluginServer withRedis(
+      Path dir, Map<String, String> vars, RedisSettings redis, String... yamls) {
+    return new PluginServer(
+        write(dir, yamls),
+        vars,
+        Map.of(),
+        Tokens.fixed(TOKEN),
+        null,
+        null,
+        MemoryBudget.DEFAULT_BYTES,
+        java.util.function.UnaryOperator.identity(),
+        redis);
+  }
+
+  /** What the Redis level did (null without Redis). */
+  public RedisStats redisStats() {
+    return redis == null ? null : redis.stats();
   }
 
   /**
@@ -276,5 +328,8 @@ public final class PluginServer implements AutoCloseable {
     server.close();
     pool.shutdownNow();
     upstream.close();
+    if (redis != null) {
+      redis.close();
+    }
   }
 }
