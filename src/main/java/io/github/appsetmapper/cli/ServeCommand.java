@@ -221,6 +221,8 @@ final class ServeCommand implements Callable<Integer> {
               + " before the caller is known (default ${DEFAULT-VALUE}).")
   long webhookMaxBodyBytes;
 
+  @CommandLine.Mixin RedisFlags redisFlags = new RedisFlags();
+
   @Option(
       names = "--log-format",
       defaultValue = "text",
@@ -244,8 +246,10 @@ final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     UpstreamOptions upstreamOptions;
+    io.github.appsetmapper.redis.RedisSettings redis;
     try {
       upstreamOptions = upstreamOptions();
+      redis = redisFlags.settings();
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.flush();
@@ -278,14 +282,25 @@ final class ServeCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    AppRuntime runtime =
-        AppRuntime.builder()
-            .vars(given)
-            .http(replay == null ? upstreamOptions : null)
-            .replay(replay)
-            .enrichThreads(upstreamThreads)
-            .memoryBudget(memoryBudget)
-            .build();
+    AppRuntime runtime;
+    try {
+      runtime =
+          AppRuntime.builder()
+              .vars(given)
+              .http(replay == null ? upstreamOptions : null)
+              .replay(replay)
+              .enrichThreads(upstreamThreads)
+              .memoryBudget(memoryBudget)
+              .redis(redis)
+              .build();
+    } catch (IOException e) {
+      if (redis == null) {
+        throw e;
+      }
+      err.println("error: --redis-integrity-keys-file: " + e.getMessage());
+      err.flush();
+      return 2;
+    }
     AtomicReference<AppServer> serving = new AtomicReference<>();
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
     // Reloads keep what each bare --var was bound to at the first load.

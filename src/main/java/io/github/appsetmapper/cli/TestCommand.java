@@ -50,6 +50,13 @@ final class TestCommand implements Callable<Integer> {
           VarOption.DESCRIPTION + " A test file's own vars win: its recorded calls depend on them.")
   Map<String, String> vars = Map.of();
 
+  @Option(
+      names = "--case",
+      paramLabel = "NAME",
+      description =
+          "Run only the case of this name (repeatable); the other cases are not run or listed.")
+  Set<String> caseNames = new LinkedHashSet<>();
+
   @Override
   public Integer call() throws java.io.IOException {
     PrintWriter out = spec.commandLine().getOut();
@@ -83,7 +90,8 @@ final class TestCommand implements Callable<Integer> {
     AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
     try {
       for (Path file : files) {
-        MappingTestRun.FileResult result = MappingTestRun.run(file, runtime.pool(), given);
+        MappingTestRun.FileResult result =
+            MappingTestRun.run(file, runtime.pool(), given, caseNames);
         print(out, result);
         passed += result.passed();
         failed += result.failed();
@@ -92,12 +100,24 @@ final class TestCommand implements Callable<Integer> {
       runtime.close();
     }
     if (passed + failed == 0) {
-      out.println("FAIL no test case found");
+      out.println("FAIL " + noCase(files));
       failed++;
     }
     out.println(passed + " passed, " + failed + " failed");
     out.flush();
     return failed == 0 ? ExitCode.OK : ExitCode.FAILED;
+  }
+
+  /** Why nothing ran, naming where it looked. */
+  private String noCase(Set<Path> files) {
+    String where = String.join(", ", files.stream().map(Path::toString).toList());
+    if (caseNames.isEmpty()) {
+      return "no test case found in " + where;
+    }
+    return "no test case named "
+        + String.join(", ", caseNames.stream().map(n -> "'" + n + "'").toList())
+        + " in "
+        + where;
   }
 
   private static void print(PrintWriter out, MappingTestRun.FileResult result) {

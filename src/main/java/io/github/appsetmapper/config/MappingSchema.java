@@ -32,15 +32,19 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class MappingSchema {
   public static final String RESOURCE = "/schema/mapping-v1.schema.json";
 
-  private static final Schema SCHEMA = load();
+  /** The schema of mapping test files ({@code *.test.yaml}), checked the same way. */
+  public static final String TEST_FILE_RESOURCE = "/schema/mapping-test-v1.schema.json";
+
+  private static final Schema SCHEMA = load(RESOURCE);
+  private static final Schema TEST_FILE_SCHEMA = load(TEST_FILE_RESOURCE);
   private static final Pattern ALTERNATIVE = Pattern.compile("/(oneOf|anyOf)/\\d+(/|$)");
 
   private MappingSchema() {}
 
-  private static Schema load() {
-    try (InputStream in = MappingSchema.class.getResourceAsStream(RESOURCE)) {
+  private static Schema load(String resource) {
+    try (InputStream in = MappingSchema.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is not on the classpath");
+        throw new IllegalStateException(resource + " is not on the classpath");
       }
       JsonNode schema = io.github.appsetmapper.json.JsonCodec.tree(in.readAllBytes());
       return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7).getSchema(schema);
@@ -51,6 +55,15 @@ public final class MappingSchema {
 
   /** The schema's problems with every document of a file; none when the YAML does not parse. */
   public static List<Problem> check(String file, String content) {
+    return check(SCHEMA, file, content);
+  }
+
+  /** The test-file schema's problems with a {@code *.test.yaml}, as {@link #check} gives them. */
+  public static List<Problem> checkTestFile(String file, String content) {
+    return check(TEST_FILE_SCHEMA, file, content);
+  }
+
+  private static List<Problem> check(Schema schema, String file, String content) {
     List<Problem> problems = new ArrayList<>();
     Iterable<Node> documents;
     try {
@@ -70,17 +83,17 @@ public final class MappingSchema {
       if (document instanceof MappingNode) {
         YamlJson.Located located = YamlJson.convert(file, document);
         if (!located.truncated()) {
-          problems.addAll(check(located));
+          problems.addAll(check(schema, located));
         }
       }
     }
     return List.copyOf(problems);
   }
 
-  private static List<Problem> check(YamlJson.Located document) {
+  private static List<Problem> check(Schema schema, YamlJson.Located document) {
     List<Problem> out = new ArrayList<>();
     Set<String> seen = new TreeSet<>();
-    for (Error error : SCHEMA.validate(document.json())) {
+    for (Error error : schema.validate(document.json())) {
       if (ALTERNATIVE.matcher(error.getEvaluationPath().toString()).find()) {
         continue; // why each alternative failed; the oneOf's own error says it better
       }

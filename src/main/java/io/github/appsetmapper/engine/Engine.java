@@ -12,6 +12,7 @@ import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.cache.SharedLevel;
 import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.Upstream;
@@ -30,11 +31,23 @@ public final class Engine {
   private final SharedCalls calls;
   private final ExecutorService pool;
   private final Redactor redactor;
-  private final DropGuard guard = new DropGuard();
+  private final DropGuard guard;
+  private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
 
-  private Engine(SharedCalls calls, ExecutorService pool, Redactor redactor) {
+  /**
+   * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
+   * #ALONE} for a replica on its own.
+   */
+  public record Sharing(SharedLevel listings, BaselineStore baselines) {
+    public static final Sharing ALONE = new Sharing(SharedLevel.NONE, BaselineStore.NONE);
+  }
+
+  private Engine(
+      SharedCalls calls, DropGuard guard, boolean shared, ExecutorService pool, Redactor redactor) {
     this.calls = calls;
+    this.guard = guard;
+    this.shared = shared;
     this.pool = pool;
     this.redactor = redactor;
   }
@@ -55,6 +68,7 @@ public final class Engine {
     private Clock clock = Clock.systemUTC();
     private MemoryBudget budget;
     private Ticker ticker = Ticker.systemTicker();
+    private Sharing sharing = Sharing.ALONE;
 
     private Builder() {}
 
@@ -93,11 +107,27 @@ public final class Engine {
       return this;
     }
 
+    /** What replicas share ({@code serve --redis}); default: this replica alone. */
+    public Builder sharing(Sharing value) {
+      this.sharing = value;
+      return this;
+    }
+
     public Engine build() {
       MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
       Upstream stack = new AuthorizingUpstream(new RetryingUpstream(transport), redactor, clock);
-      return new Engine(new SharedCalls(stack, memory, ticker), pool, redactor);
+      return new Engine(
+          new SharedCalls(stack, memory, ticker, sharing.listings()),
+          new DropGuard(sharing.baselines()),
+          sharing != Sharing.ALONE,
+          pool,
+          redactor);
     }
+  }
+
+  /** Whether replicas share the cache and baselines (they may still be unreachable now). */
+  public boolean shared() {
+    return shared;
   }
 
   public Redactor redactor() {
@@ -127,27 +157,27 @@ public final class Engine {
    * Marks the cached upstream answers {@code mapping} used as expired: all of them, or those of one
    * input when {@code parameters} is non-null.
    *
-   * @return how many cache entries were marked
+   * @return how many of this replica's cache entries were marked, and whether every replica sees it
    */
-  public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
+  public SharedCalls.Invalidated invalidate(CompiledMapping mapping, Map<String, Object> parameters)
       throws RequestFailure {
     String tag =
         parameters == null
             ? mappingTag(mapping)
             : inputTag(mapping, InputKeys.of(InputValidator.validate(mapping, parameters)));
-    return calls.invalidate(owners -> owners.contains(tag));
+    return calls.invalidate(tag);
   }
 
   /**
    * Forgets the {@code maxDrop} baselines of {@code mapping}: all, or one input's when {@code
    * parameters} is non-null (of one ApplicationSet when {@code applicationSet} is non-empty).
    */
-  public int resetGuard(
+  public DropGuard.Reset resetGuard(
       CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
       throws RequestFailure {
     String input =
         parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
-    return guard.reset(
+    return guard.resetEverywhere(
         mapping.name(),
         input,
         applicationSet == null || applicationSet.isEmpty() ? null : applicationSet);

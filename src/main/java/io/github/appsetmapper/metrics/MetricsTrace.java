@@ -21,7 +21,7 @@ public final class MetricsTrace implements Trace {
   public void call(UpstreamCall call) {
     SharedCalls.Source source = call.source();
     try {
-      if (source == SharedCalls.Source.COALESCED) {
+      if (source == SharedCalls.Source.COALESCED || source == SharedCalls.Source.SHARED_COALESCED) {
         metrics.coalescedCall(mapping);
       } else if (source != null && source != SharedCalls.Source.NETWORK) {
         metrics.cache(mapping, source.name().toLowerCase(java.util.Locale.ROOT));

@@ -5,6 +5,8 @@ import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.config.MappingSchema;
+import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.json.JsonCodec;
@@ -97,11 +99,32 @@ public final class MappingTestRun {
    * file's own {@code vars} win, its recorded calls depend on them.
    */
   public static FileResult run(Path testFile, ExecutorService pool, VarValues given) {
-    ExchangeFile file;
+    return run(testFile, pool, given, Set.of());
+  }
+
+  /**
+   * Runs the cases of a test file named in {@code caseNames} (every case when it is empty); a file
+   * without any case fails, one without a case of those names gives no result.
+   */
+  public static FileResult run(
+      Path testFile, ExecutorService pool, VarValues given, Set<String> caseNames) {
+    ExchangeFile whole;
     try {
-      file = ExchangeFile.read(testFile);
+      List<String> schemaProblems = schemaProblems(testFile);
+      if (!schemaProblems.isEmpty()) {
+        return new FileResult(testFile, List.of(), schemaProblems);
+      }
+      whole = ExchangeFile.read(testFile);
     } catch (IOException | RuntimeException e) {
       return new FileResult(testFile, List.of(), List.of("cannot read: " + e.getMessage()));
+    }
+    if (whole.cases().isEmpty()) {
+      return new FileResult(
+          testFile, List.of(), List.of("no test case in it; add one under 'cases'"));
+    }
+    ExchangeFile file = whole.only(caseNames);
+    if (file.cases().isEmpty()) {
+      return new FileResult(testFile, List.of(), List.of());
     }
     Path beside = mappingFileFor(testFile);
     Path source = Files.isRegularFile(beside) ? beside : testFile.toAbsolutePath().getParent();
@@ -141,6 +164,21 @@ public final class MappingTestRun {
     }
     return new FileResult(testFile, List.copyOf(results), List.of());
   }
+
+  /** The test-file JSON Schema's problems with the file, each with its line and column. */
+  private static List<String> schemaProblems(Path testFile) throws IOException {
+    String content = Files.readString(testFile, StandardCharsets.UTF_8);
+    List<Problem> problems = MappingSchema.checkTestFile(testFile.toString(), content);
+    if (problems.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    out.add("does not match the test-file schema (" + SCHEMA_FILE + "):");
+    problems.forEach(p -> out.add("  " + p));
+    return out;
+  }
+
+  private static final String SCHEMA_FILE = "schema/mapping-test-v1.schema.json";
 
   private static FileResult notRun(ExchangeFile file, List<String> problems) {
     List<CaseResult> cases = new ArrayList<>();
@@ -300,9 +338,11 @@ public final class MappingTestRun {
       out.add("    method: expected " + closest.method() + ", got " + request.method());
     }
     String url = request.uri().toString();
-    if (!closest.url().equals(url)) {
+    if (!QueryString.base(closest.url()).equals(QueryString.base(url))) {
       out.add("    url: expected " + closest.url());
       out.add("         got      " + url);
+    } else if (!QueryString.sameUrl(closest.url(), url)) {
+      out.addAll(queryDifference(QueryString.pairs(closest.url()), QueryString.pairs(url)));
     }
     for (Map.Entry<String, String> header : closest.headers().entrySet()) {
       String got = request.headers().first(header.getKey());
@@ -316,11 +356,30 @@ public final class MappingTestRun {
                 + (got == null ? "none" : "'" + got + "'"));
       }
     }
-    if (closest.body() != null) {
-      String got =
-          request.body() == null ? "no body" : new String(request.body(), StandardCharsets.UTF_8);
-      out.add("    body: expected " + JsonCodec.write(closest.body()));
+    if (!ExchangeMatcher.bodyMatches(closest, request.body())) {
+      String got = request.body() == null ? "no body" : ExchangeMatcher.text(request.body());
+      String expected =
+          closest.form() != null
+              ? "the form " + String.join("&", ExchangeMatcher.formPairs(closest.form()))
+              : closest.body() instanceof String text ? text : JsonCodec.write(closest.body());
+      out.add("    body: expected " + expected);
       out.add("          got      " + got);
+    }
+    return out;
+  }
+
+  /** The query parameters one URL has and the other lacks (their order never matters). */
+  private static List<String> queryDifference(List<String> expected, List<String> actual) {
+    List<String> missing = new ArrayList<>(expected);
+    actual.forEach(missing::remove);
+    List<String> unexpected = new ArrayList<>(actual);
+    expected.forEach(unexpected::remove);
+    List<String> out = new ArrayList<>();
+    if (!missing.isEmpty()) {
+      out.add("    query: missing " + String.join(", ", missing));
+    }
+    if (!unexpected.isEmpty()) {
+      out.add("    query: not recorded " + String.join(", ", unexpected));
     }
     return out;
   }
@@ -330,7 +389,7 @@ public final class MappingTestRun {
     long bestScore = -1;
     String url = request.uri().toString();
     for (RecordedExchange e : all) {
-      long score = firstDifference(e.url(), url);
+      long score = QueryString.sameUrl(e.url(), url) ? 500_000 : firstDifference(e.url(), url);
       if (e.method().equalsIgnoreCase(request.method())) {
         score += 1_000_000;
       }

@@ -6,6 +6,9 @@ import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisSharing;
+import io.github.appsetmapper.redis.RedisStats;
 import io.github.appsetmapper.reload.MappingReloader;
 import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.ReplayUpstream;
@@ -44,9 +47,12 @@ public final class AppRuntime implements AutoCloseable {
   private final Upstream transport;
   private final ExecutorService pool;
   private final Engine engine;
+  private final RedisSharing redis;
 
-  private AppRuntime(Builder builder, Upstream transport, Map<String, String> secretValues) {
+  private AppRuntime(
+      Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
     this.redactor = builder.redactor;
+    this.redis = redis;
     this.compileOptions =
         new CompileOptions(builder.vars, builder.environment, redactor, secretValues);
     this.metrics = builder.metrics != null ? builder.metrics : new Metrics();
@@ -64,6 +70,7 @@ public final class AppRuntime implements AutoCloseable {
               .clock(builder.clock)
               .memoryBudget(new MemoryBudget(builder.memoryBudget))
               .ticker(builder.ticker)
+              .sharing(redis == null ? Engine.Sharing.ALONE : redis.sharing())
               .build();
     }
   }
@@ -84,6 +91,11 @@ public final class AppRuntime implements AutoCloseable {
 
   public Metrics metrics() {
     return metrics;
+  }
+
+  /** What the Redis level did (null when this replica is alone). */
+  public RedisStats redisStats() {
+    return redis == null ? null : redis.stats();
   }
 
   /** The engine; a runtime built without a transport only loads ({@code validate}). */
@@ -115,6 +127,9 @@ public final class AppRuntime implements AutoCloseable {
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */
   public AppServer server(ServerOptions options, MappingRegistry registry) {
+    if (redis != null) {
+      metrics.bindRedis(redis.stats());
+    }
     return new AppServer(options, registry, engine(), metrics);
   }
 
@@ -123,6 +138,9 @@ public final class AppRuntime implements AutoCloseable {
     pool.shutdownNow();
     if (transport != null) {
       transport.close();
+    }
+    if (redis != null) {
+      redis.close();
     }
   }
 
@@ -149,8 +167,15 @@ public final class AppRuntime implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private Ticker ticker = Ticker.systemTicker();
     private Metrics metrics;
+    private RedisSettings redis;
 
     private Builder() {}
+
+    /** Replicas share the cache, coalescing and baselines on this Redis (null: alone). */
+    public Builder redis(RedisSettings settings) {
+      this.redis = settings;
+      return this;
+    }
 
     /** Calls go over HTTP with these settings. */
     public Builder http(UpstreamOptions options) {
@@ -231,7 +256,7 @@ public final class AppRuntime implements AutoCloseable {
     }
 
     /**
-     * @throws IOException when the replay file cannot be read
+     * @throws IOException when the replay file cannot be read, or Redis's integrity keys file
      */
     public AppRuntime build() throws IOException {
       if ((http != null ? 1 : 0) + (replay != null ? 1 : 0) + (transport != null ? 1 : 0) > 1) {
@@ -244,7 +269,8 @@ public final class AppRuntime implements AutoCloseable {
               : http != null ? new HttpUpstream(http) : transport;
       Map<String, String> secrets =
           recorded != null && secretValues.isEmpty() ? recorded.secrets() : secretValues;
-      return new AppRuntime(this, chosen, secrets);
+      RedisSharing sharing = redis == null ? null : RedisSharing.start(redis, redactor);
+      return new AppRuntime(this, chosen, secrets, sharing);
     }
   }
 }

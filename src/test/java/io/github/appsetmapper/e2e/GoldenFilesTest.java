@@ -206,12 +206,8 @@ class GoldenFilesTest {
     RecordedExchange exchange(RecordedExchange e) {
       Map<String, String> responseHeaders = new LinkedHashMap<>();
       e.responseHeaders().forEach((k, v) -> responseHeaders.put(k, text(v)));
-      return new RecordedExchange(
-          e.method(),
+      return e.movedTo(
           text(e.url()),
-          e.headers(),
-          e.body(),
-          e.status(),
           responseHeaders,
           text(new String(e.responseBody(), StandardCharsets.UTF_8))
               .getBytes(StandardCharsets.UTF_8));

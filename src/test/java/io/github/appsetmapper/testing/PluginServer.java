@@ -2,6 +2,8 @@ package io.github.appsetmapper.testing;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisStats;
 import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.AppServer;
@@ -54,7 +56,8 @@ public final class PluginServer implements AutoCloseable {
       WebhookSecret webhookSecret,
       long memoryBudget,
       UnaryOperator<ServerOptions> tune,
-      Ticker ticker) {
+      Ticker ticker,
+      RedisSettings redis) {
     Setup(
         List<Path> mappings,
         Map<String, String> vars,
@@ -70,7 +73,8 @@ public final class PluginServer implements AutoCloseable {
           null,
           MemoryBudget.DEFAULT_BYTES,
           UnaryOperator.identity(),
-          Ticker.systemTicker());
+          Ticker.systemTicker(),
+          null);
     }
   }
 
@@ -87,6 +91,7 @@ public final class PluginServer implements AutoCloseable {
               .enrichThreads(32)
               .memoryBudget(setup.memoryBudget())
               .ticker(setup.ticker())
+              .redis(setup.redis())
               .build();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -118,6 +123,31 @@ public final class PluginServer implements AutoCloseable {
   }
 
   /**
+   * As {@link #withYaml}, sharing the cache, leases and baselines with other servers through Redis
+   * ({@code serve --redis}).
+   */
+  public static PluginServer withRedis(
+      Path dir, Map<String, String> vars, RedisSettings redis, String... yamls) {
+    return new PluginServer(
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            null,
+            MemoryBudget.DEFAULT_BYTES,
+            UnaryOperator.identity(),
+            Ticker.systemTicker(),
+            redis));
+  }
+
+  /** What the Redis level did (null without Redis). */
+  public RedisStats redisStats() {
+    return runtime.redisStats();
+  }
+
+  /**
    * As {@link #withYaml}, with a webhook secret for {@code cache/invalidate} (null: none) and a
    * memory budget for upstream answers.
    */
@@ -137,7 +167,8 @@ public final class PluginServer implements AutoCloseable {
             webhookSecret,
             memoryBudget,
             UnaryOperator.identity(),
-            Ticker.systemTicker()));
+            Ticker.systemTicker(),
+            null));
   }
 
   /** As {@link #withOptions}, with the server's options changed by {@code tune}. */
@@ -157,7 +188,8 @@ public final class PluginServer implements AutoCloseable {
             webhookSecret,
             MemoryBudget.DEFAULT_BYTES,
             tune,
-            Ticker.systemTicker()));
+            Ticker.systemTicker(),
+            null));
   }
 
   /** Loads the mapping files again and swaps them in, as a hot reload does. */
@@ -195,7 +227,8 @@ public final class PluginServer implements AutoCloseable {
             null,
             MemoryBudget.DEFAULT_BYTES,
             UnaryOperator.identity(),
-            ticker));
+            ticker,
+            null));
   }
 
   /** As {@link #withYaml}, calling upstreams through {@code upstream} (closed with the server). */

@@ -41,6 +41,7 @@ public final class ListingPass {
   private final Set<String> owners;
   private final String flight;
   private final CompletableFuture<Led> leading;
+  private final SharedLevel.Flight across;
   private Mode mode;
   private Snapshot replay;
   private SharedCalls.Source replaySource;
@@ -56,13 +57,15 @@ public final class ListingPass {
       CachePolicy policy,
       Set<String> owners,
       String flight,
-      CompletableFuture<Led> leading) {
+      CompletableFuture<Led> leading,
+      SharedLevel.Flight across) {
     this.shared = shared;
     this.key = key;
     this.policy = policy;
     this.owners = owners;
     this.flight = flight;
     this.leading = leading;
+    this.across = across;
   }
 
   static ListingPass replaying(
@@ -73,7 +76,8 @@ public final class ListingPass {
       Snapshot snapshot,
       SharedCalls.Source source,
       String staleBecause) {
-    ListingPass pass = new ListingPass(shared, key, policy, owners, null, null);
+    ListingPass pass =
+        new ListingPass(shared, key, policy, owners, null, null, SharedLevel.Flight.ALONE);
     pass.mode = Mode.REPLAY;
     pass.replay = snapshot;
     pass.replaySource = source;
@@ -87,11 +91,17 @@ public final class ListingPass {
       CachePolicy policy,
       Set<String> owners,
       String flight,
-      CompletableFuture<Led> leading) {
-    ListingPass pass = new ListingPass(shared, key, policy, owners, flight, leading);
+      CompletableFuture<Led> leading,
+      SharedLevel.Flight across) {
+    ListingPass pass = new ListingPass(shared, key, policy, owners, flight, leading, across);
     pass.mode = Mode.FETCH;
     pass.old = shared.cached(key, policy);
     return pass;
+  }
+
+  /** The snapshot a replaying pass answers from. */
+  Snapshot replayed() {
+    return replay;
   }
 
   /**
@@ -189,8 +199,10 @@ public final class ListingPass {
     }
     done = true;
     Snapshot result = mode == Mode.FETCH ? fetched.build() : replay;
-    if (mode == Mode.FETCH && complete && policy != null && result.storable()) {
-      shared.store(key, result, policy, owners, old);
+    boolean keep = mode == Mode.FETCH && complete && policy != null && result.storable();
+    StoredListing landed = land(result, keep);
+    if (keep) {
+      shared.store(key, result, policy, owners, old, landed);
     }
     lead(result);
   }
@@ -204,7 +216,27 @@ public final class ListingPass {
       return;
     }
     done = true;
+    try {
+      across.abandon();
+    } catch (RuntimeException e) {
+      // The replicas waiting stop waiting when the lease runs out.
+    }
     lead(mode == Mode.FETCH ? fetched.build() : replay);
+  }
+
+  /** Hands the listing to the other replicas (and keeps it shared when {@code keep}). */
+  private StoredListing land(Snapshot result, boolean keep) {
+    // Only listings whose every page answered go to other replicas; failures stay here.
+    StoredListing listing = result.stored(System.currentTimeMillis());
+    try {
+      if (listing == null) {
+        across.abandon();
+        return null;
+      }
+      return across.land(listing, keep ? policy : null, mode == Mode.STALE ? staleBecause : null);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   private void lead(Snapshot result) {
