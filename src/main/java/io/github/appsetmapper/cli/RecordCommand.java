@@ -13,20 +13,19 @@ import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.MappingTestRun;
 import io.github.appsetmapper.replay.SecretScrubber;
 import io.github.appsetmapper.replay.TestFileWriter;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
-import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,7 +33,6 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -141,12 +139,12 @@ final class RecordCommand implements Callable<Integer> {
       err.println("error: " + testFile + " already has a case named '" + caseName + "'");
       return ExitCode.USAGE;
     }
-    Redactor redactor = new Redactor();
-    ExecutorService pool = Executors.newFixedThreadPool(16, EngineRuntime.daemon("record"));
-    try (CapturingUpstream upstream = new CapturingUpstream(new HttpUpstream(options()))) {
-      MappingLoader.Result loaded =
-          MappingLoader.load(
-              List.of(file), new CompileOptions(given, System::getenv, redactor, Map.of()));
+    CapturingUpstream upstream = new CapturingUpstream(new HttpUpstream(options()));
+    try (AppRuntime runtime =
+        AppRuntime.builder().vars(given).transport(upstream).enrichThreads(16).build()) {
+      Redactor redactor = runtime.redactor();
+      ExecutorService pool = runtime.pool();
+      MappingLoader.Result loaded = runtime.load(List.of(file));
       boolean varsRefused = VarOption.refused(loaded, err, true);
       if (!loaded.problems().isEmpty()) {
         ProblemPrinter.print(err, loaded.problems());
@@ -181,13 +179,7 @@ final class RecordCommand implements Callable<Integer> {
       Map<String, String> standIns = standIns(live, existing);
       Map<String, String> secretValues = new LinkedHashMap<>();
       live.forEach((name, value) -> secretValues.put(value, standIns.get(name)));
-      Engine engine =
-          new Engine(
-              upstream,
-              pool,
-              redactor,
-              Clock.systemUTC(),
-              new MemoryBudget(MemoryBudget.DEFAULT_BYTES));
+      Engine engine = runtime.engine();
       List<Map<String, Object>> parameters = null;
       ErrorAnswer error = null;
       try {
@@ -225,8 +217,6 @@ final class RecordCommand implements Callable<Integer> {
                   : error.status() + ": " + scrubber.answer(error.message())));
       scrubber.notes().forEach(note -> err.println("note: " + note));
       return ExitCode.OK;
-    } finally {
-      pool.shutdownNow();
     }
   }
 

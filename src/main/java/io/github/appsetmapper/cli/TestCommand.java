@@ -3,6 +3,7 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.replay.MappingTestRun;
+import io.github.appsetmapper.runtime.AppRuntime;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,8 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,7 +58,7 @@ final class TestCommand implements Callable<Integer> {
   Set<String> caseNames = new LinkedHashSet<>();
 
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     VarValues given = VarOption.parse(vars, err);
@@ -87,16 +86,18 @@ final class TestCommand implements Callable<Integer> {
         return ExitCode.USAGE;
       }
     }
-    ExecutorService pool = Executors.newFixedThreadPool(8, EngineRuntime.daemon("test-enrich"));
+    // Each case runs its own engine over the case's recorded exchanges, on the runtime's pool.
+    AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
     try {
       for (Path file : files) {
-        MappingTestRun.FileResult result = MappingTestRun.run(file, pool, given, caseNames);
+        MappingTestRun.FileResult result =
+            MappingTestRun.run(file, runtime.pool(), given, caseNames);
         print(out, result);
         passed += result.passed();
         failed += result.failed();
       }
     } finally {
-      pool.shutdownNow();
+      runtime.close();
     }
     if (passed + failed == 0) {
       out.println("FAIL " + noCase(files));

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -115,7 +116,7 @@ public final class DropGuard {
 
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
-      throws GuardException {
+      throws RequestFailure {
     if (maxDrop == null) {
       return;
     }
@@ -123,7 +124,7 @@ public final class DropGuard {
     Floor known = baseline(key);
     Integer before = known == null || known.rows() < 0 ? null : known.rows();
     if (before != null && maxDrop.refuses(before, rows)) {
-      throw new GuardException(
+      throw RequestFailure.guard(
           "the answer has "
               + rows
               + " rows, "

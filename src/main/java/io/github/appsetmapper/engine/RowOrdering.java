@@ -3,21 +3,21 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. */
 final class RowOrdering {
   private RowOrdering() {}
 
-  static List<Row> apply(
-      CompiledMapping mapping, List<Row> rows, Map<String, Object> base, Trace trace)
-      throws EvaluationException {
+  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
+      throws RequestFailure {
     List<Row> kept = new ArrayList<>(rows.size());
     if (mapping.filter() == null) {
       kept.addAll(rows);
@@ -60,30 +60,31 @@ final class RowOrdering {
     return kept;
   }
 
-  private static boolean passes(CompiledExpression filter, Row row, Map<String, Object> base)
-      throws EvaluationException {
-    Object verdict = Engine.evaluate(filter, Engine.rowScope(base, row), row);
+  private static boolean passes(CompiledExpression filter, Row row, Scope base)
+      throws RequestFailure {
+    Object verdict = Expressions.onRow(filter, Scopes.row(base, row), row);
     if (verdict == null) {
       return false;
     }
     if (verdict instanceof Boolean b) {
       return b;
     }
-    throw new EvaluationException(
+    throw RequestFailure.expression(
         "filter '"
             + filter.source().text()
             + "' gave "
             + verdict
             + " on row "
             + row.index()
-            + ", not true or false");
+            + ", not true or false",
+        null);
   }
 
   private record Keyed(Row row, Object key) {}
 
   private static List<Row> sorted(
-      CompiledExpression sortBy, SortOrder order, List<Row> rows, Map<String, Object> base)
-      throws EvaluationException {
+      CompiledExpression sortBy, SortOrder order, List<Row> rows, Scope base)
+      throws RequestFailure {
     List<Keyed> keyed = new ArrayList<>(rows.size());
     for (Row row : rows) {
       keyed.add(new Keyed(row, normalize(key(sortBy, row, base))));
@@ -97,9 +98,9 @@ final class RowOrdering {
     return out;
   }
 
-  private static Object key(CompiledExpression expression, Row row, Map<String, Object> base)
-      throws EvaluationException {
-    return Engine.evaluate(expression, Engine.rowScope(base, row), row);
+  private static Object key(CompiledExpression expression, Row row, Scope base)
+      throws RequestFailure {
+    return Expressions.onRow(expression, Scopes.row(base, row), row);
   }
 
   /** Numbers compare by value whatever their Java type; 1 and 1.0 are one key. */

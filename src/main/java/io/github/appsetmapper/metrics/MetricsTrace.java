@@ -2,8 +2,8 @@ package io.github.appsetmapper.metrics;
 
 import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.engine.UpstreamCall;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Records a getparams' upstream calls as metrics and counts them for its log line. */

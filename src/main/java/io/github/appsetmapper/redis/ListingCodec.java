@@ -1,8 +1,8 @@
 package io.github.appsetmapper.redis;
 
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.StoredListing;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;

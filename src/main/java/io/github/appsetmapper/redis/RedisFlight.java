@@ -1,10 +1,10 @@
 package io.github.appsetmapper.redis;
 
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.cache.CachePolicy;
 import io.github.appsetmapper.upstream.cache.SharedLevel;
 import io.github.appsetmapper.upstream.cache.StoredListing;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.lettuce.core.SetArgs;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;

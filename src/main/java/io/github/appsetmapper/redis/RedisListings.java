@@ -1,10 +1,10 @@
 package io.github.appsetmapper.redis;
 
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.cache.CachePolicy;
 import io.github.appsetmapper.upstream.cache.SharedLevel;
 import io.github.appsetmapper.upstream.cache.StoredListing;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.lettuce.core.RedisFuture;
 import io.lettuce.core.ScriptOutputType;
 import io.lettuce.core.SetArgs;

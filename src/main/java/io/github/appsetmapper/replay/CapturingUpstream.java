@@ -1,10 +1,9 @@
 package io.github.appsetmapper.replay;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,13 +26,13 @@ public final class CapturingUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     try {
       UpstreamResponse response = next.exchange(request);
       keep(new Captured(request, response, null));
       return response;
-    } catch (UpstreamException e) {
-      keep(new Captured(request, null, HttpUpstream.describe(request) + ": " + e.getMessage()));
+    } catch (RequestFailure e) {
+      keep(new Captured(request, null, request.describe() + ": " + e.getMessage()));
       throw e;
     }
   }

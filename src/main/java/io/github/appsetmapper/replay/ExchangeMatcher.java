@@ -2,7 +2,7 @@ package io.github.appsetmapper.replay;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.call.Headers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

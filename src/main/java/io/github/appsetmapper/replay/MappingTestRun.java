@@ -14,8 +14,7 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -222,7 +221,7 @@ public final class MappingTestRun {
       Redactor redactor,
       ErrorAnswers errors) {
     RecordingUpstream upstream = new RecordingUpstream(c.exchanges());
-    Engine engine = new Engine(upstream, pool, redactor);
+    Engine engine = Engine.builder().transport(upstream).pool(pool).redactor(redactor).build();
     Answer actual;
     try {
       Invocation invocation = new Invocation(c.applicationSetName(), roundTrip(c.input()));
@@ -325,12 +324,10 @@ public final class MappingTestRun {
     UpstreamRequest request = call.request();
     List<String> out = new ArrayList<>();
     if (call.repeatOf() != null) {
-      out.add(
-          "call made again (each recorded exchange answers one call): "
-              + HttpUpstream.describe(request));
+      out.add("call made again (each recorded exchange answers one call): " + request.describe());
       return out;
     }
-    out.add("unexpected call: " + HttpUpstream.describe(request));
+    out.add("unexpected call: " + request.describe());
     RecordedExchange closest = closest(request, exchanges);
     if (closest == null) {
       out.add("  the case records no exchange; add one under 'exchanges'");

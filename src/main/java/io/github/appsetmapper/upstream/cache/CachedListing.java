@@ -1,5 +1,6 @@
 package io.github.appsetmapper.upstream.cache;
 
+import io.github.appsetmapper.upstream.call.CachePolicy;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 

@@ -1,9 +1,9 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -46,7 +46,7 @@ public final class ListingPass {
   private Snapshot replay;
   private SharedCalls.Source replaySource;
   private String staleBecause;
-  private UpstreamException staleFailure;
+  private RequestFailure staleFailure;
   private CachedListing old;
   private Snapshot.Builder fetched = new Snapshot.Builder();
   private boolean done;
@@ -110,14 +110,14 @@ public final class ListingPass {
    * @throws Restart when the source changed: walk again from the first page
    */
   public synchronized SharedCalls.Outcome page(UpstreamRequest request)
-      throws UpstreamException, Restart {
+      throws RequestFailure, Restart {
     String page = CacheKey.of(request);
     if (mode != Mode.FETCH) {
       Object found = replay.find(page);
       if (found instanceof UpstreamResponse response) {
         return new SharedCalls.Outcome(response, replaySource, staleBecause);
       }
-      if (found instanceof UpstreamException failure) {
+      if (found instanceof RequestFailure failure) {
         throw failure;
       }
       if (mode == Mode.STALE) {
@@ -133,7 +133,7 @@ public final class ListingPass {
   }
 
   private SharedCalls.Outcome fetch(UpstreamRequest request, String page)
-      throws UpstreamException, Restart {
+      throws RequestFailure, Restart {
     UpstreamResponse previous = old == null ? null : old.snapshot.response(page);
     UpstreamRequest sent = request;
     if (previous != null) {
@@ -149,7 +149,7 @@ public final class ListingPass {
     UpstreamResponse response;
     try {
       response = shared.next().exchange(sent);
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       if (canStandIn(e.kind())) {
         standIn(e.getMessage(), e);
         throw new Restart();
@@ -163,9 +163,9 @@ public final class ListingPass {
       return new SharedCalls.Outcome(previous, SharedCalls.Source.REVALIDATED, null);
     }
     if ((response.status() >= 500 || response.status() == 429)
-        && canStandIn(UpstreamException.Kind.FAILED)) {
-      String why = HttpUpstream.describe(request) + ": answered " + response.status();
-      standIn(why, new UpstreamException(why));
+        && canStandIn(RequestFailure.Kind.FAILED)) {
+      RequestFailure failure = RequestFailure.of(request, "answered " + response.status());
+      standIn(failure.getMessage(), failure);
       throw new Restart();
     }
     fetched.add(page, response);
@@ -173,15 +173,15 @@ public final class ListingPass {
         response, policy == null ? SharedCalls.Source.NETWORK : SharedCalls.Source.MISS, null);
   }
 
-  private boolean canStandIn(UpstreamException.Kind kind) {
+  private boolean canStandIn(RequestFailure.Kind kind) {
     return old != null
-        && kind != UpstreamException.Kind.LOCAL
-        && kind != UpstreamException.Kind.OVERLOAD
+        && kind != RequestFailure.Kind.LOCAL
+        && kind != RequestFailure.Kind.OVERLOAD
         && old.usableWhenFailing(policy, shared.now());
   }
 
   /** The last good listing answers from now on, every page of it. */
-  private void standIn(String why, UpstreamException failure) {
+  private void standIn(String why, RequestFailure failure) {
     mode = Mode.STALE;
     replay = old.snapshot;
     replaySource = SharedCalls.Source.STALE;

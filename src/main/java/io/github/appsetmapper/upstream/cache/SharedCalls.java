@@ -3,17 +3,17 @@ package io.github.appsetmapper.upstream.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -57,32 +57,36 @@ public final class SharedCalls {
 
   /** An answer, where it came from and, for a stale one, why the upstream could not answer. */
   public record Outcome(
-      io.github.appsetmapper.upstream.UpstreamResponse response,
+      io.github.appsetmapper.upstream.call.UpstreamResponse response,
       Source source,
       String staleBecause) {}
 
   private final Upstream next;
   private final MemoryBudget budget;
-  private final LongSupplier clock;
+  private final Ticker clock;
   private final Cache<String, CachedListing> cache;
   private final ConcurrentHashMap<String, CompletableFuture<ListingPass.Led>> inFlight =
       new ConcurrentHashMap<>();
   private final SharedLevel level;
 
   public SharedCalls(Upstream next, MemoryBudget budget) {
-    this(next, budget, SharedLevel.NONE);
+    this(next, budget, Ticker.systemTicker(), SharedLevel.NONE);
   }
 
   /** With the level every replica shares ({@link SharedLevel#NONE}: this replica alone). */
   public SharedCalls(Upstream next, MemoryBudget budget, SharedLevel level) {
-    this(next, budget, System::nanoTime, level);
+    this(next, budget, Ticker.systemTicker(), level);
   }
 
-  SharedCalls(Upstream next, MemoryBudget budget, LongSupplier clock) {
+  public SharedCalls(Upstream next, MemoryBudget budget, Ticker clock) {
     this(next, budget, clock, SharedLevel.NONE);
   }
 
-  SharedCalls(Upstream next, MemoryBudget budget, LongSupplier clock, SharedLevel level) {
+  /**
+   * @param clock what tells the cache the time, in nanoseconds of a monotonic clock: freshness,
+   *     staleIfError and eviction all read it (tests move it by hand)
+   */
+  public SharedCalls(Upstream next, MemoryBudget budget, Ticker clock, SharedLevel level) {
     this.level = level;
     // Another replica's invalidation, to act before the next look-up would see it.
     level.onInvalidate(tag -> invalidate(owners -> owners.contains(tag)));
@@ -98,7 +102,7 @@ public final class SharedCalls {
                     (String key, CachedListing listing) ->
                         java.time.Duration.ofNanos(listing.retentionNanos)))
             .executor(Runnable::run)
-            .ticker(clock::getAsLong)
+            .ticker(clock)
             .recordStats()
             .build();
     budget.cacheBytes(this::cachedBytes);
@@ -129,7 +133,7 @@ public final class SharedCalls {
    * deadline), or from the upstream. {@code owners} tag the cache entry (which mappings and inputs
    * used it) for {@link #invalidate}.
    */
-  public ListingPass open(UpstreamRequest first, Set<String> owners) throws UpstreamException {
+  public ListingPass open(UpstreamRequest first, Set<String> owners) throws RequestFailure {
     String key = CacheKey.of(first);
     CachePolicy policy = first.settings().cache();
     ListingPass kept = kept(key, policy, owners);
@@ -229,7 +233,7 @@ public final class SharedCalls {
         if (seen.invalidated()) {
           adopted.invalidate();
         }
-        hit = adopted.freshFor(policy, clock.getAsLong()) ? adopted : null;
+        hit = adopted.freshFor(policy, clock.read()) ? adopted : null;
         source = Source.SHARED_HIT;
       }
       case ABSENT -> {
@@ -261,7 +265,7 @@ public final class SharedCalls {
     CachedListing adopted =
         new CachedListing(
             Snapshot.of(listing),
-            clock.getAsLong() - ageNanos,
+            clock.read() - ageNanos,
             policy,
             listing.version(),
             listing.seq());
@@ -274,7 +278,7 @@ public final class SharedCalls {
   }
 
   /** One unpaginated call: a listing of one page. */
-  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws UpstreamException {
+  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws RequestFailure {
     ListingPass pass = open(request, owners);
     try {
       for (int attempt = 0; ; attempt++) {
@@ -340,7 +344,7 @@ public final class SharedCalls {
   }
 
   long now() {
-    return clock.getAsLong();
+    return clock.read();
   }
 
   /** The kept listing for {@code key} (fresh or not), or null: for validators and stale use. */
@@ -357,9 +361,8 @@ public final class SharedCalls {
       StoredListing shared) {
     CachedListing listing =
         shared == null
-            ? new CachedListing(snapshot, clock.getAsLong(), policy)
-            : new CachedListing(
-                snapshot, clock.getAsLong(), policy, shared.version(), shared.seq());
+            ? new CachedListing(snapshot, clock.read(), policy)
+            : new CachedListing(snapshot, clock.read(), policy, shared.version(), shared.seq());
     listing.owners.addAll(owners);
     if (old != null) {
       listing.owners.addAll(old.owners);
@@ -377,7 +380,7 @@ public final class SharedCalls {
       return null;
     }
     CachedListing cached = cache.getIfPresent(key);
-    if (cached == null || !cached.freshFor(policy, clock.getAsLong())) {
+    if (cached == null || !cached.freshFor(policy, clock.read())) {
       return null;
     }
     cached.owners.addAll(owners);
@@ -392,27 +395,22 @@ public final class SharedCalls {
   }
 
   private static ListingPass.Led await(
-      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws UpstreamException {
+      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws RequestFailure {
     var deadline = request.settings().deadline();
     try {
       return deadline.isSet()
           ? leader.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)
           : leader.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof UpstreamException failure) {
-        throw failure;
-      }
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new UpstreamException(HttpUpstream.describe(request) + ": " + e.getCause());
+      throw RequestFailure.unwrap(e);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          HttpUpstream.describe(request) + ": the deadline ran out waiting for an identical call",
-          UpstreamException.Kind.DEADLINE);
+      throw RequestFailure.of(
+          request,
+          "the deadline ran out waiting for an identical call",
+          RequestFailure.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
+      throw RequestFailure.of(request, "interrupted");
     }
   }
 }

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.Set;
 import java.util.function.Consumer;
 

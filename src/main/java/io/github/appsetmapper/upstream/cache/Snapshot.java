@@ -1,7 +1,7 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -95,7 +95,7 @@ final class Snapshot {
       pages.put(key, response);
     }
 
-    synchronized void fail(String key, UpstreamException failure) {
+    synchronized void fail(String key, RequestFailure failure) {
       pages.putIfAbsent(key, failure);
     }
 

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.List;
 
 /**

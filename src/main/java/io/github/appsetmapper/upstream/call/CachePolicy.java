@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream.cache;
+package io.github.appsetmapper.upstream.call;
 
 import java.time.Duration;
 

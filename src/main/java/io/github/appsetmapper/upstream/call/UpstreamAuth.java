@@ -1,19 +1,39 @@
-package io.github.appsetmapper.upstream.auth;
+package io.github.appsetmapper.upstream.call;
 
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
 
 /**
  * Token-based upstream auth, rendered for one call: the values are resolved (secrets read), the
- * token is not. {@link AuthorizingUpstream} fetches, caches and applies the token. {@code cacheKey}
- * names the token a call needs without holding any secret in clear: calls with the same key share
- * one token, and a rotated secret gives a new key, so a new token.
+ * token is not. {@code AuthorizingUpstream} (upstream.auth) fetches, caches and applies the token.
+ * {@code cacheKey} names the token a call needs without holding any secret in clear: calls with the
+ * same key share one token, and a rotated secret gives a new key, so a new token.
  */
 public sealed interface UpstreamAuth {
   /** The token cache key; secrets only as digests. */
   String cacheKey();
+
+  <R> R accept(Visitor<R> visitor) throws RequestFailure;
+
+  /**
+   * One method per kind: a new kind does not compile until {@code AuthorizingUpstream}
+   * (upstream.auth) has it.
+   */
+  interface Visitor<R> {
+    R oauth2(OAuth2 auth) throws RequestFailure;
+
+    R login(Login auth) throws RequestFailure;
+
+    R githubApp(GithubApp auth) throws RequestFailure;
+
+    R registry(Registry auth) throws RequestFailure;
+  }
+
+  /** The header a fetched token is sent in: {@code Authorization: Bearer <token>} unless said. */
+  default Headers.Header credential(Token token) {
+    return new Headers.Header("Authorization", "Bearer " + token.value());
+  }
 
   /** What makes two calls' auth the same, for coalescing identical calls. */
   default String identity() {
@@ -45,6 +65,11 @@ public sealed interface UpstreamAuth {
           + basicClientAuth;
     }
 
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
+      return visitor.oauth2(this);
+    }
+
     /** The cache key: digests, never the secret, should this ever be printed. */
     @Override
     public String toString() {
@@ -61,6 +86,17 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return "login|" + Digests.sha256(request.identity()) + "|" + header + "|" + scheme;
+    }
+
+    @Override
+    public Headers.Header credential(Token token) {
+      return new Headers.Header(
+          header, scheme.isEmpty() ? token.value() : scheme + " " + token.value());
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
+      return visitor.login(this);
     }
 
     /** The cache key: digests, never the secret, should this ever be printed. */
@@ -85,6 +121,11 @@ public sealed interface UpstreamAuth {
           + Digests.sha256(privateKeyPem);
     }
 
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
+      return visitor.githubApp(this);
+    }
+
     /** The cache key: digests, never the secret, should this ever be printed. */
     @Override
     public String toString() {
@@ -104,6 +145,11 @@ public sealed interface UpstreamAuth {
     @Override
     public String cacheKey() {
       return anonymous() ? "registry|anonymous" : "registry|" + username + "|" + digest();
+    }
+
+    @Override
+    public <R> R accept(Visitor<R> visitor) throws RequestFailure {
+      return visitor.registry(this);
     }
 
     /** The cache key: digests, never the secret, should this ever be printed. */

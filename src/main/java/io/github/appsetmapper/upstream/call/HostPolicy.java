@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream;
+package io.github.appsetmapper.upstream.call;
 
 import java.net.URI;
 import java.util.List;

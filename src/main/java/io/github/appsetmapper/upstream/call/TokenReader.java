@@ -1,6 +1,5 @@
-package io.github.appsetmapper.upstream.auth;
+package io.github.appsetmapper.upstream.call;
 
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import java.time.Instant;
 
 /** Reads a token and its expiry from a successful login answer (JsonPath, in the engine). */

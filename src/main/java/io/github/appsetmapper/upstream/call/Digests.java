@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream.auth;
+package io.github.appsetmapper.upstream.call;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -6,10 +6,10 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /** SHA-256 of credentials, so that cache keys never hold a secret in clear. */
-final class Digests {
+public final class Digests {
   private Digests() {}
 
-  static String sha256(String text) {
+  public static String sha256(String text) {
     try {
       byte[] digest =
           MessageDigest.getInstance("SHA-256")

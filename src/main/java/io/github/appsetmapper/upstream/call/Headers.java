@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream;
+package io.github.appsetmapper.upstream.call;
 
 import java.util.ArrayList;
 import java.util.Collections;

@@ -1,4 +1,4 @@
-package io.github.appsetmapper.upstream.tls;
+package io.github.appsetmapper.upstream.call;
 
 import java.nio.file.Path;
 
