@@ -44,15 +44,27 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
     if (paginate == null) {
       return new SinglePage(source);
     }
-    if (paginate instanceof CompiledPaginate.LinkHeader link) {
-      return new LinkPaginator(source, link, null);
-    }
-    if (paginate instanceof CompiledPaginate.NextUrl next) {
-      return new LinkPaginator(source, null, next);
-    }
-    if (paginate instanceof CompiledPaginate.Cursor cursor) {
-      return new CursorPaginator(source, cursor, scope);
-    }
-    return new NumberedPaginator(source, (CompiledPaginate.Numbered) paginate, rows);
+    return paginate.accept(
+        new CompiledPaginate.Visitor<Paginator>() {
+          @Override
+          public Paginator linkHeader(CompiledPaginate.LinkHeader mode) {
+            return new LinkPaginator(source, mode, null);
+          }
+
+          @Override
+          public Paginator nextUrl(CompiledPaginate.NextUrl mode) {
+            return new LinkPaginator(source, null, mode);
+          }
+
+          @Override
+          public Paginator cursor(CompiledPaginate.Cursor mode) {
+            return new CursorPaginator(source, mode, scope);
+          }
+
+          @Override
+          public Paginator numbered(CompiledPaginate.Numbered mode) {
+            return new NumberedPaginator(source, mode, rows);
+          }
+        });
   }
 }
