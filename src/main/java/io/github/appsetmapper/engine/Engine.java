@@ -135,6 +135,11 @@ public final class Engine {
   }
 
   /** The upstream calls shared by every getparams: the cache, coalescing, the memory budget. */
+  /** Getparams waiting now for the answer of an identical one in flight. */
+  public int waitingGetparams() {
+    return answers.waiting();
+  }
+
   public SharedCalls calls() {
     return calls;
   }

@@ -44,6 +44,13 @@ final class SharedAnswers {
 
   private final ConcurrentHashMap<Key, CompletableFuture<Answer>> inFlight =
       new ConcurrentHashMap<>();
+  private final java.util.concurrent.atomic.AtomicInteger waiting =
+      new java.util.concurrent.atomic.AtomicInteger();
+
+  /** Getparams waiting now for the answer of an identical one in flight. */
+  int waiting() {
+    return waiting.get();
+  }
 
   Answer compute(CompiledMapping mapping, Invocation invocation, Computation computation)
       throws RequestFailure {
@@ -55,7 +62,13 @@ final class SharedAnswers {
     CompletableFuture<Answer> mine = new CompletableFuture<>();
     CompletableFuture<Answer> existing = inFlight.putIfAbsent(key, mine);
     if (existing != null) {
-      Answer shared = await(existing, mapping);
+      Answer shared;
+      waiting.incrementAndGet();
+      try {
+        shared = await(existing, mapping);
+      } finally {
+        waiting.decrementAndGet();
+      }
       return new Answer(shared.parameters(), shared.stale(), true);
     }
     try {

@@ -260,11 +260,22 @@ public final class Metrics {
             "appset_mapper.cache.evictions", calls, c -> c.evictions())
         .description("Cache entries evicted for size or retention")
         .register(registry);
+    Gauge.builder("appset_mapper.upstream.calls.waiting", calls, c -> c.waiting())
+        .description("Calls waiting now for an identical listing another caller is fetching")
+        .register(registry);
     Gauge.builder("appset_mapper.memory.inflight.bytes", calls, c -> c.budget().inFlightBytes())
         .description("Bytes of upstream answers held by getparams in flight")
         .register(registry);
     Gauge.builder("appset_mapper.memory.budget.bytes", calls, c -> c.budget().total())
         .description("The memory budget for upstream answers in flight and in the cache")
+        .register(registry);
+  }
+
+  /** Getparams waiting now for an identical one in flight, read at each scrape. */
+  public void bindWaitingGetparams(java.util.function.IntSupplier waiting) {
+    Gauge.builder("appset_mapper.getparams.waiting", waiting, w -> w.getAsInt())
+        .strongReference(true)
+        .description("Getparams waiting now for the answer of an identical one in flight")
         .register(registry);
   }
 

@@ -29,6 +29,7 @@ public final class AppServer implements AutoCloseable {
     this.registry = new AtomicReference<>(initial);
     this.routes = new Routes(options, state, registry, engine, metrics);
     metrics.bind(engine.calls());
+    metrics.bindWaitingGetparams(engine::waitingGetparams);
     metrics.bindGuard(engine.guard());
     this.undertow =
         Undertow.builder()
@@ -99,6 +100,7 @@ public final class AppServer implements AutoCloseable {
       finished = routes.work().awaitShutdown(grace.toMillis());
     } finally {
       undertow.stop();
+      routes.closeScraper();
     }
     return finished;
   }
@@ -108,5 +110,6 @@ public final class AppServer implements AutoCloseable {
     stopAccepting();
     routes.work().shutdown();
     undertow.stop();
+    routes.closeScraper();
   }
 }

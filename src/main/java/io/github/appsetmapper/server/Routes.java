@@ -127,6 +127,19 @@ final class Routes implements HttpHandler {
             .addExactPath("/metrics", this::metrics);
   }
 
+  private final java.util.concurrent.ExecutorService scraper =
+      java.util.concurrent.Executors.newSingleThreadExecutor(
+          r -> {
+            Thread thread = new Thread(r, "metrics-scrape");
+            thread.setDaemon(true);
+            return thread;
+          });
+
+  /** Stops the scrape thread, once the listener is closed. */
+  void closeScraper() {
+    scraper.shutdownNow();
+  }
+
   /** Requests being worked on, for a graceful shutdown to wait on. */
   GracefulShutdownHandler work() {
     return work;
@@ -144,7 +157,10 @@ final class Routes implements HttpHandler {
   }
 
   private void metrics(HttpServerExchange exchange) {
+    // A scrape runs on a thread of its own, not a worker: when every worker waits on a slow
+    // upstream, that is when the metrics are needed.
     exchange.dispatch(
+        scraper,
         done -> {
           done.setStatusCode(200);
           done.getResponseHeaders()

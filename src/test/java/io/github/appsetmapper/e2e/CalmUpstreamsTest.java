@@ -70,6 +70,54 @@ class CalmUpstreamsTest {
         .collect(Collectors.joining(",", "{\"output\":{\"parameters\":[", "]}}"));
   }
 
+  /**
+   * Holds the stub's first answer until the gauge {@code metric} shows a caller waiting for this
+   * call: whatever the machine's speed, another caller is then in flight with it. Gives up after 60
+   * s (the call count then shows that nothing was shared). Later calls answer at once.
+   */
+  private static final class JoinGate {
+    private final AtomicReference<PluginServer> server = new AtomicReference<>();
+    private final String metric;
+    private volatile boolean open;
+
+    JoinGate(String metric) {
+      this.metric = metric;
+    }
+
+    void serving(PluginServer plugin) {
+      server.set(plugin);
+    }
+
+    Reply hold(Reply reply) {
+      long end = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+      while (!open && System.nanoTime() < end) {
+        PluginServer plugin = server.get();
+        String scraped =
+            plugin == null ? "" : plugin.send("GET", "/metrics", null, null, null).body();
+        System.err.println("DEBUG " + scraped.lines().filter(l -> l.contains("waiting ")).toList());
+        if (plugin != null && waiting(scraped)) {
+          open = true;
+        } else {
+          try {
+            Thread.sleep(10);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            break;
+          }
+        }
+      }
+      open = true;
+      return reply;
+    }
+
+    private boolean waiting(String metrics) {
+      return metrics
+          .lines()
+          .filter(line -> line.startsWith(metric + " ") || line.startsWith(metric + "{"))
+          .anyMatch(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1)) >= 1);
+    }
+  }
+
   private static List<Answer> concurrently(int callers, java.util.function.Supplier<Answer> call)
       throws Exception {
     ExecutorService pool = Executors.newFixedThreadPool(callers);
@@ -101,13 +149,15 @@ class CalmUpstreamsTest {
     void twoHundredConcurrentIdenticalGetparamsWithAColdCacheMakeOneUpstreamCall()
         throws Exception {
       try (StubUpstream stub = new StubUpstream()) {
-        stub.on("GET /repos/front/pulls", Reply.json(200, "[1,2,3]").delayed(300));
+        JoinGate gate = new JoinGate("appset_mapper_getparams_waiting");
+        stub.on("GET /repos/front/pulls", r -> gate.hold(Reply.json(200, "[1,2,3]")));
         try (PluginServer plugin =
             PluginServer.withYaml(
                 dir,
                 Map.of("up", stub.url()),
                 Map.of(),
                 mapping("pulls", "cache: {ttl: 1m}", ""))) {
+          gate.serving(plugin);
           List<Answer> answers = concurrently(200, () -> plugin.getparams("pulls", BODY));
           assertThat(answers).allSatisfy(a -> assertThat(a.status()).isEqualTo(200));
           assertThat(answers).allSatisfy(a -> assertThat(a.body()).isEqualTo(answer(1, 2, 3)));
@@ -124,7 +174,8 @@ class CalmUpstreamsTest {
     @Test
     void identicalCallsOfTwoMappingsInFlightAreMadeOnceEvenWithoutCache() throws Exception {
       try (StubUpstream stub = new StubUpstream()) {
-        stub.on("GET /repos/front/pulls", Reply.json(200, "[7]").delayed(500));
+        JoinGate gate = new JoinGate("appset_mapper_upstream_calls_waiting");
+        stub.on("GET /repos/front/pulls", r -> gate.hold(Reply.json(200, "[7]")));
         try (PluginServer plugin =
             PluginServer.withYaml(
                 dir,
@@ -132,6 +183,7 @@ class CalmUpstreamsTest {
                 Map.of(),
                 mapping("one", "", ""),
                 mapping("two", "", ""))) {
+          gate.serving(plugin);
           List<Answer> answers =
               concurrently(
                   2,

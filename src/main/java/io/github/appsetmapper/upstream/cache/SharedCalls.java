@@ -68,6 +68,8 @@ public final class SharedCalls {
   private final ConcurrentHashMap<String, CompletableFuture<ListingPass.Led>> inFlight =
       new ConcurrentHashMap<>();
   private final SharedLevel level;
+  private final java.util.concurrent.atomic.AtomicInteger waiting =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   public SharedCalls(Upstream next, MemoryBudget budget) {
     this(next, budget, Ticker.systemTicker(), SharedLevel.NONE);
@@ -112,6 +114,11 @@ public final class SharedCalls {
     return budget;
   }
 
+  /** Callers waiting now for an identical listing another caller is fetching. */
+  public int waiting() {
+    return waiting.get();
+  }
+
   /** Listings in the cache. */
   public long cachedEntries() {
     return cache.estimatedSize();
@@ -146,7 +153,13 @@ public final class SharedCalls {
     CompletableFuture<ListingPass.Led> mine = new CompletableFuture<>();
     CompletableFuture<ListingPass.Led> existing = inFlight.putIfAbsent(flight, mine);
     if (existing != null) {
-      ListingPass.Led led = await(existing, first);
+      ListingPass.Led led;
+      waiting.incrementAndGet();
+      try {
+        led = await(existing, first);
+      } finally {
+        waiting.decrementAndGet();
+      }
       tag(key, owners);
       return ListingPass.replaying(
           this,
