@@ -507,6 +507,17 @@ public final class MappingCompiler {
     if (expr == null) {
       return null;
     }
+    if (expr.text().contains("#{")) {
+      // A value spliced into a path could carry path syntax (']', '..', a filter): never a hole.
+      problems.add(
+          expr.pos(),
+          "a JsonPath is not a template: '#{' cannot be used in '"
+              + expr.text()
+              + "'; select the whole object and choose in an expression, as an enrich `value:"
+              + " response.body.entries[input.chart]`, or list.entries with `filter: item.key =="
+              + " input.chart`");
+      return null;
+    }
     String unbalanced = JsonPaths.unbalanced(expr.text());
     if (unbalanced != null) {
       problems.add(expr.pos(), "invalid JsonPath '" + expr.text() + "': " + unbalanced);

@@ -69,7 +69,8 @@ class ScopingCorpusTest {
           new Case("item.env.![name]", "=[null,null,null]"),
           new Case("item.env.![key + '=' + value]", "=[\"REGION=eu\",\"TIER=gold\",\"EMPTY=\"]"),
           // Nested: the inner element is the inner #this; #root stays the scope.
-          new Case("item.labels.![#root.item.tags.?[#this.contains('rc')].size()]", "=[\"1\",\"1\"]"),
+          new Case(
+              "item.labels.![#root.item.tags.?[#this.contains('rc')].size()]", "=[\"1\",\"1\"]"),
           new Case("item.tags.^[#this.startsWith('v1')]", "=\"v1.9.0\""),
           new Case("item.tags.$[#this.startsWith('v1')]", "=\"v1.10.0\""),
           // A name of the scope read inside: the element's field, not the scope's. Refused.
