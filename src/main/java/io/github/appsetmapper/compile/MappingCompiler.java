@@ -244,7 +244,8 @@ public final class MappingCompiler {
     return new CompiledList(
         request,
         rowPath(list.items(), list.missingIsEmpty(), "items"),
-        paginate(list.paginate(), requestScope));
+        paginate(list.paginate(), requestScope),
+        rowPath(list.entries(), list.missingIsEmpty(), "entries"));
   }
 
   /** A rows path with its container checks; a path that cannot be checked is a load error. */
@@ -363,6 +364,7 @@ public final class MappingCompiler {
         .failWhen(expressions.expression(options.failWhen(), responseScope))
         .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
         .settings(settings(options))
+        .format(request.format())
         .build();
   }
 

@@ -124,6 +124,7 @@ final class EnrichStage {
         run.fetcher()
             .listing(
                 step,
+                enrich.request().format(),
                 () ->
                     Paginator.of(
                         enrich.paginate(),
