@@ -984,7 +984,10 @@ class MappingCompilerTest {
               List.of(
                   violation(
                       "unknown function #unknownFn; known: #slug, #shortSha, #lower, #upper,"
-                          + " #semverMax, #sha256, #json, #default",
+                          + " #semverMax, #semverCompare, #semverValid, #semverSort, #now,"
+                          + " #epochSeconds, #secondsSince, #daysSince, #dateCompare, #dateFormat,"
+                          + " #urlEncode, #regexQuote, #shellQuote, #entries, #sha256, #json,"
+                          + " #default",
                       "#unknownFn(1)"))),
           arguments(
               "#slug", List.of(violation("#slug is a function; call it as #slug(...)", "#slug"))),
