@@ -76,10 +76,16 @@ public final class YamlCodec {
 
   /** Reads {@code yaml} and estimates the heap its data takes (for the memory budget). */
   public static JsonCodec.Measured measure(byte[] yaml) throws JsonRefusal {
+    return measure(yaml, MAX_CODE_POINTS);
+  }
+
+  /** As {@link #measure(byte[])}, reading at most {@code codePoints} characters. */
+  static JsonCodec.Measured measure(byte[] yaml, int codePoints) throws JsonRefusal {
     Iterator<Node> documents;
     Node document;
     try {
-      documents = yaml().composeAll(new UnicodeReader(new ByteArrayInputStream(yaml))).iterator();
+      documents =
+          yaml(codePoints).composeAll(new UnicodeReader(new ByteArrayInputStream(yaml))).iterator();
       document = documents.hasNext() ? documents.next() : null;
       if (document == null) {
         throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, "is empty", null);
@@ -91,23 +97,21 @@ public final class YamlCodec {
             "holds more than one YAML document (one is read)",
             where(second.getStartMark()));
       }
-    } catch (MarkedYAMLException e) {
-      throw refusal(e);
     } catch (YAMLException e) {
-      throw refusal(e);
+      throw refusal(e, codePoints);
     }
     Builder builder = new Builder();
     Object data = builder.build(document, 0, false);
     return new JsonCodec.Measured(data, builder.bytes);
   }
 
-  private static Yaml yaml() {
+  private static Yaml yaml(int codePoints) {
     LoaderOptions options = new LoaderOptions();
     options.setAllowDuplicateKeys(false);
     options.setMaxAliasesForCollections(MAX_COLLECTION_ALIASES);
     options.setAllowRecursiveKeys(false);
     options.setNestingDepthLimit(JsonCodec.MAX_DEPTH);
-    options.setCodePointLimit(MAX_CODE_POINTS);
+    options.setCodePointLimit(codePoints);
     options.setMergeOnCompose(false);
     return new Yaml(
         new SafeConstructor(options),
@@ -131,7 +135,7 @@ public final class YamlCodec {
     }
   }
 
-  private static JsonRefusal refusal(YAMLException e) {
+  private static JsonRefusal refusal(YAMLException e, int codePoints) {
     String message = e.getMessage() == null ? "" : e.getMessage();
     if (message.contains("Number of aliases for non-scalar nodes exceeds")) {
       return new JsonRefusal(
@@ -143,9 +147,9 @@ public final class YamlCodec {
       return new JsonRefusal(
           JsonRefusal.Kind.LIMIT, "is nested deeper than " + JsonCodec.MAX_DEPTH + " levels", null);
     }
-    if (message.contains("code points in the input document exceeds")) {
+    if (message.contains("document exceeds the limit")) {
       return new JsonRefusal(
-          JsonRefusal.Kind.LIMIT, "is longer than " + MAX_CODE_POINTS + " characters", null);
+          JsonRefusal.Kind.LIMIT, "is longer than " + codePoints + " characters", null);
     }
     if (e instanceof MarkedYAMLException marked) {
       String problem = marked.getProblem() == null ? "" : marked.getProblem().strip();
