@@ -1,5 +1,6 @@
 package io.github.appsetmapper.compile;
 
+import io.github.appsetmapper.config.BodyFormat;
 import io.github.appsetmapper.upstream.call.CallSettings;
 import java.time.Duration;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.Set;
  * errors ({@code list}, {@code enrich.front}). {@code acceptStatus}: the 2xx statuses besides 200
  * and 203 that are complete answers. {@code settings}: how its calls are made (retries, TLS, the
  * cache policy), as every call of it carries them; its auth is rendered per call from {@code auth}.
+ * {@code format}: how its answers are read (JSON unless the request says otherwise).
  */
 public record CompiledRequest(
     String step,
@@ -23,7 +25,8 @@ public record CompiledRequest(
     CompiledAuth auth,
     CompiledExpression failWhen,
     Set<Integer> acceptStatus,
-    CallSettings settings) {
+    CallSettings settings,
+    BodyFormat format) {
   public static Builder builder() {
     return new Builder();
   }
@@ -41,6 +44,7 @@ public record CompiledRequest(
     private CompiledExpression failWhen;
     private Set<Integer> acceptStatus;
     private CallSettings settings;
+    private BodyFormat format = BodyFormat.JSON;
 
     private Builder() {}
 
@@ -99,9 +103,25 @@ public record CompiledRequest(
       return this;
     }
 
+    public Builder format(BodyFormat value) {
+      this.format = value == null ? BodyFormat.JSON : value;
+      return this;
+    }
+
     public CompiledRequest build() {
       return new CompiledRequest(
-          step, method, url, query, headers, body, timeout, auth, failWhen, acceptStatus, settings);
+          step,
+          method,
+          url,
+          query,
+          headers,
+          body,
+          timeout,
+          auth,
+          failWhen,
+          acceptStatus,
+          settings,
+          format);
     }
   }
 }

@@ -111,6 +111,27 @@ final class ExpressionCompiler {
   }
 
   private void checkNames(Expr expr, Inspection inspection, Scope scope) {
+    for (String name : inspection.elementNames()) {
+      if (Name.RESERVED.contains(name)
+          || scope.names().contains(name)
+          || scope.unavailable().containsKey(name)) {
+        // item.labels.?[item.x == 1] reads the label's field 'item', not the row's item: say so
+        // at load instead of a null (or, on a map's entries, a 500) at run time.
+        problems.add(
+            expr.pos(),
+            "inside a projection or selection '"
+                + name
+                + "' reads the element; write #root."
+                + name
+                + " for the scope's "
+                + name
+                + ", or #this."
+                + name
+                + " for the element's field (in '"
+                + expr.text()
+                + "')");
+      }
+    }
     for (String root : inspection.roots()) {
       if (scope.names().contains(root)) {
         continue;

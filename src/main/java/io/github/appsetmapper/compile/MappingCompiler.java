@@ -244,7 +244,8 @@ public final class MappingCompiler {
     return new CompiledList(
         request,
         rowPath(list.items(), list.missingIsEmpty(), "items"),
-        paginate(list.paginate(), requestScope));
+        paginate(list.paginate(), requestScope),
+        rowPath(list.entries(), list.missingIsEmpty(), "entries"));
   }
 
   /** A rows path with its container checks; a path that cannot be checked is a load error. */
@@ -363,6 +364,7 @@ public final class MappingCompiler {
         .failWhen(expressions.expression(options.failWhen(), responseScope))
         .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
         .settings(settings(options))
+        .format(request.format())
         .build();
   }
 
@@ -505,6 +507,17 @@ public final class MappingCompiler {
 
   private JsonPath jsonPath(Expr expr) {
     if (expr == null) {
+      return null;
+    }
+    if (expr.text().contains("#{")) {
+      // A value spliced into a path could carry path syntax (']', '..', a filter): never a hole.
+      problems.add(
+          expr.pos(),
+          "a JsonPath is not a template: '#{' cannot be used in '"
+              + expr.text()
+              + "'; select the whole object and choose in an expression, as an enrich `value:"
+              + " response.body.entries[input.chart]`, or list.entries with `filter: item.key =="
+              + " input.chart`");
       return null;
     }
     String unbalanced = JsonPaths.unbalanced(expr.text());

@@ -123,6 +123,25 @@ public final class RowPath {
     return selected == null ? List.of() : List.of(selected);
   }
 
+  /**
+   * The matches as they are: for a definite path its one value (a list stays one list), else every
+   * match, the containers checked as for {@link #rows}.
+   */
+  public List<Object> matches(Object document) throws Missing {
+    if (path.getPath().equals("$")) {
+      // The document itself, null included: an entry whose value is null is still an entry.
+      return java.util.Collections.singletonList(document);
+    }
+    if (path.isDefinite()) {
+      Object value = read(path, document);
+      if (value == null) {
+        throw new Missing("found nothing");
+      }
+      return List.of(value);
+    }
+    return rows(document);
+  }
+
   private void check(Check check, Object document) throws Missing {
     List<Object> nodes = nodes(check.prefix(), document);
     for (int i = 0; i < nodes.size(); i++) {

@@ -191,6 +191,9 @@ public sealed interface AuthSpec {
             "acceptStatus",
             "a login request takes no acceptStatus; any 2xx answer with the token is");
       }
+      if (spec != null && spec.format() != null) {
+        request.error("format", "a login request takes no format; its answer is JSON");
+      }
       Expr token = RequestParser.requiredExpr(body, "token");
       Expr expiresInPath = null;
       Duration expiresIn = null;

@@ -48,7 +48,8 @@ public final class MappingParser {
       List.of("type", "required", "default", "pattern", "enum", "description");
   static final List<String> VAR_KEYS = List.of("default", "env", "description");
   static final List<String> SECRET_KEYS = List.of("file", "env");
-  static final List<String> LIST_KEYS = List.of("request", "items", "paginate", "missingIsEmpty");
+  static final List<String> LIST_KEYS =
+      List.of("request", "items", "paginate", "missingIsEmpty", "entries");
   static final List<String> ENRICH_KEYS =
       List.of("request", "select", "value", "onMissing", "explode", "paginate", "missingIsEmpty");
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
@@ -263,7 +264,8 @@ public final class MappingParser {
         request == null ? null : RequestParser.request(request),
         items,
         RequestParser.paginate(map.map("paginate")),
-        map.bool("missingIsEmpty", false));
+        map.bool("missingIsEmpty", false),
+        map.expr("entries"));
   }
 
   private static Map<String, EnrichSpec> enrich(YamlMap map) {

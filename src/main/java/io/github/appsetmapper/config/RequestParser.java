@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 final class RequestParser {
   /** What only a request has; the rest of its keys are {@link RequestOptions#KEYS}. */
   static final List<String> REQUEST_ONLY_KEYS =
-      List.of("method", "url", "query", "body", "acceptStatus");
+      List.of("method", "url", "query", "body", "acceptStatus", "format");
 
   static final List<String> REQUEST_KEYS =
       java.util.stream.Stream.concat(REQUEST_ONLY_KEYS.stream(), RequestOptions.KEYS.stream())
@@ -72,7 +72,8 @@ final class RequestParser {
         map.exprMap("query"),
         body,
         statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"),
-        options);
+        options,
+        map.choice("format", BodyFormat.class, null));
   }
 
   /** The {@link RequestOptions} of a request or of {@code defaults}. */

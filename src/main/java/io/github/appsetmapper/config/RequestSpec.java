@@ -7,7 +7,8 @@ import java.util.Set;
  * An upstream request as written: what only a request has (method, URL, query, body, the 2xx it
  * accepts), and the {@link RequestOptions} it may also take from {@code defaults}. {@code body} is
  * plain data whose string leaves are {@link Expr} templates; null means no body. {@code
- * acceptStatus}: 2xx statuses besides 200 and 203 that are complete answers (null: none).
+ * acceptStatus}: 2xx statuses besides 200 and 203 that are complete answers (null: none); {@code
+ * format}: how its answer is read (null: not set, JSON).
  */
 public record RequestSpec(
     Pos pos,
@@ -16,4 +17,5 @@ public record RequestSpec(
     Map<String, Expr> query,
     Object body,
     Set<Integer> acceptStatus,
-    RequestOptions options) {}
+    RequestOptions options,
+    BodyFormat format) {}

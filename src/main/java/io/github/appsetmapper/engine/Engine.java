@@ -34,6 +34,7 @@ public final class Engine {
   private final DropGuard guard;
   private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
+  private final Clock clock;
 
   /**
    * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
@@ -44,7 +45,13 @@ public final class Engine {
   }
 
   private Engine(
-      SharedCalls calls, DropGuard guard, boolean shared, ExecutorService pool, Redactor redactor) {
+      SharedCalls calls,
+      DropGuard guard,
+      boolean shared,
+      ExecutorService pool,
+      Redactor redactor,
+      Clock clock) {
+    this.clock = clock;
     this.calls = calls;
     this.guard = guard;
     this.shared = shared;
@@ -121,7 +128,8 @@ public final class Engine {
           new DropGuard(sharing.baselines()),
           sharing != Sharing.ALONE,
           pool,
-          redactor);
+          redactor,
+          clock);
     }
   }
 
@@ -219,8 +227,10 @@ public final class Engine {
             new Fetcher(calls, books),
             pool,
             redactor);
-    // Expressions count against the same deadline as the calls (see EvaluationBudget).
-    try (EvaluationBudget.Scope evaluations = EvaluationBudget.until(books.deadline().endNanos())) {
+    // Expressions count against the same deadline as the calls (see EvaluationBudget), and read
+    // one time for the whole answer (#now, #daysSince).
+    try (EvaluationBudget.Scope evaluations =
+        EvaluationBudget.until(books.deadline().endNanos(), clock.instant())) {
       List<Map<String, Object>> parameters = run(run, invocation);
       return new Answer(
           parameters, books.staleReasons().stream().map(redactor::redact).toList(), false);

@@ -64,6 +64,7 @@ final class EnrichStage {
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
     Deadline deadline = run.books().deadline();
+    java.time.Instant requestTime = EvaluationBudget.requestTime();
     try {
       for (Row row : rows) {
         if (failed.get()) {
@@ -77,7 +78,7 @@ final class EnrichStage {
                 .submit(
                     () -> {
                       try (EvaluationBudget.Scope evaluations =
-                          EvaluationBudget.until(deadline.endNanos())) {
+                          EvaluationBudget.until(deadline.endNanos(), requestTime)) {
                         return failed.get() ? null : one(enrich, row, base);
                       } catch (Exception e) {
                         failed.set(true);
@@ -124,6 +125,7 @@ final class EnrichStage {
         run.fetcher()
             .listing(
                 step,
+                enrich.request().format(),
                 () ->
                     Paginator.of(
                         enrich.paginate(),

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.config.BodyFormat;
 import io.github.appsetmapper.upstream.cache.ListingPass;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -66,14 +67,17 @@ final class Fetcher {
    * a complete answer comes alone, for the caller to judge (an enrich's 404); errors name the
    * {@code step}.
    *
+   * @param format how the pages' bodies are read: the same call read in another format is another
+   *     listing here (its answers are still shared by {@link SharedCalls})
    * @param paginators a fresh paginator for each walk over the pages
    */
-  List<Page> listing(String step, Supplier<Paginator> paginators, ResponseChecks checks)
+  List<Page> listing(
+      String step, BodyFormat format, Supplier<Paginator> paginators, ResponseChecks checks)
       throws RequestFailure {
     // Outside the try: a first request that cannot be rendered is named by its field already.
     UpstreamRequest first = books.stamp(paginators.get().first());
     try {
-      String key = first.identity();
+      String key = format + " " + first.identity();
       Local mine = new Local();
       Local existing = listings.putIfAbsent(key, mine);
       if (existing != null) {
@@ -86,7 +90,7 @@ final class Fetcher {
           mine = null;
         }
       }
-      return own(step, first, paginators, checks, mine);
+      return own(step, format, first, paginators, checks, mine);
     } catch (RequestFailure e) {
       throw e.inStep(step);
     }
@@ -94,6 +98,7 @@ final class Fetcher {
 
   private List<Page> own(
       String step,
+      BodyFormat format,
       UpstreamRequest first,
       Supplier<Paginator> paginators,
       ResponseChecks checks,
@@ -112,7 +117,7 @@ final class Fetcher {
               ListingWalk.walk(
                   paginators.get(),
                   checks,
-                  (request, n) -> fetch(step, current, request, n, recorded));
+                  (request, n) -> fetch(step, format, current, request, n, recorded));
           pass.finish(true);
           finished = true;
           return pages;
@@ -136,6 +141,7 @@ final class Fetcher {
 
   private Page fetch(
       String step,
+      BodyFormat format,
       ListingPass pass,
       UpstreamRequest rendered,
       int number,
@@ -150,7 +156,7 @@ final class Fetcher {
       }
       SharedCalls.Outcome outcome = pass.page(request);
       call.answered(outcome);
-      Page page = new Page(request, outcome.response(), books);
+      Page page = new Page(request, outcome.response(), format, books);
       recorded.put(request.identity(), page);
       return page;
     } catch (RequestFailure | RuntimeException e) {

@@ -28,6 +28,7 @@ final class ListStage {
         run.fetcher()
             .listing(
                 STEP,
+                list.request().format(),
                 () ->
                     Paginator.of(
                         list.paginate(),
@@ -48,7 +49,10 @@ final class ListStage {
     for (Page page : pages) {
       List<Object> items;
       try {
-        items = page.rows(list.items(), "items");
+        items =
+            list.entries() == null
+                ? page.rows(list.items(), "items")
+                : page.entryRows(list.items(), list.entries());
       } catch (RequestFailure e) {
         throw e.inStep(STEP);
       }

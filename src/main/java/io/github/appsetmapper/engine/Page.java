@@ -1,12 +1,17 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.RowPath;
+import io.github.appsetmapper.config.BodyFormat;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.json.TextBody;
+import io.github.appsetmapper.json.YamlCodec;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,6 +34,7 @@ final class Page {
 
   private final UpstreamRequest request;
   private final UpstreamResponse response;
+  private final BodyFormat format;
   private final Owner owner;
   private boolean parsed;
   private Object document;
@@ -36,9 +42,10 @@ final class Page {
   private RequestFailure failure;
   private final Map<RowPath, List<Object>> rows = new IdentityHashMap<>();
 
-  Page(UpstreamRequest request, UpstreamResponse response, Owner owner) {
+  Page(UpstreamRequest request, UpstreamResponse response, BodyFormat format, Owner owner) {
     this.request = request;
     this.response = response;
+    this.format = format;
     this.owner = owner;
   }
 
@@ -59,14 +66,24 @@ final class Page {
     return request.describe();
   }
 
-  /** The body as JSON; empty, malformed or refused JSON is an error naming why. */
+  /**
+   * The body read in the request's {@code format} (JSON unless it says YAML or text); an empty JSON
+   * or YAML body, or one its reader refuses, is an error naming why. Empty text is "".
+   */
   synchronized Object json() throws RequestFailure {
     parse();
     if (failure != null) {
       throw failure;
     }
     if (response.body().length == 0) {
-      throw RequestFailure.of(request, "the answer has an empty body where JSON was expected");
+      if (format == BodyFormat.TEXT) {
+        return "";
+      }
+      throw RequestFailure.of(
+          request,
+          "the answer has an empty body where "
+              + (format == BodyFormat.YAML ? "YAML" : "JSON")
+              + " was expected");
     }
     if (refusal != null) {
       throw refused(refusal);
@@ -76,7 +93,8 @@ final class Page {
 
   /**
    * The body as a {@code value}, {@code failWhen} or {@code until} sees it: JSON when it is JSON,
-   * else text; null when empty (HEAD, 204).
+   * else text; null when empty (HEAD, 204). A request that says its {@code format} (YAML, text)
+   * gets its body in that format or an error, never something else.
    */
   synchronized Object lenient() throws RequestFailure {
     parse();
@@ -89,7 +107,7 @@ final class Page {
     if (refusal == null) {
       return document;
     }
-    if (refusal.kind() == JsonRefusal.Kind.SYNTAX) {
+    if (format == BodyFormat.JSON && refusal.kind() == JsonRefusal.Kind.SYNTAX) {
       return new String(response.body(), StandardCharsets.UTF_8);
     }
     throw refused(refusal);
@@ -113,10 +131,7 @@ final class Page {
     if (found != null) {
       return found;
     }
-    Object body = json();
-    if (body == null) {
-      throw RequestFailure.of(request, "the answer is JSON null");
-    }
+    Object body = data();
     try {
       found = path.rows(body);
     } catch (RowPath.Missing e) {
@@ -126,6 +141,76 @@ final class Page {
     }
     rows.put(path, found);
     return found;
+  }
+
+  /**
+   * With {@code list.entries}: each object {@code objects} selects gives one row per entry and per
+   * match of {@code each} on the entry's value, {@code {key, value}}, in document order. What
+   * {@code objects} selects must be objects: a list is an error, never its elements as entries.
+   */
+  synchronized List<Object> entryRows(RowPath objects, RowPath each) throws RequestFailure {
+    Object body = data();
+    List<Object> found;
+    try {
+      found = objects.matches(body);
+    } catch (RowPath.Missing e) {
+      owner.refused("missing-container");
+      throw RequestFailure.of(
+          request, "items '" + objects.path().getPath() + "': " + e.getMessage());
+    }
+    List<Object> out = new ArrayList<>();
+    for (Object object : found) {
+      if (!(object instanceof Map<?, ?> map)) {
+        owner.refused("missing-container");
+        throw RequestFailure.of(
+            request,
+            "items '"
+                + objects.path().getPath()
+                + "': entries needs an object here, got "
+                + (object instanceof List ? "a list" : object == null ? "null" : "a value"));
+      }
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        List<Object> values;
+        try {
+          values = each.matches(entry.getValue());
+        } catch (RowPath.Missing e) {
+          owner.refused("missing-container");
+          throw RequestFailure.of(
+              request,
+              "entries '"
+                  + each.path().getPath()
+                  + "' on the value of '"
+                  + shorten(String.valueOf(entry.getKey()))
+                  + "': "
+                  + e.getMessage());
+        }
+        for (Object value : values) {
+          Map<String, Object> row = new LinkedHashMap<>();
+          row.put("key", entry.getKey());
+          row.put("value", value);
+          out.add(Collections.unmodifiableMap(row));
+        }
+      }
+    }
+    return out;
+  }
+
+  private static String shorten(String key) {
+    return key.length() > 80 ? key.substring(0, 80) + "..." : key;
+  }
+
+  /** The body as data rows are read from: a YAML document that is one text is no such thing. */
+  private Object data() throws RequestFailure {
+    Object body = json();
+    if (body == null) {
+      throw RequestFailure.of(request, "the answer is JSON null");
+    }
+    if (format == BodyFormat.YAML && !(body instanceof Map) && !(body instanceof List)) {
+      // Any text is a YAML document (a plain scalar): an HTML page would read as one.
+      owner.refused("not-yaml");
+      throw RequestFailure.of(request, "the answer is not a YAML map or list (a text page?)");
+    }
+    return body;
   }
 
   /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
@@ -142,7 +227,12 @@ final class Page {
       return;
     }
     try {
-      JsonCodec.Measured measured = JsonCodec.measure(response.body());
+      JsonCodec.Measured measured =
+          switch (format) {
+            case JSON -> JsonCodec.measure(response.body());
+            case YAML -> YamlCodec.measure(response.body());
+            case TEXT -> TextBody.measure(response.body());
+          };
       owner.hold(this, measured.bytes());
       document = measured.document();
     } catch (JsonRefusal e) {
@@ -157,9 +247,12 @@ final class Page {
         switch (e.kind()) {
           case DUPLICATE_KEY -> "duplicate-key";
           case NUMBER -> "number-bounds";
-          case LIMIT -> "json-limit";
-          case SYNTAX -> "not-json";
+          case LIMIT -> format + "-limit";
+          case SYNTAX -> "not-" + format;
+          case UNSUPPORTED -> format + "-unsupported";
         });
-    return RequestFailure.of(request, ResponseBodies.refusal(e)).causedBy(e);
+    String why =
+        format == BodyFormat.JSON ? ResponseBodies.refusal(e) : "the answer " + e.located();
+    return RequestFailure.of(request, why).causedBy(e);
   }
 }

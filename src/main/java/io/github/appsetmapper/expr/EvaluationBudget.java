@@ -21,6 +21,7 @@ public final class EvaluationBudget {
       ThreadLocal.withInitial(EvaluationBudget::new);
 
   private long deadlineNanos = Long.MAX_VALUE;
+  private java.time.Instant requestTime;
   private long built;
   private int ticks;
 
@@ -37,10 +38,29 @@ public final class EvaluationBudget {
    * {@code endNanos} ({@link Long#MAX_VALUE}: no deadline).
    */
   public static Scope until(long endNanos) {
+    return until(endNanos, CURRENT.get().requestTime);
+  }
+
+  /**
+   * As {@link #until(long)}, with the time of the request being answered: what {@code #now()} and
+   * the date functions measure against (null: the system clock's, read when asked).
+   */
+  public static Scope until(long endNanos, java.time.Instant requestTime) {
     EvaluationBudget budget = CURRENT.get();
     long previous = budget.deadlineNanos;
+    java.time.Instant previousTime = budget.requestTime;
     budget.deadlineNanos = endNanos;
-    return () -> budget.deadlineNanos = previous;
+    budget.requestTime = requestTime;
+    return () -> {
+      budget.deadlineNanos = previous;
+      budget.requestTime = previousTime;
+    };
+  }
+
+  /** The time of the request this thread evaluates for (one answer sees one "now"). */
+  public static java.time.Instant requestTime() {
+    java.time.Instant time = CURRENT.get().requestTime;
+    return time != null ? time : java.time.Instant.now();
   }
 
   static EvaluationBudget current() {

@@ -37,6 +37,103 @@ public final class Functions {
     return versions == null ? null : SemVer.max(versions);
   }
 
+  /**
+   * Semantic-version precedence: -1, 0 or 1 as {@code a} is lower, equal or higher than {@code b}
+   * ({@code v} prefix allowed, build metadata ignored); null when either is null or no version.
+   */
+  public static Integer semverCompare(String a, String b) {
+    SemVer left = a == null ? null : SemVer.parse(a);
+    SemVer right = b == null ? null : SemVer.parse(b);
+    return left == null || right == null ? null : Integer.signum(left.compareTo(right));
+  }
+
+  /** Whether {@code text} is a semantic version ({@code v} prefix allowed); null for null. */
+  public static Boolean semverValid(String text) {
+    return text == null ? null : SemVer.parse(text) != null;
+  }
+
+  /** The versions among the strings, lowest first (non-versions left out); null for null. */
+  public static java.util.List<String> semverSort(Collection<?> versions) {
+    return versions == null ? null : SemVer.sort(versions);
+  }
+
+  /** The request's time, RFC 3339 in UTC: one answer sees one "now". */
+  public static String now() {
+    return Dates.text(EvaluationBudget.requestTime());
+  }
+
+  /** The RFC 3339 date-time (or date) as seconds since 1970-01-01T00:00:00Z; null for null. */
+  public static Long epochSeconds(String date) {
+    return date == null ? null : Dates.parse(date).getEpochSecond();
+  }
+
+  /** Whole seconds from {@code date} to the request's time (negative in the future). */
+  public static Long secondsSince(String date) {
+    return date == null
+        ? null
+        : Dates.secondsBetween(Dates.parse(date), EvaluationBudget.requestTime());
+  }
+
+  /** Whole days from {@code date} to the request's time: "updated in the last 30 days". */
+  public static Long daysSince(String date) {
+    Long seconds = secondsSince(date);
+    return seconds == null ? null : Math.floorDiv(seconds, 86_400L);
+  }
+
+  /** -1, 0 or 1 as the date {@code a} is before, at or after {@code b}; null for a null. */
+  public static Integer dateCompare(String a, String b) {
+    return a == null || b == null ? null : Integer.signum(Dates.parse(a).compareTo(Dates.parse(b)));
+  }
+
+  /** The date in UTC, formatted by a {@code java.time} pattern ({@code yyyy-MM-dd}). */
+  public static String dateFormat(String date, String pattern) {
+    if (date == null || pattern == null) {
+      return null;
+    }
+    return EvaluationBudget.current()
+        .built(Dates.format(Dates.parse(date), pattern), "#dateFormat");
+  }
+
+  /** RFC 3986 percent-encoding of all but {@code A-Z a-z 0-9 - . _ ~}. */
+  public static String urlEncode(String text) {
+    if (text == null) {
+      return null;
+    }
+    EvaluationBudget.current().reserve(3L * text.length(), "#urlEncode");
+    return EvaluationBudget.current().built(Escapes.url(text), "#urlEncode");
+  }
+
+  /** A regex matching {@code text} literally (for {@code matches}, {@code replaceAll}). */
+  public static String regexQuote(String text) {
+    return text == null
+        ? null
+        : EvaluationBudget.current().built(Escapes.regex(text), "#regexQuote");
+  }
+
+  /** One POSIX shell word: {@code it's} gives {@code 'it'\''s'}. */
+  public static String shellQuote(String text) {
+    return text == null
+        ? null
+        : EvaluationBudget.current().built(Escapes.shell(text), "#shellQuote");
+  }
+
+  /** A map's entries as a list of {@code {key, value}} maps, in order; null for null. */
+  public static java.util.List<Map<String, Object>> entries(Map<?, ?> map) {
+    if (map == null) {
+      return null;
+    }
+    EvaluationBudget budget = EvaluationBudget.current();
+    java.util.List<Map<String, Object>> out = new java.util.ArrayList<>(map.size());
+    for (Map.Entry<?, ?> entry : map.entrySet()) {
+      budget.tick();
+      Map<String, Object> pair = new LinkedHashMap<>();
+      pair.put("key", entry.getKey());
+      pair.put("value", entry.getValue());
+      out.add(java.util.Collections.unmodifiableMap(pair));
+    }
+    return java.util.Collections.unmodifiableList(out);
+  }
+
   public static String sha256(String text) {
     if (text == null) {
       return null;
@@ -80,6 +177,22 @@ public final class Functions {
       functions.put("lower", Functions.class.getMethod("lower", String.class));
       functions.put("upper", Functions.class.getMethod("upper", String.class));
       functions.put("semverMax", Functions.class.getMethod("semverMax", Collection.class));
+      functions.put(
+          "semverCompare", Functions.class.getMethod("semverCompare", String.class, String.class));
+      functions.put("semverValid", Functions.class.getMethod("semverValid", String.class));
+      functions.put("semverSort", Functions.class.getMethod("semverSort", Collection.class));
+      functions.put("now", Functions.class.getMethod("now"));
+      functions.put("epochSeconds", Functions.class.getMethod("epochSeconds", String.class));
+      functions.put("secondsSince", Functions.class.getMethod("secondsSince", String.class));
+      functions.put("daysSince", Functions.class.getMethod("daysSince", String.class));
+      functions.put(
+          "dateCompare", Functions.class.getMethod("dateCompare", String.class, String.class));
+      functions.put(
+          "dateFormat", Functions.class.getMethod("dateFormat", String.class, String.class));
+      functions.put("urlEncode", Functions.class.getMethod("urlEncode", String.class));
+      functions.put("regexQuote", Functions.class.getMethod("regexQuote", String.class));
+      functions.put("shellQuote", Functions.class.getMethod("shellQuote", String.class));
+      functions.put("entries", Functions.class.getMethod("entries", Map.class));
       functions.put("sha256", Functions.class.getMethod("sha256", String.class));
       functions.put("json", Functions.class.getMethod("json", Object.class));
       functions.put("default", Functions.class.getMethod("default_", Object.class, Object.class));

@@ -8,7 +8,8 @@ import org.springframework.expression.TypedValue;
 
 /**
  * {@code key} and {@code value} of a map entry, read-only: a projection or selection over a map
- * ({@code item.env.![key]}) walks its entries.
+ * ({@code item.env.![key]}) walks its entries. An entry reads as the object {@code {key, value}}:
+ * any other name is null, as a missing key of a map is, never an error at run time.
  */
 final class MapEntryAccessor implements PropertyAccessor {
   @Override
@@ -18,7 +19,7 @@ final class MapEntryAccessor implements PropertyAccessor {
 
   @Override
   public boolean canRead(EvaluationContext context, Object target, String name) {
-    return target instanceof Map.Entry && (name.equals("key") || name.equals("value"));
+    return target instanceof Map.Entry;
   }
 
   @Override
@@ -27,7 +28,12 @@ final class MapEntryAccessor implements PropertyAccessor {
     if (!(target instanceof Map.Entry<?, ?> entry)) {
       throw new AccessException("not a map entry");
     }
-    Object value = name.equals("key") ? entry.getKey() : entry.getValue();
+    Object value =
+        switch (name) {
+          case "key" -> entry.getKey();
+          case "value" -> entry.getValue();
+          default -> null;
+        };
     return value == null ? TypedValue.NULL : new TypedValue(value);
   }
 

@@ -38,12 +38,10 @@ public final class SandboxChecker {
   private static final Set<String> REGEX_METHODS =
       Set.of("matches", "replaceAll", "replaceFirst", "split");
 
-  /** Names that only the scope has: read inside a projection, they are a mistake. */
-  private static final Set<String> SCOPE_ONLY = Scope.Name.onlyInScopeNames();
-
   private final Set<String> violations = new LinkedHashSet<>();
   private final Set<String> roots = new LinkedHashSet<>();
   private final Map<String, Set<String>> members = new LinkedHashMap<>();
+  private final Set<String> elementNames = new LinkedHashSet<>();
 
   private SandboxChecker() {}
 
@@ -51,7 +49,10 @@ public final class SandboxChecker {
     SandboxChecker checker = new SandboxChecker();
     checker.visit(ast, true, false);
     return new Inspection(
-        List.copyOf(checker.violations), Set.copyOf(checker.roots), Map.copyOf(checker.members));
+        List.copyOf(checker.violations),
+        Set.copyOf(checker.roots),
+        Map.copyOf(checker.members),
+        Set.copyOf(checker.elementNames));
   }
 
   /**
@@ -129,7 +130,10 @@ public final class SandboxChecker {
       } else if (isScopeRoot(node, elementScope)) {
         // The whole scope as a value would carry every name past the checks.
         violations.add(
-            "#" + name + " alone is not allowed; name what you read, as #" + name + ".input");
+            name.equals("this")
+                ? "#this alone is the whole scope here (it is the element only inside .?[...] and"
+                    + " .![...]); name what you read, as item or #this.item"
+                : "#root alone is not allowed; name what you read, as #root.input");
       }
       return;
     }
@@ -138,13 +142,10 @@ public final class SandboxChecker {
         violations.add("'class' cannot be read");
       } else if (rootRelative && !elementScope) {
         roots.add(property.getName());
-      } else if (rootRelative && SCOPE_ONLY.contains(property.getName())) {
-        // Inside .![...] and .?[...] names read the element: input.x would quietly be null.
-        violations.add(
-            "inside a projection or selection '"
-                + property.getName()
-                + "' reads the element; write #root."
-                + property.getName());
+      } else if (rootRelative) {
+        // Inside .![...] and .?[...] a name reads the element: the compiler refuses one that is
+        // also a name of the scope (input.x, item.x would quietly read the element's field).
+        elementNames.add(property.getName());
       }
       return;
     }

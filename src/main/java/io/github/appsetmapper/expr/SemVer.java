@@ -15,6 +15,9 @@ final class SemVer implements Comparable<SemVer> {
           "v?(0|[1-9]\\d*)\\.(0|[1-9]\\d*)\\.(0|[1-9]\\d*)"
               + "(?:-([0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*))?(?:\\+[0-9A-Za-z.-]+)?");
 
+  /** Longer text is no version anyone tags with; its digits are never parsed. */
+  static final int MAX_TEXT = 256;
+
   private final BigInteger[] core;
   private final String[] pre;
 
@@ -24,6 +27,9 @@ final class SemVer implements Comparable<SemVer> {
   }
 
   static SemVer parse(String text) {
+    if (text.length() > MAX_TEXT) {
+      return null;
+    }
     Matcher m = FORM.matcher(text);
     if (!m.matches()) {
       return null;
@@ -48,6 +54,31 @@ final class SemVer implements Comparable<SemVer> {
       }
     }
     return best;
+  }
+
+  /** The versions among {@code candidates}, lowest first; the rest left out. */
+  static java.util.List<String> sort(Collection<?> candidates) {
+    EvaluationBudget budget = EvaluationBudget.current();
+    java.util.List<java.util.Map.Entry<SemVer, String>> found = new java.util.ArrayList<>();
+    for (Object candidate : candidates) {
+      budget.tick();
+      if (candidate == null) {
+        continue;
+      }
+      String text = candidate.toString();
+      SemVer version = parse(text);
+      if (version != null) {
+        found.add(java.util.Map.entry(version, text));
+      }
+    }
+    // Stable: equal versions (1.0.0 and v1.0.0+build) keep their order.
+    found.sort(
+        (a, b) -> {
+          budget.tick();
+          return a.getKey().compareTo(b.getKey());
+        });
+    return java.util.Collections.unmodifiableList(
+        found.stream().map(java.util.Map.Entry::getValue).toList());
   }
 
   @Override

@@ -3,8 +3,9 @@ package io.github.appsetmapper.json;
 import java.io.IOException;
 
 /**
- * JSON that a reader refuses, with a one-line reason: not JSON at all ({@link Kind#SYNTAX}), a key
- * twice in one object, a number beyond the bounds, or past a size limit (nesting, string length).
+ * JSON (or YAML, or text) that a reader refuses, with a one-line reason: not JSON at all ({@link
+ * Kind#SYNTAX}), a key twice in one object, a number beyond the bounds, past a size limit (nesting,
+ * string length, aliases), or something the reader does not take (a YAML tag).
  */
 public final class JsonRefusal extends IOException {
   private static final long serialVersionUID = 1L;
@@ -14,7 +15,9 @@ public final class JsonRefusal extends IOException {
     SYNTAX,
     DUPLICATE_KEY,
     NUMBER,
-    LIMIT
+    LIMIT,
+    /** What a reader does not take: a YAML tag, a key that is not a string, several documents. */
+    UNSUPPORTED
   }
 
   private final Kind kind;

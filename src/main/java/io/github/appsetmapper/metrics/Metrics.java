@@ -195,8 +195,9 @@ public final class Metrics {
 
   /**
    * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
-   * incomplete-status, duplicate-key, number-bounds, not-json, json-limit, missing-container,
-   * cursor-holder, cursor-stuck, identical-page, memory-budget.
+   * incomplete-status, duplicate-key, number-bounds, not-json, json-limit, not-yaml, yaml-limit,
+   * yaml-unsupported, not-text, text-limit, missing-container, cursor-holder, cursor-stuck,
+   * identical-page, memory-budget.
    */
   public void refusedAnswer(String mapping, String reason) {
     counter(

@@ -984,7 +984,10 @@ class MappingCompilerTest {
               List.of(
                   violation(
                       "unknown function #unknownFn; known: #slug, #shortSha, #lower, #upper,"
-                          + " #semverMax, #sha256, #json, #default",
+                          + " #semverMax, #semverCompare, #semverValid, #semverSort, #now,"
+                          + " #epochSeconds, #secondsSince, #daysSince, #dateCompare, #dateFormat,"
+                          + " #urlEncode, #regexQuote, #shellQuote, #entries, #sha256, #json,"
+                          + " #default",
                       "#unknownFn(1)"))),
           arguments(
               "#slug", List.of(violation("#slug is a function; call it as #slug(...)", "#slug"))),
@@ -1164,6 +1167,48 @@ class MappingCompilerTest {
           .extracting(Problem::toString)
           .containsExactly(
               second + ":2:7 name: duplicate mapping name 'same' (also in " + first + ")");
+    }
+  }
+
+  /** A JsonPath is never a template: input spliced into a path could carry path syntax. */
+  @Nested
+  class TemplatesInJsonPaths {
+    private static final String HINT =
+        "'; select the whole object and choose in an expression, as an enrich `value:"
+            + " response.body.entries[input.chart]`, or list.entries with `filter: item.key =="
+            + " input.chart`";
+
+    @Test
+    void aHoleInAnyJsonPathIsRefusedAtLoadSayingTheWay() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  input:
+                    chart: {}
+                  list:
+                    request: {url: "https://charts.example.com/index.yaml"}
+                    items: "$.entries.#{input.chart}[*]"
+                  enrich:
+                    one:
+                      request: {url: "https://charts.example.com/index.yaml"}
+                      select: "$['entries']['#{input.chart}']"
+                    next:
+                      request: {url: "https://charts.example.com/index.yaml"}
+                      select: "$.items[*]"
+                      paginate: {next: "$.links.#{input.chart}"}
+                  parameters: {x: item.name}
+                  """))
+          .containsExactly(
+              "m.yaml:6:10 list.items: a JsonPath is not a template: '#{' cannot be used in"
+                  + " '$.entries.#{input.chart}[*]"
+                  + HINT,
+              "m.yaml:10:13 enrich.one.select: a JsonPath is not a template: '#{' cannot be used"
+                  + " in '$['entries']['#{input.chart}']"
+                  + HINT,
+              "m.yaml:14:22 enrich.next.paginate.next: a JsonPath is not a template: '#{' cannot"
+                  + " be used in '$.links.#{input.chart}"
+                  + HINT);
     }
   }
 }

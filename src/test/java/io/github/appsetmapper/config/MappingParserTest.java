@@ -519,6 +519,51 @@ class MappingParserTest {
   }
 
   @Nested
+  class BodyFormats {
+    @Test
+    void formatIsJsonYamlOrTextAndNotOnALogin() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  secrets: {pw: {env: PW}}
+                  list:
+                    request:
+                      url: "https://a.example.com/x"
+                      format: xml
+                      auth:
+                        login:
+                          request: {method: POST, url: "https://a.example.com/login", format: yaml}
+                          token: "$.token"
+                    items: "$[*]"
+                  parameters: {x: "'a'"}
+                  """))
+          .containsExactly(
+              "m.yaml:6:13 list.request.format: must be one of json, yaml, text, not 'xml'",
+              "m.yaml:9:77 list.request.auth.login.request.format: a login request takes no format;"
+                  + " its answer is JSON");
+    }
+
+    @Test
+    void formatAndEntriesAreRead() throws MappingException {
+      MappingSpec spec =
+          MappingParser.parse(
+                  "m.yaml",
+                  """
+                  name: m
+                  list:
+                    request: {url: "https://a.example.com/index.yaml", format: yaml}
+                    items: "$.entries"
+                    entries: "$[*]"
+                  parameters: {x: item.key}
+                  """)
+              .get(0);
+      assertThat(spec.list().request().format()).isEqualTo(BodyFormat.YAML);
+      assertThat(spec.list().entries().text()).isEqualTo("$[*]");
+    }
+  }
+
+  @Nested
   class CompleteAnswers {
     @Test
     void acceptStatusListsOnly2xx() {

@@ -126,6 +126,30 @@ class ErrorTableTest {
       parameters: {id: item}
       """;
 
+  private static final String FORMATS =
+      """
+      name: formats
+      input:
+        case: {required: true, enum: [tag, aliases, latin1, list]}
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/formats/#{input.case}", format: yaml}
+        items: "$.entries"
+        entries: "$"
+      parameters: {key: item.key}
+      """;
+  private static final String TEXT =
+      """
+      name: text
+      vars:
+        up: {default: "http://unset.invalid"}
+      list:
+        request: {url: "#{vars.up}/formats/latin1", format: text}
+        items: "$"
+      parameters: {text: item}
+      """;
+
   private StubUpstream stub;
   private PluginServer plugin;
 
@@ -535,6 +559,85 @@ class ErrorTableTest {
   }
 
   /** Answers that look whole and are not. */
+  /** {@code format: yaml|text} and {@code list.entries}: unreadable answers are 502s. */
+  @Nested
+  @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+  class Formats {
+    private StubUpstream stub;
+    private PluginServer plugin;
+
+    @BeforeAll
+    void start(@TempDir Path tmp) {
+      stub = new StubUpstream();
+      stub.on("GET /formats/tag", Reply.json(200, "entries: !!python/name:os.system {}"));
+      stub.on(
+          "GET /formats/aliases",
+          Reply.json(200, "x: &x [1]\nentries: [" + "*x, ".repeat(60) + "*x]"));
+      stub.on("GET /formats/list", Reply.json(200, "entries: [a, b]"));
+      stub.on(
+          "GET /formats/latin1",
+          new Reply(
+              200,
+              Map.of("Content-Type", "text/plain"),
+              "caf\u00e9".getBytes(java.nio.charset.StandardCharsets.ISO_8859_1),
+              0,
+              null));
+      plugin = PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), FORMATS, TEXT);
+    }
+
+    @AfterAll
+    void stop() {
+      plugin.close();
+      stub.close();
+    }
+
+    private Answer formats(String which) {
+      return plugin.getparams(
+          "formats", "{\"input\":{\"parameters\":{\"case\":\"" + which + "\"}}}");
+    }
+
+    @Test
+    void aYamlTag() {
+      assertError(
+          formats("tag"),
+          502,
+          "mapping 'formats': list GET "
+              + stub.url()
+              + "/formats/tag: the answer has the tag 'tag:yaml.org,2002:python/name:os.system'"
+              + " (tags are not read: write the value without it) (line 1, column 10)");
+    }
+
+    @Test
+    void tooManyYamlAliases() {
+      assertError(
+          formats("aliases"),
+          502,
+          "mapping 'formats': list GET "
+              + stub.url()
+              + "/formats/aliases: the answer names a collection by an alias more than 50 times");
+    }
+
+    @Test
+    void entriesOfAList() {
+      assertError(
+          formats("list"),
+          502,
+          "mapping 'formats': list GET "
+              + stub.url()
+              + "/formats/list: items '$['entries']': entries needs an object here, got a list");
+    }
+
+    @Test
+    void textThatIsNotUtf8() {
+      assertError(
+          plugin.getparams("text", "{}"),
+          502,
+          "mapping 'text': list GET "
+              + stub.url()
+              + "/formats/latin1: the answer is not UTF-8 text");
+    }
+  }
+
   @Nested
   class IncompleteAnswers {
     private Answer shapes(String which) {

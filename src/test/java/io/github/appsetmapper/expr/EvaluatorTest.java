@@ -244,6 +244,101 @@ class EvaluatorTest {
     }
   }
 
+  /** The functions of issue 12: semantic versions, dates, escapes, entries. */
+  @Nested
+  class VersionDateAndEscapeFunctions {
+    private Object at(String expression, String now) {
+      try (EvaluationBudget.Scope scope =
+          EvaluationBudget.until(Long.MAX_VALUE, java.time.Instant.parse(now))) {
+        return evaluate(expression);
+      }
+    }
+
+    @Test
+    void semverCompareSortAndValid() {
+      assertThat(evaluate("#semverCompare('1.10.0', '1.9.3')")).isEqualTo(1);
+      assertThat(evaluate("#semverCompare('v1.0.0', '1.0.0+build.7')")).isEqualTo(0);
+      assertThat(evaluate("#semverCompare('1.0.0-rc.1', '1.0.0')")).isEqualTo(-1);
+      assertThat(evaluate("#semverCompare('latest', '1.0.0')")).isNull();
+      assertThat(evaluate("#semverCompare(null, '1.0.0')")).isNull();
+      assertThat(evaluate("#semverSort(item.tags)"))
+          .isEqualTo(List.of("v1.2.3", "1.10.0-rc.1", "1.10.0"));
+      assertThat(evaluate("#semverSort(item.nope)")).isNull();
+      assertThat(evaluate("#semverValid('v1.2.3')")).isEqualTo(true);
+      assertThat(evaluate("#semverValid('1.2')")).isEqualTo(false);
+      assertThat(evaluate("#semverValid('1.999.0')")).isEqualTo(true);
+      assertThat(evaluate("item.tags.?[#semverValid(#this)].size()")).isEqualTo(3);
+    }
+
+    @Test
+    void aVersionLongerThanAnyTagIsNoVersion() {
+      assertThat(Functions.semverValid("1.0." + "9".repeat(300))).isFalse();
+    }
+
+    @Test
+    void datesAreRfc3339AndNowIsTheRequestsTime() {
+      String now = "2026-12-01T12:00:00Z";
+      assertThat(at("#now()", now)).isEqualTo("2026-12-01T12:00:00Z");
+      assertThat(at("#daysSince('2026-11-01T12:00:00Z')", now)).isEqualTo(30L);
+      assertThat(at("#daysSince('2026-11-01T12:00:01+00:00') <= 29", now)).isEqualTo(true);
+      assertThat(at("#daysSince('2026-12-24')", now)).isEqualTo(-23L);
+      assertThat(at("#secondsSince('2026-12-01t11:59:00z')", now)).isEqualTo(60L);
+      assertThat(at("#epochSeconds('1970-01-01T01:00:00+01:00')", now)).isEqualTo(0L);
+      assertThat(at("#dateCompare('2024-05-02T18:40:11+02:00', '2024-05-02T16:40:11Z')", now))
+          .isEqualTo(0);
+      assertThat(at("#dateFormat('2024-05-02T18:40:11.5+02:00', 'yyyy-MM-dd HH:mm')", now))
+          .isEqualTo("2024-05-02 16:40");
+      assertThat(at("#daysSince(item.nope)", now)).isNull();
+    }
+
+    @Test
+    void aTextThatIsNoDateFailsNamingIt() {
+      assertThatThrownBy(() -> evaluate("#daysSince('last tuesday')"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessageContaining(
+              "'last tuesday' is not an RFC 3339 date-time (2024-05-02T16:40:11Z,"
+                  + " 2024-05-02T18:40:11+02:00, or 2024-05-02)");
+      assertThatThrownBy(() -> evaluate("#dateFormat('2024-05-02', 'yyyy-MM-dd' + 'X' * 60)"))
+          .isInstanceOf(SpelEvaluationException.class)
+          .hasMessageContaining("a date pattern of more than 64 characters is not allowed");
+    }
+
+    @Test
+    void escapes() {
+      assertThat(evaluate("#urlEncode('feat/a b&c=d~é')")).isEqualTo("feat%2Fa%20b%26c%3Dd~%C3%A9");
+      assertThat(evaluate("#regexQuote('1.2.3+b (x)')")).isEqualTo("1\\.2\\.3\\+b \\(x\\)");
+      assertThat(evaluate("'v1.2.3+b (x)'.matches('v' + #regexQuote('1.2.3+b (x)'))"))
+          .isEqualTo(true);
+      assertThat(evaluate("#shellQuote('it''s $HOME')")).isEqualTo("'it'\\''s $HOME'");
+      assertThat(evaluate("#json('a\"b')")).isEqualTo("\"a\\\"b\"");
+    }
+
+    @Test
+    void escapesAreBounded() {
+      assertThatThrownBy(() -> Functions.urlEncode("/".repeat(400_000)))
+          .isInstanceOf(ExpressionLimitException.class)
+          .hasMessage(
+              "#urlEncode would build a string of 1200000 characters, more than 1048576 allowed");
+    }
+
+    @Test
+    void entriesOfAMap() {
+      Map<String, Object> env = new LinkedHashMap<>();
+      env.put("A", "1");
+      env.put("B", null);
+      assertThat(Functions.entries(env))
+          .isEqualTo(
+              List.of(
+                  Map.of("key", "A", "value", "1"),
+                  new LinkedHashMap<>(Map.of("key", "B")) {
+                    {
+                      put("value", null);
+                    }
+                  }));
+      assertThat(Functions.entries(null)).isNull();
+    }
+  }
+
   @Nested
   class ParameterValues {
 

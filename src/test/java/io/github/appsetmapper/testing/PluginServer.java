@@ -57,7 +57,8 @@ public final class PluginServer implements AutoCloseable {
       long memoryBudget,
       UnaryOperator<ServerOptions> tune,
       Ticker ticker,
-      RedisSettings redis) {
+      RedisSettings redis,
+      java.time.Clock clock) {
     Setup(
         List<Path> mappings,
         Map<String, String> vars,
@@ -74,7 +75,8 @@ public final class PluginServer implements AutoCloseable {
           MemoryBudget.DEFAULT_BYTES,
           UnaryOperator.identity(),
           Ticker.systemTicker(),
-          null);
+          null,
+          java.time.Clock.systemUTC());
     }
   }
 
@@ -91,6 +93,7 @@ public final class PluginServer implements AutoCloseable {
               .enrichThreads(32)
               .memoryBudget(setup.memoryBudget())
               .ticker(setup.ticker())
+              .clock(setup.clock())
               .redis(setup.redis())
               .build();
     } catch (IOException e) {
@@ -139,7 +142,8 @@ public final class PluginServer implements AutoCloseable {
             MemoryBudget.DEFAULT_BYTES,
             UnaryOperator.identity(),
             Ticker.systemTicker(),
-            redis));
+            redis,
+            java.time.Clock.systemUTC()));
   }
 
   /** What the Redis level did (null without Redis). */
@@ -168,7 +172,8 @@ public final class PluginServer implements AutoCloseable {
             memoryBudget,
             UnaryOperator.identity(),
             Ticker.systemTicker(),
-            null));
+            null,
+            java.time.Clock.systemUTC()));
   }
 
   /** As {@link #withOptions}, with the server's options changed by {@code tune}. */
@@ -189,7 +194,8 @@ public final class PluginServer implements AutoCloseable {
             MemoryBudget.DEFAULT_BYTES,
             tune,
             Ticker.systemTicker(),
-            null));
+            null,
+            java.time.Clock.systemUTC()));
   }
 
   /** Loads the mapping files again and swaps them in, as a hot reload does. */
@@ -228,7 +234,8 @@ public final class PluginServer implements AutoCloseable {
             MemoryBudget.DEFAULT_BYTES,
             UnaryOperator.identity(),
             ticker,
-            null));
+            null,
+            java.time.Clock.systemUTC()));
   }
 
   /** As {@link #withYaml}, calling upstreams through {@code upstream} (closed with the server). */
@@ -253,6 +260,27 @@ public final class PluginServer implements AutoCloseable {
       throw new UncheckedIOException(e);
     }
     return files;
+  }
+
+  /**
+   * As {@link #withYaml}, the request's time (what {@code #now()} and the date functions read)
+   * taken from {@code clock}.
+   */
+  public static PluginServer withClock(
+      Path dir, Map<String, String> vars, java.time.Clock clock, String... yamls) {
+    return new PluginServer(
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            null,
+            MemoryBudget.DEFAULT_BYTES,
+            UnaryOperator.identity(),
+            Ticker.systemTicker(),
+            null,
+            clock));
   }
 
   /** Writes each YAML text to a file in {@code dir} and serves them. */

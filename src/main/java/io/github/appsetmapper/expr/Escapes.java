@@ -1,0 +1,52 @@
+package io.github.appsetmapper.expr;
+
+import java.nio.charset.StandardCharsets;
+
+/** Text escaped for where it will be read: a URL part, a regex, a POSIX shell word. */
+final class Escapes {
+  private Escapes() {}
+
+  /**
+   * RFC 3986 percent-encoding of everything but the unreserved characters ({@code A-Z a-z 0-9 - . _
+   * ~}), so that the result is one path segment or one query value wherever it is put.
+   */
+  static String url(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    EvaluationBudget budget = EvaluationBudget.current();
+    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+      int c = b & 0xff;
+      if ((c >= 'A' && c <= 'Z')
+          || (c >= 'a' && c <= 'z')
+          || (c >= '0' && c <= '9')
+          || c == '-'
+          || c == '.'
+          || c == '_'
+          || c == '~') {
+        out.append((char) c);
+      } else {
+        out.append('%').append(Character.toUpperCase(Character.forDigit(c >> 4, 16)));
+        out.append(Character.toUpperCase(Character.forDigit(c & 0xf, 16)));
+      }
+      budget.tick();
+    }
+    return out.toString();
+  }
+
+  /** A regex (RE2, and Java's) that matches {@code text} literally. */
+  static String regex(String text) {
+    StringBuilder out = new StringBuilder(text.length() + 8);
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if ("\\.+*?()|[]{}^$".indexOf(c) >= 0) {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    return out.toString();
+  }
+
+  /** One POSIX shell word: single-quoted, each {@code '} written as {@code '\''}. */
+  static String shell(String text) {
+    return "'" + text.replace("'", "'\\''") + "'";
+  }
+}
