@@ -5,7 +5,7 @@ import io.undertow.server.HttpServerExchange;
 
 /**
  * {@code GET /mappings/<name>/shadow}: what the candidate of that name would change, the last
- * differences with their inputs, redacted; 404 for a name neither live nor a candidate.
+ * differences with their inputs, redacted; 404 for a name without a candidate.
  */
 final class ShadowReportHandler implements HttpHandler {
   private final Shadowing shadowing;
@@ -22,9 +22,7 @@ final class ShadowReportHandler implements HttpHandler {
     String report = shadowing.report(name);
     if (report == null) {
       refusals.refuse(
-          exchange,
-          new HttpError(404, "no mapping or candidate '" + name + "' (see GET /mappings)"),
-          null);
+          exchange, new HttpError(404, "no candidate mapping '" + name + "' under --shadow"), null);
       return;
     }
     Exchanges.send(exchange, 200, report);

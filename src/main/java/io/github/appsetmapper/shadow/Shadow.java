@@ -204,9 +204,6 @@ public final class Shadow implements Shadowing, AutoCloseable {
             outcome);
     String name = candidate.name();
     String result = !diff.changed() ? "same" : outcome.failed() ? "failed" : "different";
-    differences.run(name, result);
-    metrics.shadowRun(name, result);
-    metrics.shadowRows(name, diff.added(), diff.removed(), diff.changedRows());
     if (diff.changed()) {
       differences.difference(name, DiffPlain.input(diff, redactor::redact, settings.maxRows()));
       LOG.info(
@@ -218,6 +215,10 @@ public final class Shadow implements Shadowing, AutoCloseable {
           diff.removed(),
           diff.changedRows());
     }
+    // Counted last: a run counted is a run whose difference is already kept.
+    metrics.shadowRows(name, diff.added(), diff.removed(), diff.changedRows());
+    metrics.shadowRun(name, result);
+    differences.run(name, result);
   }
 
   @Override
