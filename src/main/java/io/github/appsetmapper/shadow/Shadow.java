@@ -143,6 +143,11 @@ public final class Shadow implements Shadowing, AutoCloseable {
       return;
     }
     long bytes = captured == null ? 0 : captured.bytes();
+    // A full queue is the common case under a hanging candidate: refused without an exception.
+    if (runner.getQueue().remainingCapacity() == 0) {
+      skipped(mapping.name(), "busy");
+      return;
+    }
     if (queuedBytes.addAndGet(bytes) > settings.memoryBudget()) {
       queuedBytes.addAndGet(-bytes);
       skipped(mapping.name(), "busy");
