@@ -151,9 +151,9 @@ public final class AppRuntime implements AutoCloseable {
   /**
    * Shadow mode over this runtime's transport: the candidates of {@code candidates} loaded as the
    * live mappings are (a candidate that does not load is reported, never fatal), on an engine of
-   * their own: their own enrich pool, memory budget, cache and {@code maxDrop} memory, nothing
-   * shared with Redis, and at its front the live calls' answers and the rate-limit headroom the
-   * live transport saw. Close the shadow before the runtime.
+   * their own: their own enrich pool and memory budget, no cache entries, their own {@code maxDrop}
+   * memory, nothing shared with Redis, and at its front the live calls' answers and the rate-limit
+   * headroom the live transport saw. Close the shadow before the runtime.
    */
   public Shadow shadow(List<Path> candidates, ShadowSettings settings) {
     ExecutorService candidatePool =
@@ -168,7 +168,7 @@ public final class AppRuntime implements AutoCloseable {
             .pool(candidatePool)
             .redactor(redactor)
             .clock(clock)
-            .memoryBudget(new MemoryBudget(settings.memoryBudget()))
+            .memoryBudget(MemoryBudget.withoutCache(settings.memoryBudget()))
             .ticker(ticker)
             .sharing(Engine.Sharing.ALONE)
             .front(answers::around)

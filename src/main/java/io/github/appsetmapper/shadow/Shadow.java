@@ -34,12 +34,12 @@ import org.slf4j.LoggerFactory;
 /**
  * Shadow mode ({@code serve --shadow DIR}): each candidate mapping (matched to a live one by name)
  * runs on the input of every live getparams, after the live answer has gone, on an executor and an
- * engine of its own (its own memory budget, cache and {@code maxDrop} memory: never the live ones,
- * never Redis). A call identical to one the live getparams made is answered with the live answer;
- * any other goes to the upstream only while its rate-limit headroom lasts. What the candidate would
- * change is counted in metrics and the newest differences kept, redacted, for {@code GET
- * /mappings/<name>/shadow}. Nothing here can change, delay or fail a live answer: the hand-off only
- * queues (a full queue skips the run), and every failure stays in the shadow.
+ * engine of its own (its own memory budget, no cache entries, its own {@code maxDrop} memory: never
+ * the live ones, never Redis). A call identical to one the live getparams made is answered with the
+ * live answer; any other goes to the upstream only while its rate-limit headroom lasts. What the
+ * candidate would change is counted in metrics and the newest differences kept, redacted, for
+ * {@code GET /mappings/<name>/shadow}. Nothing here can change, delay or fail a live answer: the
+ * hand-off only queues (a full queue skips the run), and every failure stays in the shadow.
  */
 public final class Shadow implements Shadowing, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.shadow");
@@ -116,6 +116,11 @@ public final class Shadow implements Shadowing, AutoCloseable {
 
   public long madeCalls() {
     return live.made();
+  }
+
+  /** Cache entries the candidates keep: none, by construction (their budget has no cache share). */
+  public long cachedEntries() {
+    return engine.calls().cachedEntries();
   }
 
   @Override

@@ -369,4 +369,29 @@ class ShadowTest {
       }
     }
   }
+
+  @Test
+  void theCandidateWritesNoCacheEntriesAndTakesTheLiveCachedAnswers() {
+    String cached = LIVE.replace("/pulls\"}", "/pulls\", cache: {ttl: 10m}}");
+    assertThat(cached).contains("cache: {ttl: 10m}");
+    try (StubUpstream stub = stub();
+        ShadowServer server =
+            ShadowServer.start(
+                dir,
+                Map.of("up", stub.url()),
+                List.of(cached),
+                List.of(
+                    cached.replace(
+                        "  items: \"$[*]\"\n", "  items: \"$[*]\"\nfilter: \"!item.draft\"\n")))) {
+      server.getparams("pulls", BODY);
+      until("the first run", () -> runs(server, "pulls", "different") == 1);
+      // The second live answer comes from the live cache: the candidate still gets the answer.
+      server.getparams("pulls", BODY);
+      until("the second run", () -> runs(server, "pulls", "different") == 2);
+      assertThat(stub.calls()).isEqualTo(1);
+      assertThat(server.shadow().madeCalls()).isZero();
+      assertThat(server.shadow().sharedCalls()).isEqualTo(2);
+      assertThat(server.shadow().cachedEntries()).isZero();
+    }
+  }
 }
