@@ -68,6 +68,9 @@ public final class DiffRun {
 
   private final Settings settings;
   private final Redactor redactor = new Redactor();
+  // One for every runtime of the run: a diff makes many, and nothing reads their meters.
+  private final io.github.appsetmapper.metrics.Metrics metrics =
+      new io.github.appsetmapper.metrics.Metrics();
 
   public DiffRun(Settings settings) {
     this.settings = settings;
@@ -148,6 +151,7 @@ public final class DiffRun {
         AppRuntime.builder()
             .vars(vars)
             .redactor(redactor)
+            .metrics(metrics)
             .environment(file == null ? settings.environment() : name -> null)
             .secretValues(file == null ? Map.of() : file.secrets())
             .enrichThreads(1)
@@ -310,7 +314,12 @@ public final class DiffRun {
   private Outcome side(CompiledMapping mapping, DiffInput input, Upstream transport)
       throws Refused {
     try (AppRuntime runtime =
-        AppRuntime.builder().transport(transport).redactor(redactor).enrichThreads(8).build()) {
+        AppRuntime.builder()
+            .transport(transport)
+            .redactor(redactor)
+            .metrics(metrics)
+            .enrichThreads(8)
+            .build()) {
       Invocation invocation = new Invocation(input.applicationSetName(), roundTrip(input.input()));
       return Outcome.rows(runtime.engine().execute(mapping, invocation));
     } catch (IOException e) {
