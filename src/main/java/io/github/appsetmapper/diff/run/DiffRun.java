@@ -96,7 +96,7 @@ public final class DiffRun {
       List<InputDiff> inputs = new ArrayList<>();
       String note = null;
       if (pair.before() != null && pair.after() != null) {
-        ExchangeFile file = fileFor(pair, recorded);
+        ExchangeFile file = fileFor(pair, recorded, names.pairs().size());
         if (!given.isEmpty()) {
           inputs.addAll(runGiven(pair, given, file, recorded));
         } else if (file != null) {
@@ -223,8 +223,11 @@ public final class DiffRun {
     return out;
   }
 
-  /** The test file that records the inputs of this pair: by its 'mapping:' or its file name. */
-  private static ExchangeFile fileFor(Pair pair, List<ExchangeFile> recorded) {
+  /**
+   * The test file that records the inputs of this pair: by its 'mapping:' or its file name; a
+   * single test file for a single pair.
+   */
+  private static ExchangeFile fileFor(Pair pair, List<ExchangeFile> recorded, int pairs) {
     for (ExchangeFile file : recorded) {
       if (file.mapping() != null
           && (file.mapping().equals(pair.before().name())
@@ -243,7 +246,8 @@ public final class DiffRun {
         }
       }
     }
-    return recorded.size() == 1 ? recorded.get(0) : null;
+    // One test file for one pair of single files: it is theirs, whatever it names.
+    return recorded.size() == 1 && pairs == 1 ? recorded.get(0) : null;
   }
 
   /** Each case of the test file, on its own recorded exchanges. */
