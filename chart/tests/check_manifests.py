@@ -521,6 +521,39 @@ def main():
         eq(tc["securityContext"].get("allowPrivilegeEscalation"), False, "test pod allowPrivilegeEscalation")
     c.check("helm test pod calls the Service with the mounted token", test_hook)
 
+    # ---------------------------------------------------------------- shadow mode
+    def shadow():
+        sh = values.get("shadow") or {}
+        inline, existing = sh.get("mappings") or {}, sh.get("existingConfigMap") or ""
+        pairs = dict(arg_pairs())
+        fullname = deployment["metadata"]["name"]
+        shadow_cms = [d for d in of_kind("ConfigMap", ns) if d["metadata"]["name"] == f"{fullname}-shadow"]
+        annotations = pod["metadata"].get("annotations") or {}
+        if not inline and not existing:
+            expect("--shadow" not in args, "--shadow passed without candidates")
+            expect(not shadow_cms, "shadow ConfigMap rendered without candidates")
+            expect("checksum/shadow" not in annotations, "checksum/shadow without candidates")
+            return
+        eq(pairs.get("--shadow"), "/etc/appset-mapper/shadow", "--shadow")
+        eq(pairs.get("--shadow-memory-budget"), str(sh["memoryBudget"]), "--shadow-memory-budget")
+        eq(pairs.get("--shadow-threads"), str(sh["threads"]), "--shadow-threads")
+        eq(pairs.get("--shadow-keep"), str(sh["keep"]), "--shadow-keep")
+        eq(pairs.get("--shadow-min-headroom"), str(sh["minHeadroom"]), "--shadow-min-headroom")
+        m = mounts.get("/etc/appset-mapper/shadow")
+        expect(m and m.get("readOnly") and "subPath" not in m, "candidates not mounted read-only as a directory")
+        cm_name = existing or f"{fullname}-shadow"
+        eq(volumes[m["name"]]["configMap"]["name"], cm_name, "candidates volume ConfigMap")
+        if existing:
+            expect(not shadow_cms, "shadow ConfigMap rendered although shadow.existingConfigMap is set")
+            return
+        expect(len(shadow_cms) == 1, "no shadow ConfigMap")
+        data = shadow_cms[0]["data"]
+        eq(sorted(data), sorted(f"{n}.yaml" for n in inline), "candidate files")
+        for n in inline:
+            eq(str(yaml.safe_load(data[f"{n}.yaml"]).get("name")), n, f"candidate {n} name")
+        expect("checksum/shadow" in annotations, "no checksum/shadow: a candidate change would not roll the pods")
+    c.check("shadow mode: --shadow flags, candidates ConfigMap, mount and checksum", shadow)
+
     return 1 if c.failed else 0
 
 

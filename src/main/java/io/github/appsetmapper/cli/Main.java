@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       ValidateCommand.class,
       RunCommand.class,
       TestCommand.class,
+      DiffCommand.class,
       RecordCommand.class,
       CommandLine.HelpCommand.class
     })

@@ -9,8 +9,10 @@ import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.server.Shadowing;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.server.WebhookSecret;
+import io.github.appsetmapper.shadow.Shadow;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.call.HostPolicy;
@@ -223,6 +225,8 @@ final class ServeCommand implements Callable<Integer> {
 
   @CommandLine.Mixin RedisFlags redisFlags = new RedisFlags();
 
+  @CommandLine.Mixin ShadowFlags shadowFlags = new ShadowFlags();
+
   @Option(
       names = "--log-format",
       defaultValue = "text",
@@ -250,6 +254,7 @@ final class ServeCommand implements Callable<Integer> {
     try {
       upstreamOptions = upstreamOptions();
       redis = redisFlags.settings();
+      shadowFlags.check();
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.flush();
@@ -342,11 +347,13 @@ final class ServeCommand implements Callable<Integer> {
                 webhookSecret)
             .withTimeouts(idleTimeout, readTimeout)
             .withWebhookMaxBodyBytes(webhookMaxBodyBytes);
-    AppServer server = runtime.server(options, latest.get());
+    Shadow shadow = shadowFlags.start(runtime);
+    AppServer server =
+        runtime.server(options, latest.get(), shadow == null ? Shadowing.NONE : shadow);
     // Registered before the listener opens: a SIGTERM from then on always finds its way out.
     CountDownLatch stopped = new CountDownLatch(1);
     // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
-    TermSignal.stopOn(() -> stop(serving, reloader, runtime, stopped));
+    TermSignal.stopOn(() -> stop(serving, reloader, shadow, runtime, stopped));
     server.start();
     serving.set(server);
     reloader.start(reloadInterval);
@@ -416,6 +423,7 @@ final class ServeCommand implements Callable<Integer> {
   private void stop(
       AtomicReference<AppServer> serving,
       MappingReloader reloader,
+      Shadow shadow,
       AppRuntime runtime,
       CountDownLatch stopped) {
     reloader.close();
@@ -432,6 +440,9 @@ final class ServeCommand implements Callable<Integer> {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    if (shadow != null) {
+      shadow.close();
     }
     runtime.close();
     LOG.info("stopped");

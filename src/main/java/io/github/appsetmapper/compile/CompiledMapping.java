@@ -30,7 +30,8 @@ public record CompiledMapping(
     int concurrency,
     HostPolicy hosts,
     Duration deadline,
-    io.github.appsetmapper.config.MaxDrop maxDrop) {
+    io.github.appsetmapper.config.MaxDrop maxDrop,
+    List<String> key) {
   public static Builder builder() {
     return new Builder();
   }
@@ -58,6 +59,7 @@ public record CompiledMapping(
     private int concurrency;
     private HostPolicy hosts;
     private Duration deadline;
+    private List<String> key = List.of();
     private io.github.appsetmapper.config.MaxDrop maxDrop;
 
     private Builder() {}
@@ -172,6 +174,12 @@ public record CompiledMapping(
       return this;
     }
 
+    /** The parameters that identify a row, for {@code diff} and shadow mode (empty: none). */
+    public Builder key(List<String> value) {
+      this.key = value;
+      return this;
+    }
+
     public CompiledMapping build() {
       return new CompiledMapping(
           name,
@@ -195,7 +203,8 @@ public record CompiledMapping(
           concurrency,
           hosts,
           deadline,
-          maxDrop);
+          maxDrop,
+          key);
     }
   }
 }

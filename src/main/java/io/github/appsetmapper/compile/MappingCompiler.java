@@ -153,6 +153,7 @@ public final class MappingCompiler {
             .hosts(new HostPolicy(spec.allowedHosts()))
             .deadline(spec.deadline())
             .maxDrop(spec.maxDrop())
+            .key(spec.key())
             .build();
     problems.throwIfAny();
     return mapping;

@@ -43,7 +43,8 @@ public final class MappingParser {
           "concurrency",
           "allowedHosts",
           "deadline",
-          "maxDrop");
+          "maxDrop",
+          "key");
   static final List<String> INPUT_KEYS =
       List.of("type", "required", "default", "pattern", "enum", "description");
   static final List<String> VAR_KEYS = List.of("default", "env", "description");
@@ -145,7 +146,41 @@ public final class MappingParser {
         .allowedHosts(allowedHosts)
         .deadline(top.duration("deadline", MappingSpec.DEFAULT_DEADLINE))
         .maxDrop(maxDrop(top))
+        .key(key(top, parameters))
         .build();
+  }
+
+  /**
+   * {@code key}: the parameters that identify a row (an Application), one name or a list; {@code
+   * diff} and shadow mode match rows by them. Each must be a parameter of the mapping.
+   */
+  private static List<String> key(YamlMap top, Map<String, Expr> parameters) {
+    if (!top.has("key")) {
+      return List.of();
+    }
+    Node raw = top.raw("key");
+    List<String> names =
+        raw instanceof ScalarNode scalar ? List.of(scalar.getValue()) : top.stringList("key");
+    if (names.isEmpty()) {
+      if (raw instanceof org.yaml.snakeyaml.nodes.SequenceNode) {
+        top.error("key", "must name at least one parameter");
+      }
+      return List.of();
+    }
+    java.util.Set<String> seen = new java.util.LinkedHashSet<>();
+    for (String name : names) {
+      if (!seen.add(name)) {
+        top.error("key", "names parameter '" + name + "' twice");
+      } else if (!parameters.isEmpty() && !parameters.containsKey(name)) {
+        top.error(
+            "key",
+            "'"
+                + name
+                + "' is not a parameter of this mapping"
+                + Suggestions.hint(name, parameters.keySet()));
+      }
+    }
+    return List.copyOf(seen);
   }
 
   private static MaxDrop maxDrop(YamlMap top) {

@@ -28,7 +28,8 @@ public record MappingSpec(
     int concurrency,
     List<String> allowedHosts,
     Duration deadline,
-    MaxDrop maxDrop) {
+    MaxDrop maxDrop,
+    List<String> key) {
 
   public static final int DEFAULT_CONCURRENCY = 8;
 
@@ -80,6 +81,7 @@ public record MappingSpec(
     private List<String> allowedHosts;
     private Duration deadline;
     private MaxDrop maxDrop;
+    private List<String> key = List.of();
 
     private Builder() {}
 
@@ -198,6 +200,12 @@ public record MappingSpec(
       return this;
     }
 
+    /** The parameters that identify a row ({@code diff}, shadow mode); empty: none. */
+    public Builder key(List<String> value) {
+      this.key = value;
+      return this;
+    }
+
     public MappingSpec build() {
       return new MappingSpec(
           pos,
@@ -222,7 +230,8 @@ public record MappingSpec(
           concurrency,
           allowedHosts,
           deadline,
-          maxDrop);
+          maxDrop,
+          key);
     }
   }
 }

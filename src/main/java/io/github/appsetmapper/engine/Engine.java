@@ -76,8 +76,19 @@ public final class Engine {
     private MemoryBudget budget;
     private Ticker ticker = Ticker.systemTicker();
     private Sharing sharing = Sharing.ALONE;
+    private java.util.function.UnaryOperator<Upstream> front =
+        java.util.function.UnaryOperator.identity();
 
     private Builder() {}
+
+    /**
+     * A decorator between the shared calls and auth: sees each call as the mapping rendered it,
+     * before a token is fetched (shadow mode answers there from the live call's answers).
+     */
+    public Builder front(java.util.function.UnaryOperator<Upstream> value) {
+      this.front = value;
+      return this;
+    }
 
     /** How calls reach the upstream; the engine adds retries, auth and sharing on top. */
     public Builder transport(Upstream value) {
@@ -122,7 +133,8 @@ public final class Engine {
 
     public Engine build() {
       MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
-      Upstream stack = new AuthorizingUpstream(new RetryingUpstream(transport), redactor, clock);
+      Upstream stack =
+          front.apply(new AuthorizingUpstream(new RetryingUpstream(transport), redactor, clock));
       return new Engine(
           new SharedCalls(stack, memory, ticker, sharing.listings()),
           new DropGuard(sharing.baselines()),

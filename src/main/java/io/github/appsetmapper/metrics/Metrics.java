@@ -329,4 +329,51 @@ public final class Metrics {
   public String scrape() {
     return registry.scrape();
   }
+
+  private final AtomicInteger shadowLoaded = new AtomicInteger();
+  private final AtomicInteger shadowFailed = new AtomicInteger();
+  private final java.util.concurrent.atomic.AtomicBoolean shadowBound =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Candidates ({@code serve --shadow}) that loaded, and problems of those that did not. */
+  public void shadowCandidates(int loaded, int problems) {
+    shadowLoaded.set(loaded);
+    shadowFailed.set(problems);
+    if (shadowBound.compareAndSet(false, true)) {
+      Gauge.builder("appset_mapper.shadow.candidates", shadowLoaded, AtomicInteger::get)
+          .description("Shadow candidates loaded (state=loaded) and load problems (state=failed)")
+          .tag("state", "loaded")
+          .register(registry);
+      Gauge.builder("appset_mapper.shadow.candidates", shadowFailed, AtomicInteger::get)
+          .description("Shadow candidates loaded (state=loaded) and load problems (state=failed)")
+          .tag("state", "failed")
+          .register(registry);
+    }
+  }
+
+  /**
+   * A candidate run: {@code same}, {@code different}, {@code failed} (the candidate answered an
+   * error the live did not), {@code skipped_busy} or {@code skipped_headroom}.
+   */
+  public void shadowRun(String mapping, String result) {
+    counter(
+            "appset_mapper.shadow.runs",
+            "Shadow candidate runs, by result",
+            "mapping",
+            mapping,
+            "result",
+            result)
+        .increment();
+  }
+
+  /** Rows a candidate would add, remove and change against the live answer. */
+  public void shadowRows(String mapping, int added, int removed, int changed) {
+    String description = "Rows a shadow candidate would add, remove or change against the live";
+    counter("appset_mapper.shadow.rows", description, "mapping", mapping, "change", "added")
+        .increment(added);
+    counter("appset_mapper.shadow.rows", description, "mapping", mapping, "change", "removed")
+        .increment(removed);
+    counter("appset_mapper.shadow.rows", description, "mapping", mapping, "change", "changed")
+        .increment(changed);
+  }
 }

@@ -16,6 +16,9 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.shadow.LiveAnswers;
+import io.github.appsetmapper.shadow.Shadow;
+import io.github.appsetmapper.shadow.ShadowSettings;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
@@ -48,6 +51,8 @@ public final class AppRuntime implements AutoCloseable {
   private final ExecutorService pool;
   private final Engine engine;
   private final RedisSharing redis;
+  private final Clock clock;
+  private final Ticker ticker;
 
   private AppRuntime(
       Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
@@ -57,6 +62,8 @@ public final class AppRuntime implements AutoCloseable {
         new CompileOptions(builder.vars, builder.environment, redactor, secretValues);
     this.metrics = builder.metrics != null ? builder.metrics : new Metrics();
     this.transport = transport;
+    this.clock = builder.clock;
+    this.ticker = builder.ticker;
     // Threads are made as tasks come: a runtime that only loads never makes one.
     this.pool = Executors.newFixedThreadPool(builder.enrichThreads, daemon("enrich"));
     if (transport == null) {
@@ -127,10 +134,47 @@ public final class AppRuntime implements AutoCloseable {
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */
   public AppServer server(ServerOptions options, MappingRegistry registry) {
+    return server(options, registry, io.github.appsetmapper.server.Shadowing.NONE);
+  }
+
+  /** As {@link #server(ServerOptions, MappingRegistry)}, with candidates beside the live ones. */
+  public AppServer server(
+      ServerOptions options,
+      MappingRegistry registry,
+      io.github.appsetmapper.server.Shadowing shadowing) {
     if (redis != null) {
       metrics.bindRedis(redis.stats());
     }
-    return new AppServer(options, registry, engine(), metrics);
+    return new AppServer(options, registry, engine(), metrics, shadowing);
+  }
+
+  /**
+   * Shadow mode over this runtime's transport: the candidates of {@code candidates} loaded as the
+   * live mappings are (a candidate that does not load is reported, never fatal), on an engine of
+   * their own: their own enrich pool and memory budget, no cache entries, their own {@code maxDrop}
+   * memory, nothing shared with Redis, and at its front the live calls' answers and the rate-limit
+   * headroom the live transport saw. Close the shadow before the runtime.
+   */
+  public Shadow shadow(List<Path> candidates, ShadowSettings settings) {
+    ExecutorService candidatePool =
+        Executors.newFixedThreadPool(Math.max(2, settings.threads() * 4), daemon("shadow-enrich"));
+    LiveAnswers answers =
+        new LiveAnswers(
+            transport instanceof HttpUpstream http ? () -> http.rateLimits().snapshot() : Map::of,
+            settings.minHeadroomPercent());
+    Engine candidateEngine =
+        Engine.builder()
+            .transport(transport)
+            .pool(candidatePool)
+            .redactor(redactor)
+            .clock(clock)
+            .memoryBudget(MemoryBudget.withoutCache(settings.memoryBudget()))
+            .ticker(ticker)
+            .sharing(Engine.Sharing.ALONE)
+            .front(answers::around)
+            .build();
+    return new Shadow(
+        candidateEngine, answers, load(candidates), settings, metrics, redactor, candidatePool);
   }
 
   @Override

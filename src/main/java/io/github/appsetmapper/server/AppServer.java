@@ -26,8 +26,18 @@ public final class AppServer implements AutoCloseable {
   }
 
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
+    this(options, initial, engine, metrics, Shadowing.NONE);
+  }
+
+  /** With candidate mappings beside the live ones ({@code serve --shadow}). */
+  public AppServer(
+      ServerOptions options,
+      MappingRegistry initial,
+      Engine engine,
+      Metrics metrics,
+      Shadowing shadowing) {
     this.registry = new AtomicReference<>(initial);
-    this.routes = new Routes(options, state, registry, engine, metrics);
+    this.routes = new Routes(options, state, registry, engine, metrics, shadowing);
     metrics.bind(engine.calls());
     metrics.bindWaitingGetparams(engine::waitingGetparams);
     metrics.bindGuard(engine.guard());

@@ -4,6 +4,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.metrics.MetricsTrace;
 import io.undertow.server.HttpHandler;
@@ -30,16 +31,19 @@ final class GetParamsHandler implements HttpHandler {
   private final Engine engine;
   private final ErrorAnswers errors;
   private final Metrics metrics;
+  private final Shadowing shadowing;
 
   GetParamsHandler(
       AtomicReference<MappingRegistry> registry,
       Engine engine,
       ErrorAnswers errors,
-      Metrics metrics) {
+      Metrics metrics,
+      Shadowing shadowing) {
     this.registry = registry;
     this.engine = engine;
     this.errors = errors;
     this.metrics = metrics;
+    this.shadowing = shadowing;
   }
 
   @Override
@@ -48,6 +52,8 @@ final class GetParamsHandler implements HttpHandler {
     String mappingName = null;
     Invocation invocation = null;
     MetricsTrace trace = null;
+    CompiledMapping live = null;
+    Trace watched = null;
     try {
       MappingRegistry mappings = registry.get();
       mappingName = Exchanges.mappingName(exchange);
@@ -62,9 +68,11 @@ final class GetParamsHandler implements HttpHandler {
         }
       }
       CompiledMapping mapping = mappings.require(mappingName);
+      live = mapping;
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
       trace = new MetricsTrace(metrics, mapping.name());
-      Answer answer = engine.answer(mapping, invocation, trace);
+      watched = shadowing.watch(mapping, trace);
+      Answer answer = engine.answer(mapping, invocation, watched);
       List<Map<String, Object>> parameters = answer.parameters();
       String body = Json.answer(parameters);
       if (answer.coalesced()) {
@@ -82,6 +90,10 @@ final class GetParamsHandler implements HttpHandler {
       // Logged before the answer leaves, so the line exists once a caller has its answer.
       finish(mappingName, invocation, 200, parameters.size(), started, trace, null);
       Exchanges.send(exchange, 200, body);
+      if (!answer.coalesced()) {
+        // A coalesced answer's leader hands the same input to the shadow already.
+        shadow(live, invocation, watched, parameters, null);
+      }
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
       if (ErrorAnswers.unexpected(failure)) {
@@ -96,6 +108,23 @@ final class GetParamsHandler implements HttpHandler {
       }
       finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
       Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+      if (live != null && invocation != null && watched != null) {
+        shadow(live, invocation, watched, null, answer);
+      }
+    }
+  }
+
+  /** After the live answer left: the candidate of the same name, if any, is handed the input. */
+  private void shadow(
+      CompiledMapping mapping,
+      Invocation invocation,
+      Trace watched,
+      List<Map<String, Object>> rows,
+      ErrorAnswer failure) {
+    try {
+      shadowing.after(mapping, invocation, watched, rows, failure);
+    } catch (RuntimeException | StackOverflowError e) {
+      LOG.error("shadow hand-off failed", e);
     }
   }
 

@@ -28,6 +28,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * POST /mappings/{name}/api/v1/getparams.explain     bearer, accepting, body      explain
  * POST /mappings/{name}/guard/reset                  bearer, body                 guard reset
  * POST /mappings/{name}/cache/invalidate             webhook credentials, body    invalidate
+ * POST /mappings/{name}/shadow/api/v1/getparams.execute  bearer, accepting, body  candidate
+ * GET  /mappings/{name}/shadow                       bearer                       differences
  * </pre>
  */
 final class Routes implements HttpHandler {
@@ -45,7 +47,8 @@ final class Routes implements HttpHandler {
       ServerState state,
       AtomicReference<MappingRegistry> registry,
       Engine engine,
-      Metrics metrics) {
+      Metrics metrics,
+      Shadowing shadowing) {
     this.state = state;
     this.metrics = metrics;
     ErrorAnswers errors = new ErrorAnswers(engine.redactor());
@@ -58,7 +61,10 @@ final class Routes implements HttpHandler {
             "getparams",
             bearer(
                 options,
-                gate(body(options, new GetParamsHandler(registry, engine, errors, metrics)))));
+                gate(
+                    body(
+                        options,
+                        new GetParamsHandler(registry, engine, errors, metrics, shadowing)))));
     HttpHandler explain =
         named(
             "explain",
@@ -89,6 +95,17 @@ final class Routes implements HttpHandler {
                     options,
                     new AdminHandler(
                         AdminHandler.Action.CACHE_INVALIDATE, registry, engine, refusals))));
+    HttpHandler candidate =
+        named(
+            "shadow_getparams",
+            bearer(options, gate(body(options, new CandidateHandler(shadowing, errors)))));
+    HttpHandler differences =
+        named(
+            "shadow",
+            bearer(
+                options,
+                exchange ->
+                    exchange.dispatch(tracked(new ShadowReportHandler(shadowing, refusals)))));
     RoutingHandler routing =
         new RoutingHandler(false)
             .get("/mappings", catalog)
@@ -98,6 +115,8 @@ final class Routes implements HttpHandler {
             .post("/mappings/{name}/api/v1/getparams.explain", explain)
             .post("/mappings/{name}/guard/reset", guardReset)
             .post("/mappings/{name}/cache/invalidate", invalidate)
+            .post("/mappings/{name}/shadow/api/v1/getparams.execute", candidate)
+            .get("/mappings/{name}/shadow", differences)
             .setFallbackHandler(
                 exchange ->
                     refusals.refuse(

@@ -31,7 +31,7 @@ class CliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "serve", "validate", "run", "test", "record"})
+  @ValueSource(strings = {"", "serve", "validate", "run", "test", "record", "diff"})
   void everyCommandHasHelp(String command) {
     Result result = command.isEmpty() ? run("--help") : run(command, "--help");
     assertThat(result.exit()).isZero();

@@ -14,7 +14,7 @@ class MappingParserTest {
 
   private static final String KNOWN_TOP_KEYS =
       "allowedHosts, concurrency, deadline, defaults, description, distinctBy, enrich, filter,"
-          + " input, inputAdditional, keepTypes, limit, list, maxDrop, minItems, name, parameters,"
+          + " input, inputAdditional, keepTypes, key, limit, list, maxDrop, minItems, name, parameters,"
           + " secrets, sortBy, sortOrder, vars, version";
 
   private static List<MappingSpec> parse(String yaml) throws MappingException {
@@ -924,5 +924,61 @@ class MappingParserTest {
     assertThat(e.problems())
         .extracting(Problem::message)
         .contains("expands to more than 100000 values (aliases nested too deep?)");
+  }
+
+  /** {@code key}: the parameters that identify a row, for diff and shadow mode. */
+  @Nested
+  class Key {
+    @Test
+    void oneNameOrAListOfParameters() throws MappingException {
+      assertThat(
+              parse(
+                      """
+                  name: m
+                  key: number
+                  parameters: {number: "'1'", title: "'t'"}
+                  """)
+                  .get(0)
+                  .key())
+          .containsExactly("number");
+      assertThat(
+              parse(
+                      """
+                  name: m
+                  key: [number, title]
+                  parameters: {number: "'1'", title: "'t'"}
+                  """)
+                  .get(0)
+                  .key())
+          .containsExactly("number", "title");
+      assertThat(parse("name: m\nparameters: {n: \"'1'\"}\n").get(0).key()).isEmpty();
+    }
+
+    @Test
+    void aNameThatIsNoParameterIsRefusedWithASuggestion() {
+      assertThat(
+              problems(
+                  """
+                  name: m
+                  key: numbr
+                  parameters: {number: "'1'"}
+                  """))
+          .singleElement()
+          .asString()
+          .contains("key: 'numbr' is not a parameter of this mapping")
+          .contains("number");
+    }
+
+    @Test
+    void anEmptyListOrARepeatedNameIsRefused() {
+      assertThat(problems("name: m\nkey: []\nparameters: {n: \"'1'\"}\n"))
+          .singleElement()
+          .asString()
+          .contains("must name at least one parameter");
+      assertThat(problems("name: m\nkey: [n, n]\nparameters: {n: \"'1'\"}\n"))
+          .singleElement()
+          .asString()
+          .contains("names parameter 'n' twice");
+    }
   }
 }

@@ -329,6 +329,23 @@ class ErrorTableTest {
     }
 
     @Test
+    void aShadowRouteWithoutACandidate() {
+      assertError(
+          plugin.send(
+              "POST",
+              "/mappings/items/shadow/api/v1/getparams.execute",
+              "{}",
+              "Bearer " + PluginServer.TOKEN,
+              "application/json"),
+          404,
+          "no candidate mapping 'items' under --shadow");
+      assertError(
+          plugin.send("GET", "/mappings/items/shadow", null, "Bearer " + PluginServer.TOKEN, null),
+          404,
+          "no candidate mapping 'items' under --shadow");
+    }
+
+    @Test
     void noDefaultMappingWhenSeveralAreLoaded() {
       assertError(
           plugin.send(

@@ -17,16 +17,30 @@ public final class MemoryBudget {
   public static final long DEFAULT_BYTES = 128L * 1024 * 1024;
 
   private final long total;
+  private final boolean caches;
   private final Map<byte[], Integer> held = new IdentityHashMap<>();
   private long heldBytes;
   private long reservedBytes;
   private volatile LongSupplier cacheBytes = () -> 0;
 
   public MemoryBudget(long total) {
+    this(total, true);
+  }
+
+  private MemoryBudget(long total, boolean caches) {
     if (total < 1024) {
       throw new IllegalArgumentException("the memory budget must be at least 1024 bytes");
     }
     this.total = total;
+    this.caches = caches;
+  }
+
+  /**
+   * A budget for answers in flight only: its cache share is zero, so nothing is kept (shadow mode's
+   * candidates write no cache entries).
+   */
+  public static MemoryBudget withoutCache(long total) {
+    return new MemoryBudget(total, false);
   }
 
   public long total() {
@@ -35,7 +49,7 @@ public final class MemoryBudget {
 
   /** The most the cache may hold. */
   public long cacheShare() {
-    return total / 2;
+    return caches ? total / 2 : 0;
   }
 
   void cacheBytes(LongSupplier supplier) {

@@ -1,0 +1,54 @@
+package io.github.appsetmapper.diff;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Both sides on one input: what each answered and, when both answered rows, how the rows differ.
+ * {@code label} names the input for a person (a test case's name, or the input itself).
+ */
+public record InputDiff(
+    String label,
+    String applicationSetName,
+    Map<String, Object> input,
+    Outcome before,
+    Outcome after,
+    RowDiff rows) {
+
+  /** Compares two outcomes, matching rows by {@code key} (empty: whole rows). */
+  public static InputDiff of(
+      String label,
+      String applicationSetName,
+      Map<String, Object> input,
+      List<String> key,
+      Outcome before,
+      Outcome after) {
+    RowDiff rows =
+        before.failed() || after.failed() ? null : RowDiff.of(key, before.rows(), after.rows());
+    return new InputDiff(label, applicationSetName, input, before, after, rows);
+  }
+
+  /** Whether anything differs: rows, or an error on either side unless both failed alike. */
+  public boolean changed() {
+    if (rows != null) {
+      return !rows.same();
+    }
+    return !(before.failed()
+        && after.failed()
+        && before.status() == after.status()
+        && Objects.equals(before.error(), after.error()));
+  }
+
+  public int added() {
+    return rows == null ? 0 : rows.added().size();
+  }
+
+  public int removed() {
+    return rows == null ? 0 : rows.removed().size();
+  }
+
+  public int changedRows() {
+    return rows == null ? 0 : rows.changed().size();
+  }
+}

@@ -1,0 +1,386 @@
+package io.github.appsetmapper.diff.run;
+
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.config.MappingSources;
+import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.diff.DiffReport;
+import io.github.appsetmapper.diff.InputDiff;
+import io.github.appsetmapper.diff.MappingDiff;
+import io.github.appsetmapper.diff.Outcome;
+import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.replay.ExchangeFile;
+import io.github.appsetmapper.replay.MappingTestRun;
+import io.github.appsetmapper.replay.ReplayCase;
+import io.github.appsetmapper.replay.ReplayUpstream;
+import io.github.appsetmapper.runtime.AppRuntime;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.ErrorAnswer;
+import io.github.appsetmapper.server.ErrorAnswers;
+import io.github.appsetmapper.upstream.call.Upstream;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * {@code appset-mapper diff}: the old and the new version of some mappings run on the same inputs,
+ * each side on an engine of its own (its own cache and {@code maxDrop} baselines) from an {@link
+ * AppRuntime}, both over one {@link OnceUpstream}, so each upstream call is made once and both see
+ * the same answer. Inputs are given ({@code --input}, {@code --input-json}, a test file's cases) or
+ * come with their recorded exchanges ({@code --replay}: each case answers from its own exchanges,
+ * offline). Mappings pair by name; a mapping only on one side is added or removed, and one whose
+ * file name is the same on both sides under another name is renamed.
+ */
+public final class DiffRun {
+  /** What the diff could not do at all (exit 2): a side that does not load, an unreadable file. */
+  public static final class Refused extends Exception {
+    private final List<String> lines;
+
+    Refused(List<String> lines) {
+      super(String.join("\n", lines));
+      this.lines = List.copyOf(lines);
+    }
+
+    public List<String> lines() {
+      return lines;
+    }
+  }
+
+  /** How to run: where calls go, the vars, the inputs. */
+  public record Settings(
+      List<Path> before,
+      List<Path> after,
+      VarValues vars,
+      List<DiffInput> inputs,
+      List<Path> replay,
+      Function<String, String> environment,
+      java.util.function.Supplier<Upstream> network) {}
+
+  private final Settings settings;
+  private final Redactor redactor = new Redactor();
+  // One for every runtime of the run: a diff makes many, and nothing reads their meters.
+  private final io.github.appsetmapper.metrics.Metrics metrics =
+      new io.github.appsetmapper.metrics.Metrics();
+
+  public DiffRun(Settings settings) {
+    this.settings = settings;
+  }
+
+  /** The one redactor of the run: every secret either side read; outputs go through it. */
+  public Redactor redactor() {
+    return redactor;
+  }
+
+  public DiffReport run() throws Refused, IOException {
+    List<ExchangeFile> recorded = new ArrayList<>();
+    for (Path file : testFiles(settings.replay())) {
+      recorded.add(read(file));
+    }
+    // Inputs given run against the network, or against every recorded exchange of the files.
+    List<DiffInput> given = settings.inputs();
+    List<MappingDiff> out = new ArrayList<>();
+    // Pairing needs names only: replaying, every test file's vars stand in for the environment.
+    ExchangeFile pairing = recorded.isEmpty() ? null : merged(recorded);
+    Sides names = pairs(load(settings.before(), pairing), load(settings.after(), pairing));
+    for (Pair pair : names.pairs()) {
+      List<InputDiff> inputs = new ArrayList<>();
+      String note = null;
+      if (pair.before() != null && pair.after() != null) {
+        ExchangeFile file = fileFor(pair, recorded, names.pairs().size());
+        if (!given.isEmpty()) {
+          inputs.addAll(runGiven(pair, given, file, recorded));
+        } else if (file != null) {
+          inputs.addAll(runCases(pair, file));
+        } else {
+          note = "no input: give --input, --input-json or --cases, or --replay with its test file";
+        }
+      }
+      CompiledMapping named = pair.after() != null ? pair.after() : pair.before();
+      out.add(
+          new MappingDiff(
+              named.name(),
+              pair.presence() == MappingDiff.Presence.RENAMED ? pair.before().name() : null,
+              pair.presence(),
+              key(pair),
+              List.copyOf(inputs),
+              note));
+    }
+    return new DiffReport(
+        describe(settings.before()), describe(settings.after()), List.copyOf(out));
+  }
+
+  private static ExchangeFile merged(List<ExchangeFile> files) {
+    Map<String, String> vars = new LinkedHashMap<>();
+    Map<String, String> secrets = new LinkedHashMap<>();
+    files.forEach(f -> vars.putAll(f.vars()));
+    files.forEach(f -> secrets.putAll(f.secrets()));
+    return new ExchangeFile(files.get(0).path(), null, vars, secrets, List.of());
+  }
+
+  private static String describe(List<Path> paths) {
+    return String.join(", ", paths.stream().map(Path::toString).toList());
+  }
+
+  /** The new version's key, else the old one's: rows are matched the way the change says. */
+  private static List<String> key(Pair pair) {
+    if (pair.after() != null && !pair.after().key().isEmpty()) {
+      return pair.after().key();
+    }
+    return pair.before() == null ? List.of() : pair.before().key();
+  }
+
+  private record Pair(
+      CompiledMapping before, CompiledMapping after, MappingDiff.Presence presence) {}
+
+  private record Sides(List<Pair> pairs) {}
+
+  /** Loads a side with the run's vars (and a test file's, which win); refuses when it fails. */
+  private MappingLoader.Result load(List<Path> paths, ExchangeFile file) throws Refused {
+    VarValues vars = file == null ? settings.vars() : settings.vars().under(file.vars());
+    try (AppRuntime runtime =
+        AppRuntime.builder()
+            .vars(vars)
+            .redactor(redactor)
+            .metrics(metrics)
+            .environment(file == null ? settings.environment() : name -> null)
+            .secretValues(file == null ? Map.of() : file.secrets())
+            .enrichThreads(1)
+            .build()) {
+      MappingLoader.Result loaded = runtime.load(paths);
+      if (!loaded.ok()) {
+        List<String> lines = new ArrayList<>();
+        lines.add(describe(paths) + " does not load:");
+        loaded.varErrors().forEach(e -> lines.add("  " + e));
+        for (Problem p : loaded.problems()) {
+          lines.add("  " + p);
+        }
+        throw new Refused(lines);
+      }
+      return loaded;
+    } catch (IOException e) {
+      throw new Refused(List.of("cannot start: " + e.getMessage()));
+    }
+  }
+
+  /** Mappings by name; an unpaired pair from files of the same name is a rename. */
+  private Sides pairs(MappingLoader.Result before, MappingLoader.Result after) {
+    Map<String, CompiledMapping> old = byName(before.mappings());
+    Map<String, CompiledMapping> neu = byName(after.mappings());
+    List<Pair> pairs = new ArrayList<>();
+    Set<String> onlyOld = new LinkedHashSet<>(old.keySet());
+    onlyOld.removeAll(neu.keySet());
+    Set<String> onlyNew = new LinkedHashSet<>(neu.keySet());
+    onlyNew.removeAll(old.keySet());
+    Map<String, String> renamed = new LinkedHashMap<>();
+    boolean singleFiles = old.size() == 1 && neu.size() == 1;
+    for (String o : onlyOld) {
+      for (String n : onlyNew) {
+        if (!renamed.containsValue(n) && (singleFiles || sameFileName(old.get(o), neu.get(n)))) {
+          renamed.put(o, n);
+          break;
+        }
+      }
+    }
+    Set<String> names = new java.util.TreeSet<>(old.keySet());
+    names.addAll(neu.keySet());
+    for (String name : names) {
+      if (renamed.containsValue(name)) {
+        continue;
+      }
+      if (renamed.containsKey(name)) {
+        pairs.add(
+            new Pair(old.get(name), neu.get(renamed.get(name)), MappingDiff.Presence.RENAMED));
+      } else if (old.containsKey(name) && neu.containsKey(name)) {
+        pairs.add(new Pair(old.get(name), neu.get(name), MappingDiff.Presence.BOTH));
+      } else if (old.containsKey(name)) {
+        pairs.add(new Pair(old.get(name), null, MappingDiff.Presence.REMOVED));
+      } else {
+        pairs.add(new Pair(null, neu.get(name), MappingDiff.Presence.ADDED));
+      }
+    }
+    return new Sides(pairs);
+  }
+
+  private static boolean sameFileName(CompiledMapping a, CompiledMapping b) {
+    return a.sourceFile() != null
+        && b.sourceFile() != null
+        && Path.of(a.sourceFile()).getFileName().equals(Path.of(b.sourceFile()).getFileName());
+  }
+
+  private static Map<String, CompiledMapping> byName(List<CompiledMapping> mappings) {
+    Map<String, CompiledMapping> out = new LinkedHashMap<>();
+    mappings.forEach(m -> out.put(m.name(), m));
+    return out;
+  }
+
+  /**
+   * The test file that records the inputs of this pair: by its 'mapping:' or its file name; a
+   * single test file for a single pair.
+   */
+  private static ExchangeFile fileFor(Pair pair, List<ExchangeFile> recorded, int pairs) {
+    for (ExchangeFile file : recorded) {
+      if (file.mapping() != null
+          && (file.mapping().equals(pair.before().name())
+              || file.mapping().equals(pair.after().name()))) {
+        return file;
+      }
+    }
+    for (ExchangeFile file : recorded) {
+      if (file.mapping() == null) {
+        String tested = MappingTestRun.mappingFileFor(file.path()).getFileName().toString();
+        for (CompiledMapping m : List.of(pair.before(), pair.after())) {
+          if (m.sourceFile() != null
+              && Path.of(m.sourceFile()).getFileName().toString().equals(tested)) {
+            return file;
+          }
+        }
+      }
+    }
+    // One test file for one pair of single files: it is theirs, whatever it names.
+    return recorded.size() == 1 && pairs == 1 ? recorded.get(0) : null;
+  }
+
+  /** Each case of the test file, on its own recorded exchanges. */
+  private List<InputDiff> runCases(Pair pair, ExchangeFile file) throws Refused, IOException {
+    List<InputDiff> out = new ArrayList<>();
+    Pair compiled = recompile(pair, file);
+    for (ReplayCase c : file.cases()) {
+      DiffInput input = new DiffInput(c.name(), c.applicationSetName(), c.input(), c.exchanges());
+      out.add(runOne(compiled, input, new ReplayUpstream(c.exchanges())));
+    }
+    return out;
+  }
+
+  /**
+   * The given inputs: against every recorded exchange of the pair's test file when there is one,
+   * else against the network.
+   */
+  private List<InputDiff> runGiven(
+      Pair pair, List<DiffInput> given, ExchangeFile file, List<ExchangeFile> recorded)
+      throws Refused, IOException {
+    boolean replaying = !settings.replay().isEmpty();
+    if (replaying && file == null) {
+      throw new Refused(
+          List.of(
+              "no test file under --replay records mapping '"
+                  + pair.after().name()
+                  + "' (found: "
+                  + String.join(", ", recorded.stream().map(f -> f.path().toString()).toList())
+                  + ")"));
+    }
+    Pair compiled = file == null ? pair : recompile(pair, file);
+    List<InputDiff> out = new ArrayList<>();
+    try (Upstream transport =
+        file == null ? settings.network().get() : new ReplayUpstream(file.allExchanges())) {
+      OnceUpstream once = new OnceUpstream(transport);
+      for (DiffInput input : given) {
+        if (input.exchanges() != null) {
+          out.add(runOne(compiled, input, new ReplayUpstream(input.exchanges())));
+        } else {
+          out.add(runOne(compiled, input, once));
+        }
+      }
+    }
+    return out;
+  }
+
+  /** The pair compiled with a test file's vars and secret values, as the file was recorded. */
+  private Pair recompile(Pair pair, ExchangeFile file) throws Refused {
+    CompiledMapping before = pick(load(settings.before(), file), pair.before().name());
+    CompiledMapping after = pick(load(settings.after(), file), pair.after().name());
+    return new Pair(before, after, pair.presence());
+  }
+
+  private static CompiledMapping pick(MappingLoader.Result loaded, String name) {
+    return loaded.mappings().stream().filter(m -> m.name().equals(name)).findFirst().orElseThrow();
+  }
+
+  /** Both sides on one input, over one shared transport: each side an engine of its own. */
+  private InputDiff runOne(Pair pair, DiffInput input, Upstream transport)
+      throws Refused, IOException {
+    Upstream once = transport instanceof OnceUpstream shared ? shared : new OnceUpstream(transport);
+    Outcome before = side(pair.before(), input, once);
+    Outcome after = side(pair.after(), input, once);
+    return InputDiff.of(
+        input.label(), input.applicationSetName(), input.input(), key(pair), before, after);
+  }
+
+  private Outcome side(CompiledMapping mapping, DiffInput input, Upstream transport)
+      throws Refused {
+    try (AppRuntime runtime =
+        AppRuntime.builder()
+            .transport(transport)
+            .redactor(redactor)
+            .metrics(metrics)
+            .enrichThreads(8)
+            .build()) {
+      Invocation invocation = new Invocation(input.applicationSetName(), roundTrip(input.input()));
+      return Outcome.rows(runtime.engine().execute(mapping, invocation));
+    } catch (IOException e) {
+      throw new Refused(List.of("cannot start: " + e.getMessage()));
+    } catch (Exception | StackOverflowError failure) {
+      ErrorAnswer answer = new ErrorAnswers(redactor).map(failure);
+      return Outcome.failed(answer.status(), answer.message());
+    }
+  }
+
+  /** Input as the server sees it after JSON (numbers, nesting), as a getparams body gives it. */
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> roundTrip(Map<String, Object> input) throws JsonRefusal {
+    return (Map<String, Object>) JsonCodec.read(JsonCodec.writeBytes(input));
+  }
+
+  /** The test files --replay names: files as given, every *.test.yaml directly in a folder. */
+  private static List<Path> testFiles(List<Path> paths) throws Refused {
+    List<Path> out = new ArrayList<>();
+    for (Path path : paths) {
+      if (Files.isDirectory(path)) {
+        try (var entries = Files.list(path)) {
+          entries
+              .filter(p -> MappingSources.isTestFile(p) && Files.isRegularFile(p))
+              .sorted()
+              .forEach(out::add);
+        } catch (IOException e) {
+          throw new Refused(List.of("--replay " + path + ": " + e.getMessage()));
+        }
+      } else if (Files.isRegularFile(path)) {
+        out.add(path);
+      } else {
+        throw new Refused(List.of("--replay " + path + ": no such file or directory"));
+      }
+    }
+    return out;
+  }
+
+  private static ExchangeFile read(Path file) throws Refused {
+    try {
+      return ExchangeFile.read(file);
+    } catch (IOException | RuntimeException e) {
+      throw new Refused(List.of("--replay " + file + ": cannot read: " + e.getMessage()));
+    }
+  }
+
+  /**
+   * The cases of a test file as inputs ({@code --cases}): with their own recorded exchanges when
+   * {@code recorded}, else for the network.
+   */
+  public static List<DiffInput> cases(Path testFile, boolean recorded) throws Refused {
+    List<DiffInput> out = new ArrayList<>();
+    for (ReplayCase c : read(testFile).cases()) {
+      out.add(
+          new DiffInput(
+              c.name(), c.applicationSetName(), c.input(), recorded ? c.exchanges() : null));
+    }
+    return out;
+  }
+}
