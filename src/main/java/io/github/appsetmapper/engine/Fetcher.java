@@ -296,6 +296,12 @@ final class Fetcher implements Page.Owner {
     }
   }
 
+  /** A key an answer quotes in an error: 80 characters, after redaction. */
+  @Override
+  public String excerpt(String upstreamText) {
+    return redactor.excerpt(upstreamText, 80);
+  }
+
   /** Scrubs what this getparams' upstreams answered before it reaches a message. */
   io.github.appsetmapper.secret.Redactor redactor() {
     return redactor;

@@ -26,6 +26,9 @@ final class Page {
     void hold(Page page, long bytes) throws UpstreamException;
 
     void refused(String reason);
+
+    /** Upstream text as an error quotes it: redacted whole, then cut. */
+    String excerpt(String upstreamText);
   }
 
   private final UpstreamRequest request;
@@ -162,6 +165,6 @@ final class Page {
           case LIMIT -> "json-limit";
           case SYNTAX -> "not-json";
         });
-    return new UpstreamException(describe() + ": " + ResponseBodies.refusal(e));
+    return new UpstreamException(describe() + ": " + ResponseBodies.refusal(e, owner::excerpt));
   }
 }

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.json;
 
+import com.fasterxml.jackson.core.ErrorReportConfiguration;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -43,6 +44,15 @@ public final class JsonCodec {
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          // Jackson's messages quote no document text of their own: a token it cut would be a
+          // secret's prefix the redactor can no longer match (an upstream may echo a token
+          // anywhere). The one quote kept, a duplicate key, is kept whole (JsonRefusal).
+          .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          .errorReportConfiguration(
+              ErrorReportConfiguration.builder()
+                  .maxErrorTokenLength(0)
+                  .maxRawContentLength(0)
+                  .build())
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   // The digits and the exponent are checked by Numbers; this only keeps the
@@ -110,9 +120,14 @@ public final class JsonCodec {
       String original = e.getOriginalMessage();
       if (original != null && original.startsWith("Duplicate field ")) {
         String key = original.substring("Duplicate field ".length());
+        if (key.length() >= 2 && key.startsWith("'") && key.endsWith("'")) {
+          key = key.substring(1, key.length() - 1);
+        }
         throw new JsonRefusal(
             JsonRefusal.Kind.DUPLICATE_KEY,
-            "has the key " + Numbers.shorten(key) + " twice in one object",
+            "has the key '",
+            key,
+            "' twice in one object",
             where(e.getLocation()));
       }
       throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, syntax(original), where(e.getLocation()));
