@@ -53,11 +53,34 @@ public final class MappingLoader {
     }
   }
 
-  /** The mappings of one file, or its problems (then no mapping of it is returned). */
+  /**
+   * The mappings of one file, or its problems (then no mapping of it is returned), as a reload
+   * loads it: a bare {@code --var} no earlier load bound is bound here to what this file's mappings
+   * say it is, so that whichever mapping arrives first fixes it and a later one that declares it
+   * differently does not load. {@link Result#options} carries the binding on; a file that does not
+   * load binds nothing.
+   */
   public static Result loadFile(Path file, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
     List<MappingSpec> specs = parse(file, problems);
-    return specs == null ? new Result(List.of(), problems) : compile(specs, options);
+    if (specs == null) {
+      return new Result(List.of(), problems);
+    }
+    VarValues.Binding binding = options.vars().bind(specs);
+    if (!binding.errors().isEmpty()) {
+      Pos where = specs.get(0).namePos();
+      return new Result(
+          List.of(),
+          binding.errors().stream().map(error -> new Problem(where, error)).toList(),
+          options,
+          List.of(),
+          VarValues.declared(specs));
+    }
+    CompileOptions bound = options.withVars(binding.vars());
+    Result compiled = compile(specs, bound);
+    return compiled.ok()
+        ? new Result(compiled.mappings(), List.of(), bound, List.of(), VarValues.declared(specs))
+        : compiled;
   }
 
   /** The specs of one file, or null with its problems added. */

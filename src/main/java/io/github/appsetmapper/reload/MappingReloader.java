@@ -38,7 +38,14 @@ public final class MappingReloader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.reload");
 
   private final List<Path> paths;
-  private final CompileOptions options;
+
+  /**
+   * What each bare {@code --var} is bound to grows as mappings arrive: a var no mapping declared at
+   * the first load is bound by the first file that loads with it (changed only under this object's
+   * lock, by {@link #reloadIfChanged}).
+   */
+  private CompileOptions options;
+
   private final String defaultName;
   private final Consumer<MappingRegistry> publish;
   private final Consumer<String> onReload;
@@ -110,6 +117,9 @@ public final class MappingReloader implements AutoCloseable {
       }
       MappingLoader.Result result = load(file);
       if (result.ok()) {
+        if (result.options() != null) {
+          options = result.options();
+        }
         next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
         if (previous != null) {
           LOG.info("reloaded {}: {}", file, names(result.mappings()));
