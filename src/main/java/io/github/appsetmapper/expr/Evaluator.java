@@ -20,6 +20,7 @@ public final class Evaluator {
         SimpleEvaluationContext.forPropertyAccessors(
                 new LenientMapAccessor(), new MapEntryAccessor())
             .withMethodResolvers(new AllowlistMethodResolver())
+            .withTypeConverter(new CountingTypeConverter())
             .withAssignmentDisabled()
             .build();
     for (Map.Entry<String, Method> function : Functions.all().entrySet()) {

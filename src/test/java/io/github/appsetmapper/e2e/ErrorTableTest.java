@@ -945,5 +945,42 @@ class ErrorTableTest {
                 + " than 1048576 allowed");
       }
     }
+
+    @Test
+    void anExpressionThatBuildsTooMuchInOneEvaluation(@TempDir Path tmp) {
+      String many =
+          "name: many\ninput:\n  a: {type: list}\n  b: {type: list}\n"
+              + "parameters:\n  x: \"input.a.![#root.input.b]\"\n";
+      StringBuilder b = new StringBuilder("[0");
+      b.append(",0".repeat(99_999)).append(']');
+      try (PluginServer other = PluginServer.withYaml(tmp, Map.of(), Map.of(), many)) {
+        assertError(
+            other.getparams(
+                "many",
+                "{\"input\":{\"parameters\":{\"a\":[1,2,3,4,5,6,7,8,9,10,11],\"b\":" + b + "}}}"),
+            500,
+            "mapping 'many': parameters.x 'input.a.![#root.input.b]' failed on row 0: a projection"
+                + " would take what this expression builds past 8388608 characters (strings, and"
+                + " lists and maps counted as the JSON they would write)");
+      }
+    }
+
+    @Test
+    void anExpressionThatBuildsTooLargeANumber(@TempDir Path tmp) {
+      String product =
+          "name: product\ninput:\n  n: {type: number}\n"
+              + "parameters:\n  x: \"input.n * input.n * input.n * input.n * input.n * input.n"
+              + " * input.n * input.n * input.n * input.n * input.n\"\n";
+      try (PluginServer other = PluginServer.withYaml(tmp, Map.of(), Map.of(), product)) {
+        Answer answer =
+            other.getparams(
+                "product", "{\"input\":{\"parameters\":{\"n\":" + "9".repeat(1000) + "}}}");
+        assertThat(answer.status()).isEqualTo(500);
+        assertThat(answer.body())
+            .endsWith(
+                "failed on row 0: the operator '*' would build a number of more than 10000"
+                    + " digits\"}");
+      }
+    }
   }
 }
