@@ -35,6 +35,25 @@ public final class Evaluator {
    */
   public static Object evaluate(Expression expression, Map<String, Object> root) {
     EvaluationBudget.current().begin();
-    return expression.getValue(CONTEXT, root);
+    try {
+      return expression.getValue(CONTEXT, root);
+    } catch (IndexOutOfBoundsException
+        | NullPointerException
+        | ClassCastException
+        | ArithmeticException e) {
+      // SpEL rethrows what an allowlisted method throws as it is (list.get(9) on three
+      // elements, 'abc'.substring(5), text.contains(null)): an expression failure like any other
+      // (the row fails, naming it), not an internal error.
+      throw new org.springframework.expression.EvaluationException(javaMessage(e), e);
+    }
+  }
+
+  private static String javaMessage(RuntimeException e) {
+    if (e instanceof NullPointerException) {
+      return "a value the expression needs is null";
+    }
+    return e.getMessage() == null
+        ? e.getClass().getSimpleName()
+        : e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 }

@@ -99,6 +99,35 @@ class ExpressionBoundsTest {
   }
 
   @Test
+  void whatAnAllowlistedMethodThrowsFailsTheRowNamingItNotAsAnInternalError(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /items", Reply.json(200, "[{\"title\":\"abc\",\"tags\":[1,2,3]}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("get", "", "item.tags.get(9)"),
+              mapping("substring", "", "item.title.substring(5)"),
+              mapping("contains", "", "item.title.contains(item.missing)"))) {
+        assertThat(plugin.getparams("get", "{}").body())
+            .isEqualTo(
+                "{\"error\":\"mapping 'get': parameters.value 'item.tags.get(9)' failed on row 0:"
+                    + " IndexOutOfBoundsException: Index 9 out of bounds for length 3\"}");
+        assertThat(plugin.getparams("substring", "{}").body())
+            .isEqualTo(
+                "{\"error\":\"mapping 'substring': parameters.value 'item.title.substring(5)'"
+                    + " failed on row 0: StringIndexOutOfBoundsException: begin 5, end 3, length"
+                    + " 3\"}");
+        Answer contains = plugin.getparams("contains", "{}");
+        assertThat(contains.status()).isEqualTo(500);
+        assertThat(contains.body())
+            .endsWith("failed on row 0: a value the expression needs is null\"}");
+      }
+    }
+  }
+
+  @Test
   void evaluationCountsAgainstTheDeadline(@TempDir Path dir) {
     StringBuilder items = new StringBuilder("[");
     for (int i = 0; i < 200; i++) {
