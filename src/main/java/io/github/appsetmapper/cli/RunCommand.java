@@ -12,6 +12,8 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
+import io.github.appsetmapper.server.KubernetesNames;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -94,7 +96,21 @@ final class RunCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    try (EngineRuntime runtime = new EngineRuntime(16, replay)) {
+    if (!KubernetesNames.isNameOrEmpty(appSet)) {
+      // As the server refuses it: what run answers must be what serve would.
+      err.println("error: --app-set must be " + KubernetesNames.RULE);
+      err.flush();
+      return ExitCode.USAGE;
+    }
+    EngineRuntime started;
+    try {
+      started = new EngineRuntime(16, replay);
+    } catch (IOException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCode.USAGE;
+    }
+    try (EngineRuntime runtime = started) {
       MappingLoader.Result loaded =
           MappingLoader.load(List.of(file), runtime.compileOptions(given));
       boolean varsRefused = VarOption.refused(loaded, err, true);

@@ -277,8 +277,14 @@ final class ServeCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    EngineRuntime runtime =
-        new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
+    EngineRuntime runtime;
+    try {
+      runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
+    } catch (IOException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCode.USAGE;
+    }
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(given));

@@ -6,9 +6,9 @@ import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -87,10 +87,9 @@ public final class MappingLoader {
   private static List<MappingSpec> parse(Path file, List<Problem> problems) {
     String content;
     try {
-      content = Files.readString(file, StandardCharsets.UTF_8);
+      content = BoundedFiles.readText(file, YamlLimits.MAPPING.fileBytes());
     } catch (IOException e) {
-      problems.add(
-          new Problem(new Pos(file.toString(), 1, 1, ""), "cannot read: " + e.getMessage()));
+      problems.add(new Problem(new Pos(file.toString(), 1, 1, ""), BoundedFiles.why(e)));
       return null;
     }
     try {

@@ -8,7 +8,6 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,9 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -54,20 +50,13 @@ public final class MappingSchema {
     List<Problem> problems = new ArrayList<>();
     Iterable<Node> documents;
     try {
-      LoaderOptions options = new LoaderOptions();
-      options.setMaxAliasesForCollections(200);
-      options.setNestingDepthLimit(50);
-      options.setCodePointLimit(2 * 1024 * 1024);
-      List<Node> all = new ArrayList<>();
-      new Yaml(new SafeConstructor(options))
-          .composeAll(new StringReader(content))
-          .forEach(all::add);
-      documents = all;
+      documents = YamlLimits.MAPPING.documents(content);
     } catch (YAMLException e) {
       return List.of(); // the loader names the YAML error
     }
     for (Node document : documents) {
-      if (document instanceof MappingNode) {
+      // A document too large once expanded is the loader's to report, never the schema's to walk.
+      if (document instanceof MappingNode && YamlLimits.MAPPING.sizeProblem(document) == null) {
         YamlJson.Located located = YamlJson.convert(file, document);
         if (!located.truncated()) {
           problems.addAll(check(located));

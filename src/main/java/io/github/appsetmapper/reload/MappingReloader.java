@@ -5,17 +5,15 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.MappingStatus;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -227,7 +225,7 @@ public final class MappingReloader implements AutoCloseable {
       }
       for (Path file : found) {
         try {
-          out.put(file, sha256(Files.readAllBytes(file)));
+          out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
         } catch (IOException e) {
           // Mid-swap a file can vanish for an instant; the next poll sees the new one.
         }
@@ -238,14 +236,6 @@ public final class MappingReloader implements AutoCloseable {
 
   private static String names(List<CompiledMapping> mappings) {
     return mappings.stream().map(CompiledMapping::name).collect(Collectors.joining(", "));
-  }
-
-  private static String sha256(byte[] content) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Override
