@@ -716,6 +716,42 @@ class ErrorTableTest {
     }
   }
 
+  /** A step keyed per row never loses a row silently (red team M1). */
+  @Nested
+  class KeySteps {
+    @Test
+    void aRowWithoutADistinctByKey(@TempDir Path tmp) {
+      String yaml =
+          "name: nokey\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "distinctBy: item.sha\nparameters: {id: item.id}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("nokey", "{}"),
+            500,
+            "mapping 'nokey': distinctBy 'item.sha' gave no key (null) on row 0: rows without a"
+                + " key are never merged; filter them out first if they should go");
+      }
+    }
+
+    @Test
+    void sortByKeysOfDifferentKinds(@TempDir Path tmp) {
+      String yaml =
+          "name: mixed\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "sortBy: \"item.id == 1 ? 'one' : item.id\"\nparameters: {id: item.id}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("mixed", "{}"),
+            500,
+            "mapping 'mixed': sortBy 'item.id == 1 ? 'one' : item.id' gave a string on row 0 and a"
+                + " number on row 1; the keys must be of one kind to be ordered");
+      }
+    }
+  }
+
   /** Requests refused before they are sent, for where they would have gone. */
   @Nested
   class RefusedRequests {
