@@ -9,6 +9,7 @@ rendered objects themselves (the Service's real name and port, the Secret that r
 never from the chart's helpers. Prints one `ok <check>` or `not ok <check>: <why>` line per check.
 """
 import argparse
+import base64
 import json
 import re
 import sys
@@ -93,9 +94,16 @@ def main():
     extra_cms = values.get("extraMappingConfigMaps") or []
     routes = sorted(list(mappings) + [r for cm in extra_cms for r in cm.get("routes") or []])
 
+    def is_redis(d):
+        return (d["metadata"].get("labels") or {}).get("app.kubernetes.io/component") == "redis"
+
     def of_kind(kind, namespace=None):
-        return [d for d in docs if d["kind"] == kind
+        # The chart's own Redis (component redis) is checked on its own, below.
+        return [d for d in docs if d["kind"] == kind and not is_redis(d)
                 and (namespace is None or d["metadata"].get("namespace") == namespace)]
+
+    def redis_of_kind(kind):
+        return [d for d in docs if d["kind"] == kind and is_redis(d)]
 
     def one(kind, namespace=None):
         found = of_kind(kind, namespace)
@@ -390,6 +398,102 @@ def main():
                    "the helm test pod is not admitted")
     c.check("NetworkPolicy admits argocd-applicationset-controller, argocd-server, test pod, extraFrom",
             network_policy)
+
+    # ---------------------------------------------------------------- Redis
+    def redis():
+        r = values.get("redis") or {}
+        enabled = r.get("enabled", "auto")
+        if enabled == "auto":
+            enabled = values["autoscaling"]["enabled"] or int(values["replicaCount"]) > 1
+        pairs = dict(arg_pairs())
+        own = enabled and not r.get("url")
+        if not enabled:
+            expect("--redis" not in args, "--redis passed although redis is off")
+            expect(not [d for d in docs if is_redis(d)], "Redis objects rendered although redis is off")
+            return
+        name = f"{deployment['metadata']['name']}-redis"
+        url = r.get("url") or f"redis://{name}.{ns}.svc.{values['clusterDomain']}:6379"
+        eq(pairs.get("--redis"), url, "--redis URL")
+        eq(pairs.get("--redis-key-prefix"), r["keyPrefix"], "--redis-key-prefix")
+        eq(pairs.get("--redis-timeout"), r["timeout"], "--redis-timeout")
+        expect(not any("@" in a for a in args if a.startswith("redis")), "credentials in the Redis URL")
+
+        def secret_file(flag, secret, key):
+            path = pairs.get(flag)
+            expect(path, f"no {flag}")
+            directory, file = path.rsplit("/", 1)
+            m = mounts.get(directory)
+            expect(m and m.get("readOnly") and "subPath" not in m, f"{directory} not mounted read-only as a directory")
+            vol = volumes[m["name"]]["secret"]
+            eq(vol["secretName"], secret, f"{flag} Secret")
+            expect({"key": key, "path": file} in vol["items"], f"{flag}: key {key} not mounted as {file}")
+
+        integrity = r["integrity"]["existingSecret"] or f"{name}-integrity"
+        secret_file("--redis-integrity-keys-file", integrity, r["integrity"]["secretKey"])
+        if not r["integrity"]["existingSecret"]:
+            s = [x for x in redis_of_kind("Secret") if x["metadata"]["name"] == integrity]
+            expect(s, "integrity keys Secret not rendered")
+            keys = base64.b64decode(s[0]["data"][r["integrity"]["secretKey"]]).decode()
+            expect(re.fullmatch(r"k1=[A-Za-z0-9]{48}\n", keys), "generated integrity key is not k1=<48 characters>")
+        else:
+            expect(not [x for x in redis_of_kind("Secret") if x["metadata"]["name"] == integrity],
+                   "integrity Secret rendered although existingSecret is set")
+        auth = r["auth"]["existingSecret"] or (f"{name}-auth" if own else None)
+        if auth:
+            secret_file("--redis-password-file", auth, r["auth"]["passwordKey"])
+        else:
+            expect("--redis-password-file" not in pairs, "a password file without a password Secret")
+        if r["auth"]["usernameKey"] and auth:
+            secret_file("--redis-username-file", auth, r["auth"]["usernameKey"])
+        if r["tls"]["caSecret"]:
+            secret_file("--redis-ca-file", r["tls"]["caSecret"], r["tls"]["caKey"])
+        deployments = redis_of_kind("Deployment")
+        if not own:
+            expect(not deployments and not redis_of_kind("Service"), "own Redis rendered with an external url")
+            return
+        expect(len(deployments) == 1, "no Redis Deployment")
+        d = deployments[0]
+        eq(d["metadata"]["name"], name, "Redis Deployment name")
+        eq(d["spec"]["replicas"], 1, "Redis replicas")
+        eq(d["spec"]["strategy"]["type"], "Recreate", "Redis strategy")
+        rpod = d["spec"]["template"]
+        rc = rpod["spec"]["containers"][0]
+        command = " ".join(rc["command"])
+        expect("--maxmemory-policy volatile-lru" in command, "Redis without maxmemory-policy volatile-lru")
+        expect(f"--maxmemory {r['server']['maxmemory']}" in command, "Redis maxmemory")
+        expect("requirepass" in command and "$REDIS_PASSWORD" in command, "Redis without a password")
+        env = {e["name"]: e for e in rc["env"]}
+        eq(env["REDIS_PASSWORD"]["valueFrom"]["secretKeyRef"],
+           {"name": auth, "key": r["auth"]["passwordKey"]}, "Redis password Secret")
+        sc = rc["securityContext"]
+        eq(sc.get("readOnlyRootFilesystem"), True, "Redis readOnlyRootFilesystem")
+        eq(sc.get("allowPrivilegeEscalation"), False, "Redis allowPrivilegeEscalation")
+        eq(sc.get("capabilities", {}).get("drop"), ["ALL"], "Redis capabilities.drop")
+        expect(rpod["spec"]["securityContext"].get("runAsNonRoot"), "Redis runAsNonRoot")
+        eq(rpod["spec"].get("automountServiceAccountToken"), False, "Redis automountServiceAccountToken")
+        svc = redis_of_kind("Service")
+        expect(len(svc) == 1 and svc[0]["metadata"]["name"] == name, "Redis Service")
+        expect(selector_matches(svc[0]["spec"]["selector"], rpod["metadata"]["labels"]), "Redis Service selector")
+        expect(not selector_matches(service["spec"]["selector"], rpod["metadata"]["labels"]),
+               "the server Service selects the Redis pod")
+        eq(svc[0]["spec"]["ports"][0]["port"], 6379, "Redis Service port")
+        nps = redis_of_kind("NetworkPolicy")
+        if not values["networkPolicy"]["enabled"]:
+            expect(not nps, "Redis NetworkPolicy rendered although networkPolicy is off")
+            return
+        expect(len(nps) == 1, "no Redis NetworkPolicy")
+        spec = nps[0]["spec"]
+        expect(selector_matches(spec["podSelector"]["matchLabels"], rpod["metadata"]["labels"]),
+               "Redis NetworkPolicy does not select the Redis pod")
+        eq(spec["policyTypes"], ["Ingress"], "Redis NetworkPolicy policyTypes")
+        peers = [p for rule in spec["ingress"] for p in rule["from"]]
+        expect(peers and all("namespaceSelector" not in p
+                             and selector_matches(p["podSelector"]["matchLabels"], pod_labels)
+                             and not selector_matches(p["podSelector"]["matchLabels"], rpod["metadata"]["labels"])
+                             for p in peers),
+               f"Redis admits more than the server pods: {peers}")
+    c.check("Redis: --redis flags and Secrets mounted; own Redis with a password, volatile-lru,"
+            " hardened, reached only by the server pods", redis)
 
     # ---------------------------------------------------------------- helm test hook
     def test_hook():

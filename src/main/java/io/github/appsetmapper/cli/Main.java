@@ -14,6 +14,7 @@ import picocli.CommandLine.Command;
       ValidateCommand.class,
       RunCommand.class,
       TestCommand.class,
+      RecordCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class Main implements Runnable {
@@ -30,6 +31,6 @@ public final class Main implements Runnable {
   @Override
   public void run() {
     throw new CommandLine.ParameterException(
-        spec.commandLine(), "name a command: serve, validate, run or test");
+        spec.commandLine(), "name a command: serve, validate, run, test or record");
   }
 }

@@ -9,10 +9,14 @@ import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
 import io.github.appsetmapper.server.KubernetesNames;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -102,17 +106,22 @@ final class RunCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.USAGE;
     }
-    EngineRuntime started;
+    AppRuntime started;
     try {
-      started = new EngineRuntime(16, replay);
+      started =
+          AppRuntime.builder()
+              .vars(given)
+              .http(replay == null ? httpOptions() : null)
+              .replay(replay)
+              .enrichThreads(16)
+              .build();
     } catch (IOException e) {
       err.println("error: " + e.getMessage());
       err.flush();
       return ExitCode.USAGE;
     }
-    try (EngineRuntime runtime = started) {
-      MappingLoader.Result loaded =
-          MappingLoader.load(List.of(file), runtime.compileOptions(given));
+    try (AppRuntime runtime = started) {
+      MappingLoader.Result loaded = runtime.load(List.of(file));
       boolean varsRefused = VarOption.refused(loaded, err, true);
       if (!loaded.problems().isEmpty()) {
         ProblemPrinter.print(err, loaded.problems());
@@ -156,10 +165,10 @@ final class RunCommand implements Callable<Integer> {
       parameters.putAll(inputs);
       Invocation invocation = new Invocation(appSet, parameters);
       if (explain) {
-        ErrorAnswers errors = new ErrorAnswers(runtime.redactor);
+        ErrorAnswers errors = new ErrorAnswers(runtime.redactor());
         ExplainReport report =
             Explainer.explain(
-                runtime.engine,
+                runtime.engine(),
                 mapping,
                 invocation,
                 failure -> {
@@ -174,17 +183,27 @@ final class RunCommand implements Callable<Integer> {
         return report.answer().ok() ? ExitCode.OK : ExitCode.FAILED;
       }
       try {
-        out.println(Json.answer(runtime.engine.execute(mapping, invocation)));
+        out.println(Json.answer(runtime.engine().execute(mapping, invocation)));
         out.flush();
         return ExitCode.OK;
       } catch (Exception failure) {
-        var answer = new ErrorAnswers(runtime.redactor).map(failure);
+        var answer = new ErrorAnswers(runtime.redactor()).map(failure);
         out.println(Json.error(answer.message()));
         out.flush();
         err.println("error " + answer.status() + ": " + answer.message());
         err.flush();
         return ExitCode.FAILED;
       }
+    }
+  }
+
+  /** HTTP with the defaults, and proxies from the environment. */
+  private static UpstreamOptions httpOptions() throws IOException {
+    try {
+      return UpstreamOptions.defaults(16, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+          .withProxies(ProxySettings.fromEnvironment(System::getenv));
+    } catch (IllegalArgumentException e) {
+      throw new IOException(e.getMessage());
     }
   }
 

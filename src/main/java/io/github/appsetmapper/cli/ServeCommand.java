@@ -5,14 +5,15 @@ import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.reload.MappingReloader;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.server.WebhookSecret;
-import io.github.appsetmapper.upstream.HostPolicy;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import io.github.appsetmapper.upstream.limits.RateRule;
 import io.github.appsetmapper.upstream.net.Addresses;
 import io.github.appsetmapper.upstream.net.ProxySettings;
@@ -54,7 +55,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--port",
-      defaultValue = "4355",
+      defaultValue = "" + ServerOptions.DEFAULT_PORT,
       description = "Port (default ${DEFAULT-VALUE}; 0 picks one).")
   int port;
 
@@ -220,6 +221,8 @@ final class ServeCommand implements Callable<Integer> {
               + " before the caller is known (default ${DEFAULT-VALUE}).")
   long webhookMaxBodyBytes;
 
+  @CommandLine.Mixin RedisFlags redisFlags = new RedisFlags();
+
   @Option(
       names = "--log-format",
       defaultValue = "text",
@@ -243,8 +246,10 @@ final class ServeCommand implements Callable<Integer> {
       return 2;
     }
     UpstreamOptions upstreamOptions;
+    io.github.appsetmapper.redis.RedisSettings redis;
     try {
       upstreamOptions = upstreamOptions();
+      redis = redisFlags.settings();
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
       err.flush();
@@ -277,17 +282,36 @@ final class ServeCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    EngineRuntime runtime;
+    AppRuntime runtime;
     try {
-      runtime = new EngineRuntime(upstreamThreads, upstreamOptions, replay, memoryBudget);
+      runtime =
+          AppRuntime.builder()
+              .vars(given)
+              .http(replay == null ? upstreamOptions : null)
+              .replay(replay)
+              .enrichThreads(upstreamThreads)
+              .memoryBudget(memoryBudget)
+              .redis(redis)
+              .build();
     } catch (IOException e) {
-      err.println("error: " + e.getMessage());
+      // The replay file (its message names it) or Redis's integrity keys file.
+      err.println(
+          "error: " + (replay != null ? "" : "--redis-integrity-keys-file: ") + e.getMessage());
       err.flush();
       return ExitCode.USAGE;
     }
+    AtomicReference<AppServer> serving = new AtomicReference<>();
+    AtomicReference<MappingRegistry> latest = new AtomicReference<>();
+    // Reloads keep what each bare --var was bound to at the first load.
+    UnusedVars unused = new UnusedVars(given);
+    MappingReloader reloader =
+        runtime.reloader(
+            mappings,
+            defaultMapping,
+            registry -> publish(unused.note(registry), latest, serving, runtime.metrics()));
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
-    MappingLoader.Result loaded = MappingLoader.load(mappings, runtime.compileOptions(given));
+    MappingLoader.Result loaded = reloader.loadFirst();
     if (VarOption.refused(loaded, err, false)) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();
@@ -306,19 +330,6 @@ final class ServeCommand implements Callable<Integer> {
       runtime.close();
       return 2;
     }
-    Metrics metrics = new Metrics();
-    AtomicReference<AppServer> serving = new AtomicReference<>();
-    AtomicReference<MappingRegistry> latest = new AtomicReference<>();
-    // Reloads keep what each bare --var was bound to at this first load.
-    UnusedVars unused = new UnusedVars(given);
-    MappingReloader reloader =
-        new MappingReloader(
-            mappings,
-            loaded.options(),
-            defaultMapping,
-            registry -> publish(unused.note(registry), latest, serving, metrics),
-            metrics::reload);
-    reloader.reloadIfChanged();
     ServerOptions options =
         new ServerOptions(
                 host,
@@ -330,7 +341,7 @@ final class ServeCommand implements Callable<Integer> {
                 webhookSecret)
             .withTimeouts(idleTimeout, readTimeout)
             .withWebhookMaxBodyBytes(webhookMaxBodyBytes);
-    AppServer server = new AppServer(options, latest.get(), runtime.engine, metrics);
+    AppServer server = runtime.server(options, latest.get());
     // Registered before the listener opens: a SIGTERM from then on always finds its way out.
     CountDownLatch stopped = new CountDownLatch(1);
     // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
@@ -404,7 +415,7 @@ final class ServeCommand implements Callable<Integer> {
   private void stop(
       AtomicReference<AppServer> serving,
       MappingReloader reloader,
-      EngineRuntime runtime,
+      AppRuntime runtime,
       CountDownLatch stopped) {
     reloader.close();
     AppServer server = serving.get();

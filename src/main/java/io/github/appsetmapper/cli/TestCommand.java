@@ -3,6 +3,7 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.replay.MappingTestRun;
+import io.github.appsetmapper.runtime.AppRuntime;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -14,8 +15,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -51,8 +50,15 @@ final class TestCommand implements Callable<Integer> {
           VarOption.DESCRIPTION + " A test file's own vars win: its recorded calls depend on them.")
   Map<String, String> vars = Map.of();
 
+  @Option(
+      names = "--case",
+      paramLabel = "NAME",
+      description =
+          "Run only the case of this name (repeatable); the other cases are not run or listed.")
+  Set<String> caseNames = new LinkedHashSet<>();
+
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     PrintWriter out = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
     VarValues given = VarOption.parse(vars, err);
@@ -80,24 +86,38 @@ final class TestCommand implements Callable<Integer> {
         return ExitCode.USAGE;
       }
     }
-    ExecutorService pool = Executors.newFixedThreadPool(8, EngineRuntime.daemon("test-enrich"));
+    // Each case runs its own engine over the case's recorded exchanges, on the runtime's pool.
+    AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
     try {
       for (Path file : files) {
-        MappingTestRun.FileResult result = MappingTestRun.run(file, pool, given);
+        MappingTestRun.FileResult result =
+            MappingTestRun.run(file, runtime.pool(), given, caseNames);
         print(out, result);
         passed += result.passed();
         failed += result.failed();
       }
     } finally {
-      pool.shutdownNow();
+      runtime.close();
     }
     if (passed + failed == 0) {
-      out.println("FAIL no test case found");
+      out.println("FAIL " + noCase(files));
       failed++;
     }
     out.println(passed + " passed, " + failed + " failed");
     out.flush();
     return failed == 0 ? ExitCode.OK : ExitCode.FAILED;
+  }
+
+  /** Why nothing ran, naming where it looked. */
+  private String noCase(Set<Path> files) {
+    String where = String.join(", ", files.stream().map(Path::toString).toList());
+    if (caseNames.isEmpty()) {
+      return "no test case found in " + where;
+    }
+    return "no test case named "
+        + String.join(", ", caseNames.stream().map(n -> "'" + n + "'").toList())
+        + " in "
+        + where;
   }
 
   private static void print(PrintWriter out, MappingTestRun.FileResult result) {

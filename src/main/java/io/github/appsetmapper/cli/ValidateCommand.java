@@ -1,6 +1,5 @@
 package io.github.appsetmapper.cli;
 
-import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
@@ -10,7 +9,7 @@ import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.files.BoundedFiles;
-import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.runtime.AppRuntime;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,15 +43,16 @@ final class ValidateCommand implements Callable<Integer> {
   Map<String, String> vars = Map.of();
 
   @Override
-  public Integer call() {
+  public Integer call() throws java.io.IOException {
     var err = spec.commandLine().getErr();
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
       return ExitCode.USAGE;
     }
-    MappingLoader.Result result =
-        MappingLoader.load(
-            paths, new CompileOptions(given, System::getenv, new Redactor(), Map.of()));
+    MappingLoader.Result result;
+    try (AppRuntime runtime = AppRuntime.builder().vars(given).build()) {
+      result = runtime.load(paths);
+    }
     boolean varsRefused = VarOption.refused(result, err, true);
     List<Problem> problems = withSchemaProblems(result.problems());
     if (!problems.isEmpty()) {

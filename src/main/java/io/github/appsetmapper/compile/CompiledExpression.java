@@ -3,18 +3,18 @@ package io.github.appsetmapper.compile;
 import io.github.appsetmapper.config.Expr;
 import io.github.appsetmapper.expr.Evaluator;
 import io.github.appsetmapper.expr.Inspection;
-import java.util.Map;
+import io.github.appsetmapper.expr.Scope;
 import org.springframework.expression.Expression;
 
 /** A SpEL expression parsed and checked once at load, evaluated many times. */
 public record CompiledExpression(Expression expression, Expr source, Inspection inspection) {
 
-  public Object evaluate(Map<String, Object> scope) {
-    return Evaluator.evaluate(expression, scope);
+  public Object evaluate(Scope scope) {
+    return Evaluator.evaluate(expression, scope.root());
   }
 
   public boolean readsInput() {
-    return inspection.reads("input");
+    return inspection.reads(Scope.Name.INPUT.word());
   }
 
   public String path() {

@@ -2,7 +2,7 @@ package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
 import io.github.appsetmapper.secret.SecretSource;
-import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -30,4 +30,172 @@ public record CompiledMapping(
     int concurrency,
     HostPolicy hosts,
     Duration deadline,
-    io.github.appsetmapper.config.MaxDrop maxDrop) {}
+    io.github.appsetmapper.config.MaxDrop maxDrop) {
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets the components by name, so that two of one type can never be swapped. */
+  public static final class Builder {
+    private String name;
+    private String description;
+    private String sourceFile;
+    private io.github.appsetmapper.config.Pos namePos;
+    private Map<String, InputRule> inputs;
+    private boolean inputAdditional;
+    private Map<String, String> vars;
+    private Map<String, SecretSource> secrets;
+    private CompiledList list;
+    private List<CompiledEnrich> enrich;
+    private CompiledExpression filter;
+    private CompiledExpression sortBy;
+    private SortOrder sortOrder;
+    private CompiledExpression distinctBy;
+    private Integer limit;
+    private Map<String, CompiledExpression> parameters;
+    private boolean keepTypes;
+    private int minItems;
+    private int concurrency;
+    private HostPolicy hosts;
+    private Duration deadline;
+    private io.github.appsetmapper.config.MaxDrop maxDrop;
+
+    private Builder() {}
+
+    public Builder name(String value) {
+      this.name = value;
+      return this;
+    }
+
+    public Builder description(String value) {
+      this.description = value;
+      return this;
+    }
+
+    public Builder sourceFile(String value) {
+      this.sourceFile = value;
+      return this;
+    }
+
+    public Builder namePos(io.github.appsetmapper.config.Pos value) {
+      this.namePos = value;
+      return this;
+    }
+
+    public Builder inputs(Map<String, InputRule> value) {
+      this.inputs = value;
+      return this;
+    }
+
+    public Builder inputAdditional(boolean value) {
+      this.inputAdditional = value;
+      return this;
+    }
+
+    public Builder vars(Map<String, String> value) {
+      this.vars = value;
+      return this;
+    }
+
+    public Builder secrets(Map<String, SecretSource> value) {
+      this.secrets = value;
+      return this;
+    }
+
+    public Builder list(CompiledList value) {
+      this.list = value;
+      return this;
+    }
+
+    public Builder enrich(List<CompiledEnrich> value) {
+      this.enrich = value;
+      return this;
+    }
+
+    public Builder filter(CompiledExpression value) {
+      this.filter = value;
+      return this;
+    }
+
+    public Builder sortBy(CompiledExpression value) {
+      this.sortBy = value;
+      return this;
+    }
+
+    public Builder sortOrder(SortOrder value) {
+      this.sortOrder = value;
+      return this;
+    }
+
+    public Builder distinctBy(CompiledExpression value) {
+      this.distinctBy = value;
+      return this;
+    }
+
+    public Builder limit(Integer value) {
+      this.limit = value;
+      return this;
+    }
+
+    public Builder parameters(Map<String, CompiledExpression> value) {
+      this.parameters = value;
+      return this;
+    }
+
+    public Builder keepTypes(boolean value) {
+      this.keepTypes = value;
+      return this;
+    }
+
+    public Builder minItems(int value) {
+      this.minItems = value;
+      return this;
+    }
+
+    public Builder concurrency(int value) {
+      this.concurrency = value;
+      return this;
+    }
+
+    public Builder hosts(HostPolicy value) {
+      this.hosts = value;
+      return this;
+    }
+
+    public Builder deadline(Duration value) {
+      this.deadline = value;
+      return this;
+    }
+
+    public Builder maxDrop(io.github.appsetmapper.config.MaxDrop value) {
+      this.maxDrop = value;
+      return this;
+    }
+
+    public CompiledMapping build() {
+      return new CompiledMapping(
+          name,
+          description,
+          sourceFile,
+          namePos,
+          inputs,
+          inputAdditional,
+          vars,
+          secrets,
+          list,
+          enrich,
+          filter,
+          sortBy,
+          sortOrder,
+          distinctBy,
+          limit,
+          parameters,
+          keepTypes,
+          minItems,
+          concurrency,
+          hosts,
+          deadline,
+          maxDrop);
+    }
+  }
+}

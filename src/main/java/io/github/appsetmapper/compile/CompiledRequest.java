@@ -1,15 +1,16 @@
 package io.github.appsetmapper.compile;
 
-import io.github.appsetmapper.upstream.tls.TlsSettings;
+import io.github.appsetmapper.upstream.call.CallSettings;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * An upstream request ready to render: {@code defaults} already merged in. {@code body} is a tree
+ * An upstream request ready to render, {@code defaults} already merged in. {@code body} is a tree
  * of maps, lists, scalars and {@link Template} leaves, or null. {@code step} names the request in
- * errors ({@code list}, {@code enrich.front}). {@code tls} is null for the JVM's defaults; {@code
- * cache} is null when answers are not cached. {@code acceptStatus}: the 2xx statuses besides 200
- * and 203 that are complete answers.
+ * errors ({@code list}, {@code enrich.front}). {@code acceptStatus}: the 2xx statuses besides 200
+ * and 203 that are complete answers. {@code settings}: how its calls are made (retries, TLS, the
+ * cache policy), as every call of it carries them; its auth is rendered per call from {@code auth}.
  */
 public record CompiledRequest(
     String step,
@@ -21,7 +22,86 @@ public record CompiledRequest(
     Duration timeout,
     CompiledAuth auth,
     CompiledExpression failWhen,
-    int retries,
-    TlsSettings tls,
-    io.github.appsetmapper.upstream.cache.CachePolicy cache,
-    java.util.Set<Integer> acceptStatus) {}
+    Set<Integer> acceptStatus,
+    CallSettings settings) {
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets the components by name, so that two of one type can never be swapped. */
+  public static final class Builder {
+    private String step;
+    private String method;
+    private UrlTemplate url;
+    private Map<String, Template> query;
+    private Map<String, Template> headers;
+    private Object body;
+    private Duration timeout;
+    private CompiledAuth auth;
+    private CompiledExpression failWhen;
+    private Set<Integer> acceptStatus;
+    private CallSettings settings;
+
+    private Builder() {}
+
+    public Builder step(String value) {
+      this.step = value;
+      return this;
+    }
+
+    public Builder method(String value) {
+      this.method = value;
+      return this;
+    }
+
+    public Builder url(UrlTemplate value) {
+      this.url = value;
+      return this;
+    }
+
+    public Builder query(Map<String, Template> value) {
+      this.query = value;
+      return this;
+    }
+
+    public Builder headers(Map<String, Template> value) {
+      this.headers = value;
+      return this;
+    }
+
+    public Builder body(Object value) {
+      this.body = value;
+      return this;
+    }
+
+    public Builder timeout(Duration value) {
+      this.timeout = value;
+      return this;
+    }
+
+    public Builder auth(CompiledAuth value) {
+      this.auth = value;
+      return this;
+    }
+
+    public Builder failWhen(CompiledExpression value) {
+      this.failWhen = value;
+      return this;
+    }
+
+    public Builder acceptStatus(Set<Integer> value) {
+      this.acceptStatus = value;
+      return this;
+    }
+
+    public Builder settings(CallSettings value) {
+      this.settings = value;
+      return this;
+    }
+
+    public CompiledRequest build() {
+      return new CompiledRequest(
+          step, method, url, query, headers, body, timeout, auth, failWhen, acceptStatus, settings);
+    }
+  }
+}

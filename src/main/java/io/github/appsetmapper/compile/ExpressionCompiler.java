@@ -6,6 +6,8 @@ import io.github.appsetmapper.config.Suggestions;
 import io.github.appsetmapper.expr.BuildCounting;
 import io.github.appsetmapper.expr.Inspection;
 import io.github.appsetmapper.expr.SandboxChecker;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.expr.Scope.Name;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -125,9 +127,12 @@ final class ExpressionCompiler {
             "unknown name '" + root + "'" + Suggestions.hint(root, new TreeSet<>(scope.names())));
       }
     }
-    members(expr, inspection, "input", scope.inputs(), scope.inputAdditional());
-    members(expr, inspection, "secret", scope.secrets(), false);
-    members(expr, inspection, "vars", scope.vars(), false);
+    for (Name name : Name.values()) {
+      if (name.declaredMembers()) {
+        Scope.Declared declared = scope.declared(name);
+        members(expr, inspection, name.word(), declared.members(), declared.open());
+      }
+    }
   }
 
   private void members(

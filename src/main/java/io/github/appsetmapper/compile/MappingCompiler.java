@@ -3,6 +3,7 @@ package io.github.appsetmapper.compile;
 import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
 import io.github.appsetmapper.config.AuthSpec;
+import io.github.appsetmapper.config.CacheSpec;
 import io.github.appsetmapper.config.EnrichSpec;
 import io.github.appsetmapper.config.Expr;
 import io.github.appsetmapper.config.InputSpec;
@@ -11,27 +12,29 @@ import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.PaginateSpec;
 import io.github.appsetmapper.config.Problems;
-import io.github.appsetmapper.config.RequestDefaults;
+import io.github.appsetmapper.config.RequestOptions;
 import io.github.appsetmapper.config.RequestSpec;
 import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.expr.Scope.Name;
 import io.github.appsetmapper.secret.EnvOrFileSecret;
 import io.github.appsetmapper.secret.EnvSecret;
 import io.github.appsetmapper.secret.FileSecret;
 import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
-import io.github.appsetmapper.upstream.HostPolicy;
-import io.github.appsetmapper.upstream.tls.TlsSettings;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.CallSettings;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Compiles a {@link MappingSpec} into a {@link CompiledMapping}, reporting every problem at once.
@@ -63,7 +66,7 @@ public final class MappingCompiler {
   private final Set<String> fromCaller = new LinkedHashSet<>(CALLER);
 
   /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
-  static final Set<String> CALLER = Set.of("input", "applicationSetName");
+  static final Set<String> CALLER = Set.of(Name.INPUT.word(), Name.APPLICATION_SET_NAME.word());
 
   private MappingCompiler(MappingSpec spec, CompileOptions options) {
     this.spec = spec;
@@ -80,25 +83,26 @@ public final class MappingCompiler {
     Map<String, SecretSource> secrets = secrets();
     Map<String, InputRule> inputs = inputs();
     Scope base =
-        new Scope(
-                new LinkedHashSet<>(List.of("input", "applicationSetName", "vars")),
-                new LinkedHashMap<>(),
-                spec.input().keySet(),
-                spec.inputAdditional(),
-                spec.secrets().keySet(),
-                spec.vars().keySet())
-            .without("secret", SECRET_ONLY_IN_REQUEST)
-            .without("response", RESPONSE_ONLY_IN_VALUE)
-            .without("page", PAGE_ONLY_IN_REQUEST)
-            .without("item", "'item' exists only when the mapping has a 'list'");
+        Scope.empty()
+            .declaring(
+                Name.INPUT, new Scope.Declared(spec.input().keySet(), spec.inputAdditional()))
+            .declaring(Name.SECRET, new Scope.Declared(spec.secrets().keySet(), false))
+            .declaring(Name.VARS, new Scope.Declared(spec.vars().keySet(), false))
+            .with(Name.INPUT, Scope.UNKNOWN)
+            .with(Name.APPLICATION_SET_NAME, Scope.UNKNOWN)
+            .with(Name.VARS, Scope.UNKNOWN)
+            .without(Name.SECRET, SECRET_ONLY_IN_REQUEST)
+            .without(Name.RESPONSE, RESPONSE_ONLY_IN_VALUE)
+            .without(Name.PAGE, PAGE_ONLY_IN_REQUEST)
+            .without(Name.ITEM, "'item' exists only when the mapping has a 'list'");
     sharedScope =
-        base.without("input", sharedToken("input"))
-            .without("applicationSetName", sharedToken("applicationSetName"))
-            .without("item", sharedToken("item"))
-            .without("page", sharedToken("page"))
-            .with("secret");
+        base.without(Name.INPUT, sharedToken("input"))
+            .without(Name.APPLICATION_SET_NAME, sharedToken("applicationSetName"))
+            .without(Name.ITEM, sharedToken("item"))
+            .without(Name.PAGE, sharedToken("page"))
+            .with(Name.SECRET, Scope.UNKNOWN);
     if (spec.list() != null) {
-      base = base.with("item");
+      base = base.with(Name.ITEM, Scope.UNKNOWN);
     }
     CompiledList list = list(spec.list(), base);
     List<CompiledEnrich> enrich = new ArrayList<>();
@@ -110,7 +114,7 @@ public final class MappingCompiler {
               name, "'" + name + "' is enriched after this step; enrich runs in order");
     }
     for (EnrichSpec step : spec.enrich().values()) {
-      if (Scope.RESERVED.contains(step.name())) {
+      if (Name.RESERVED.contains(step.name())) {
         problems.add(
             step.pos(), "'" + step.name() + "' is a reserved name; choose another enrich name");
       }
@@ -119,36 +123,37 @@ public final class MappingCompiler {
       if (compiled.value() != null && UrlCompiler.firstRead(compiled.value(), fromCaller) != null) {
         fromCaller.add(step.name());
       }
-      rowScope = rowScope.with(step.name());
+      rowScope = rowScope.with(step.name(), Scope.UNKNOWN);
     }
     Map<String, CompiledExpression> parameters = new LinkedHashMap<>();
     for (Map.Entry<String, Expr> parameter : spec.parameters().entrySet()) {
       parameters.put(parameter.getKey(), expressions.expression(parameter.getValue(), rowScope));
     }
     CompiledMapping mapping =
-        new CompiledMapping(
-            spec.name(),
-            spec.description(),
-            spec.pos().file(),
-            spec.namePos(),
-            inputs,
-            spec.inputAdditional(),
-            vars,
-            secrets,
-            list,
-            List.copyOf(enrich),
-            expressions.expression(spec.filter(), rowScope),
-            expressions.expression(spec.sortBy(), rowScope),
-            spec.sortOrder(),
-            expressions.expression(spec.distinctBy(), rowScope),
-            spec.limit(),
-            parameters,
-            spec.keepTypes(),
-            spec.minItems(),
-            spec.concurrency(),
-            new HostPolicy(spec.allowedHosts()),
-            spec.deadline(),
-            spec.maxDrop());
+        CompiledMapping.builder()
+            .name(spec.name())
+            .description(spec.description())
+            .sourceFile(spec.pos().file())
+            .namePos(spec.namePos())
+            .inputs(inputs)
+            .inputAdditional(spec.inputAdditional())
+            .vars(vars)
+            .secrets(secrets)
+            .list(list)
+            .enrich(List.copyOf(enrich))
+            .filter(expressions.expression(spec.filter(), rowScope))
+            .sortBy(expressions.expression(spec.sortBy(), rowScope))
+            .sortOrder(spec.sortOrder())
+            .distinctBy(expressions.expression(spec.distinctBy(), rowScope))
+            .limit(spec.limit())
+            .parameters(parameters)
+            .keepTypes(spec.keepTypes())
+            .minItems(spec.minItems())
+            .concurrency(spec.concurrency())
+            .hosts(new HostPolicy(spec.allowedHosts()))
+            .deadline(spec.deadline())
+            .maxDrop(spec.maxDrop())
+            .build();
     problems.throwIfAny();
     return mapping;
   }
@@ -234,7 +239,7 @@ public final class MappingCompiler {
       return null;
     }
     Scope requestScope =
-        requestScope(scope.without("item", "'item' does not exist in the list request"));
+        requestScope(scope.without(Name.ITEM, "'item' does not exist in the list request"));
     CompiledRequest request = request("list", list.request(), requestScope);
     return new CompiledList(
         request,
@@ -284,7 +289,8 @@ public final class MappingCompiler {
         select == null || select.isDefinite()
             ? null
             : rowPath(step.select(), step.missingIsEmpty(), "select");
-    CompiledExpression value = expressions.expression(step.value(), rowScope.with("response"));
+    CompiledExpression value =
+        expressions.expression(step.value(), rowScope.with(Name.RESPONSE, Scope.UNKNOWN));
     if (step.paginate() != null && (select == null || select.isDefinite())) {
       problems.add(
           step.paginate().pos(),
@@ -303,7 +309,14 @@ public final class MappingCompiler {
   }
 
   private static Scope requestScope(Scope scope) {
-    return scope.with("secret", "page");
+    return scope.with(Name.SECRET, Scope.UNKNOWN).with(Name.PAGE, Scope.UNKNOWN);
+  }
+
+  /** Where {@code response} is read (failWhen, a cursor's until): never with {@code secret}. */
+  private static Scope responseScope(Scope requestScope) {
+    return requestScope
+        .with(Name.RESPONSE, Scope.UNKNOWN)
+        .without(Name.SECRET, SECRET_ONLY_IN_REQUEST);
   }
 
   private CompiledRequest request(String step, RequestSpec request, Scope scope) {
@@ -315,34 +328,22 @@ public final class MappingCompiler {
     if (request == null) {
       return null;
     }
-    RequestDefaults defaults = spec.defaults();
+    RequestOptions options =
+        login
+            ? request.options().overForLogin(spec.defaults())
+            : request.options().over(spec.defaults());
     Template url = expressions.template(request.url(), scope);
     UrlTemplate urlTemplate =
         url == null ? null : UrlCompiler.compile(url, problems, Set.copyOf(fromCaller));
     Map<String, Template> query = new LinkedHashMap<>();
     request.query().forEach((k, v) -> query.put(k, expressions.template(v, scope)));
-    Map<String, Expr> headerExprs = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    headerExprs.putAll(defaults.headers());
-    headerExprs.putAll(request.headers());
     Map<String, Template> headers = new LinkedHashMap<>();
-    headerExprs.forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
+    options.headers().forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
     RequestReach.checkHostHeader(headers, problems);
-    Duration timeout =
-        request.timeout() != null
-            ? request.timeout()
-            : defaults.timeout() != null ? defaults.timeout() : RequestDefaults.DEFAULT_TIMEOUT;
-    AuthSpec auth = request.auth() != null || login ? request.auth() : defaults.auth();
-    Expr failWhen = request.failWhen() != null ? request.failWhen() : defaults.failWhen();
-    Scope responseScope = scope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
-    int retries =
-        request.retries() != null
-            ? request.retries()
-            : defaults.retries() != null ? defaults.retries() : RequestDefaults.DEFAULT_RETRIES;
-    TlsSpec tls = request.tls() != null ? request.tls() : defaults.tls();
-    io.github.appsetmapper.config.CacheSpec cache =
-        login ? null : request.cache() != null ? request.cache() : defaults.cache();
+    Scope responseScope = responseScope(scope);
+    TlsSpec tls = options.tls();
     Object body = body(request.body(), scope);
-    CompiledAuth compiledAuth = auth(step, auth, scope);
+    CompiledAuth compiledAuth = auth(step, options.auth(), scope);
     if (urlTemplate != null && spec.allowedHosts().isEmpty()) {
       RequestReach.checkCredentialedHost(
           urlTemplate,
@@ -350,29 +351,40 @@ public final class MappingCompiler {
           spec.enrich().keySet(),
           problems);
     }
-    return new CompiledRequest(
-        step,
-        request.method(),
-        urlTemplate,
-        query,
-        headers,
-        body,
-        timeout,
-        compiledAuth,
-        expressions.expression(failWhen, responseScope),
-        retries,
-        tls == null
-            ? null
-            : new TlsSettings(
-                path(tls.caFile()),
-                path(tls.certFile()),
-                path(tls.keyFile()),
-                tls.insecureSkipVerify()),
-        cache == null
-            ? null
-            : new io.github.appsetmapper.upstream.cache.CachePolicy(
-                cache.ttl(), cache.staleIfError()),
-        request.acceptStatus() == null ? Set.of() : request.acceptStatus());
+    return CompiledRequest.builder()
+        .step(step)
+        .method(request.method())
+        .url(urlTemplate)
+        .query(query)
+        .headers(headers)
+        .body(body)
+        .timeout(options.timeout())
+        .auth(compiledAuth)
+        .failWhen(expressions.expression(options.failWhen(), responseScope))
+        .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
+        .settings(settings(options))
+        .build();
+  }
+
+  /**
+   * How the calls of a request are made ({@link CallSettings}), from its merged options: auth is
+   * rendered per call and the deadline stamped per getparams, so neither is set here.
+   */
+  private static CallSettings settings(RequestOptions options) {
+    TlsSpec tls = options.tls();
+    CacheSpec cache = options.cache();
+    return CallSettings.PLAIN.toBuilder()
+        .retries(options.retries())
+        .tls(
+            tls == null
+                ? null
+                : new TlsSettings(
+                    path(tls.caFile()),
+                    path(tls.certFile()),
+                    path(tls.keyFile()),
+                    tls.insecureSkipVerify()))
+        .cache(cache == null ? null : new CachePolicy(cache.ttl(), cache.staleIfError()))
+        .build();
   }
 
   private static Path path(String file) {
@@ -397,25 +409,41 @@ public final class MappingCompiler {
   }
 
   private CompiledAuth auth(String step, AuthSpec auth, Scope scope) {
-    if (auth == null) {
-      return null;
+    return auth == null ? null : auth.accept(new AuthCompiler(step, scope));
+  }
+
+  /** Each kind of auth compiled: its templates parsed, its secrets checked as declared. */
+  private final class AuthCompiler implements AuthSpec.Visitor<CompiledAuth> {
+    private final String step;
+    private final Scope scope;
+
+    AuthCompiler(String step, Scope scope) {
+      this.step = step;
+      this.scope = scope;
     }
-    Set<String> declared = spec.secrets().keySet();
-    if (auth instanceof AuthSpec.Bearer bearer) {
-      secretRef(auth, bearer.secret(), declared);
+
+    @Override
+    public CompiledAuth bearer(AuthSpec.Bearer bearer) {
+      secretRef(bearer, bearer.secret());
       return new CompiledAuth.Bearer(bearer.secret());
     }
-    if (auth instanceof AuthSpec.Basic basic) {
-      secretRef(auth, basic.passwordSecret(), declared);
+
+    @Override
+    public CompiledAuth basic(AuthSpec.Basic basic) {
+      secretRef(basic, basic.passwordSecret());
       return new CompiledAuth.Basic(
           expressions.template(basic.username(), scope), basic.passwordSecret());
     }
-    if (auth instanceof AuthSpec.Header header) {
-      secretRef(auth, header.secret(), declared);
+
+    @Override
+    public CompiledAuth header(AuthSpec.Header header) {
+      secretRef(header, header.secret());
       return new CompiledAuth.Header(header.name(), header.secret());
     }
-    if (auth instanceof AuthSpec.OAuth2 oauth2) {
-      secretRef(auth, oauth2.clientSecret(), declared);
+
+    @Override
+    public CompiledAuth oauth2(AuthSpec.OAuth2 oauth2) {
+      secretRef(oauth2, oauth2.clientSecret());
       Map<String, Template> params = new LinkedHashMap<>();
       oauth2.params().forEach((k, v) -> params.put(k, expressions.template(v, sharedScope)));
       return new CompiledAuth.OAuth2(
@@ -426,7 +454,9 @@ public final class MappingCompiler {
           params,
           oauth2.clientAuth() == AuthSpec.ClientAuth.BASIC);
     }
-    if (auth instanceof AuthSpec.Login login) {
+
+    @Override
+    public CompiledAuth login(AuthSpec.Login login) {
       JsonPath token = definitePath(login.token(), "token");
       JsonPath expiresIn = definitePath(login.expiresInPath(), "expiresIn");
       return new CompiledAuth.Login(
@@ -437,19 +467,26 @@ public final class MappingCompiler {
           login.header(),
           login.scheme());
     }
-    if (auth instanceof AuthSpec.GithubApp app) {
-      secretRef(auth, app.privateKey(), declared);
+
+    @Override
+    public CompiledAuth githubApp(AuthSpec.GithubApp app) {
+      secretRef(app, app.privateKey());
       return new CompiledAuth.GithubApp(
           expressions.template(app.appId(), sharedScope),
           expressions.template(app.installationId(), sharedScope),
           app.privateKey(),
           app.apiUrl() == null ? null : expressions.template(app.apiUrl(), sharedScope));
     }
-    AuthSpec.Registry registry = (AuthSpec.Registry) auth;
-    secretRef(auth, registry.password(), declared);
-    return new CompiledAuth.Registry(
-        registry.username() == null ? null : expressions.template(registry.username(), sharedScope),
-        registry.password());
+
+    @Override
+    public CompiledAuth registry(AuthSpec.Registry registry) {
+      secretRef(registry, registry.password());
+      return new CompiledAuth.Registry(
+          registry.username() == null
+              ? null
+              : expressions.template(registry.username(), sharedScope),
+          registry.password());
+    }
   }
 
   private JsonPath definitePath(Expr expr, String field) {
@@ -460,8 +497,8 @@ public final class MappingCompiler {
     return path;
   }
 
-  private void secretRef(AuthSpec auth, String name, Set<String> declared) {
-    if (name != null && !declared.contains(name)) {
+  private void secretRef(AuthSpec auth, String name) {
+    if (name != null && !spec.secrets().containsKey(name)) {
       problems.add(auth.pos(), "secret '" + name + "' is not declared under secrets");
     }
   }
@@ -503,8 +540,7 @@ public final class MappingCompiler {
       case CURSOR -> {
         PaginateSpec.Cursor cursor = paginate.cursor();
         JsonPath from = definitePath(cursor.from(), "from");
-        Scope responseScope =
-            requestScope.with("response").without("secret", SECRET_ONLY_IN_REQUEST);
+        Scope responseScope = responseScope(requestScope);
         return new CompiledPaginate.Cursor(
             cursor.param(),
             from,

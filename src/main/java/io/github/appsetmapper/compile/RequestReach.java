@@ -2,6 +2,7 @@ package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.TlsSpec;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.CredentialHeaders;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -33,7 +34,7 @@ final class RequestReach {
   }
 
   private static boolean readsOnlyVars(CompiledExpression expression) {
-    return expression.inspection().roots().stream().allMatch(r -> r.equals("vars"));
+    return expression.inspection().roots().stream().allMatch(r -> r.equals(Scope.Name.VARS.word()));
   }
 
   /**
@@ -49,7 +50,9 @@ final class RequestReach {
     if (credentials == null) {
       return;
     }
-    Set<String> upstream = new LinkedHashSet<>(List.of("item", "response", "page"));
+    Set<String> upstream =
+        new LinkedHashSet<>(
+            List.of(Scope.Name.ITEM.word(), Scope.Name.RESPONSE.word(), Scope.Name.PAGE.word()));
     upstream.addAll(enrichNames);
     List<Template.Part> parts = url.template().parts();
     for (int i = 0; i < parts.size(); i++) {

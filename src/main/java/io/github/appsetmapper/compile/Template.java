@@ -1,9 +1,9 @@
 package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.Expr;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import java.util.List;
-import java.util.Map;
 
 /**
  * A string with {@code #{...}} holes. A template that is exactly one hole keeps the value's type;
@@ -32,18 +32,20 @@ public record Template(Expr source, List<Part> parts) {
 
   public boolean readsSecret() {
     return parts.stream()
-        .anyMatch(p -> p instanceof Hole h && h.expression().inspection().reads("secret"));
+        .anyMatch(
+            p ->
+                p instanceof Hole h && h.expression().inspection().reads(Scope.Name.SECRET.word()));
   }
 
   /** A single hole's value as it is; otherwise the rendered string. */
-  public Object value(Map<String, Object> scope) {
+  public Object value(Scope scope) {
     if (isSingleHole()) {
       return ((Hole) parts.get(0)).expression().evaluate(scope);
     }
     return render(scope);
   }
 
-  public String render(Map<String, Object> scope) {
+  public String render(Scope scope) {
     StringBuilder out = new StringBuilder();
     for (Part part : parts) {
       if (part instanceof Literal literal) {

@@ -105,35 +105,36 @@ public final class MappingParser {
     Map<String, InputSpec> input = inputs(top.map("input"));
     Map<String, VarSpec> vars = vars(top.map("vars"));
     Map<String, SecretSpec> secrets = secrets(top.map("secrets"));
-    RequestDefaults defaults = RequestParser.defaults(top.map("defaults"));
+    RequestOptions defaults = RequestParser.defaults(top.map("defaults"));
     ListSpec list = list(top.map("list"));
     Map<String, EnrichSpec> enrich = enrich(top.map("enrich"));
     Map<String, Expr> parameters = parameters(top);
     List<String> allowedHosts = top.stringList("allowedHosts");
-    return new MappingSpec(
-        top.pos(),
-        top.pos("name"),
-        name,
-        top.string("description"),
-        input,
-        top.bool("inputAdditional", false),
-        vars,
-        secrets,
-        defaults,
-        list,
-        enrich,
-        top.expr("filter"),
-        top.expr("sortBy"),
-        top.choice("sortOrder", MappingSpec.SortOrder.class, MappingSpec.SortOrder.ASC),
-        top.expr("distinctBy"),
-        top.integer("limit", null, 0),
-        parameters,
-        top.bool("keepTypes", false),
-        top.integer("minItems", 0, 0),
-        top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1),
-        allowedHosts,
-        top.duration("deadline", MappingSpec.DEFAULT_DEADLINE),
-        maxDrop(top));
+    return MappingSpec.builder()
+        .pos(top.pos())
+        .namePos(top.pos("name"))
+        .name(name)
+        .description(top.string("description"))
+        .input(input)
+        .inputAdditional(top.bool("inputAdditional", false))
+        .vars(vars)
+        .secrets(secrets)
+        .defaults(defaults)
+        .list(list)
+        .enrich(enrich)
+        .filter(top.expr("filter"))
+        .sortBy(top.expr("sortBy"))
+        .sortOrder(top.choice("sortOrder", MappingSpec.SortOrder.class, MappingSpec.SortOrder.ASC))
+        .distinctBy(top.expr("distinctBy"))
+        .limit(top.integer("limit", null, 0))
+        .parameters(parameters)
+        .keepTypes(top.bool("keepTypes", false))
+        .minItems(top.integer("minItems", 0, 0))
+        .concurrency(top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1))
+        .allowedHosts(allowedHosts)
+        .deadline(top.duration("deadline", MappingSpec.DEFAULT_DEADLINE))
+        .maxDrop(maxDrop(top))
+        .build();
   }
 
   private static MaxDrop maxDrop(YamlMap top) {

@@ -28,15 +28,19 @@ import org.yaml.snakeyaml.nodes.Node;
 public final class MappingSchema {
   public static final String RESOURCE = "/schema/mapping-v1.schema.json";
 
-  private static final Schema SCHEMA = load();
+  /** The schema of mapping test files ({@code *.test.yaml}), checked the same way. */
+  public static final String TEST_FILE_RESOURCE = "/schema/mapping-test-v1.schema.json";
+
+  private static final Schema SCHEMA = load(RESOURCE);
+  private static final Schema TEST_FILE_SCHEMA = load(TEST_FILE_RESOURCE);
   private static final Pattern ALTERNATIVE = Pattern.compile("/(oneOf|anyOf)/\\d+(/|$)");
 
   private MappingSchema() {}
 
-  private static Schema load() {
-    try (InputStream in = MappingSchema.class.getResourceAsStream(RESOURCE)) {
+  private static Schema load(String resource) {
+    try (InputStream in = MappingSchema.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(RESOURCE + " is not on the classpath");
+        throw new IllegalStateException(resource + " is not on the classpath");
       }
       JsonNode schema = io.github.appsetmapper.json.JsonCodec.tree(in.readAllBytes());
       return SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7).getSchema(schema);
@@ -47,29 +51,39 @@ public final class MappingSchema {
 
   /** The schema's problems with every document of a file; none when the YAML does not parse. */
   public static List<Problem> check(String file, String content) {
+    return check(SCHEMA, YamlLimits.MAPPING, file, content);
+  }
+
+  /** The test-file schema's problems with a {@code *.test.yaml}, as {@link #check} gives them. */
+  public static List<Problem> checkTestFile(String file, String content) {
+    return check(TEST_FILE_SCHEMA, YamlLimits.TEST, file, content);
+  }
+
+  private static List<Problem> check(
+      Schema schema, YamlLimits limits, String file, String content) {
     List<Problem> problems = new ArrayList<>();
     Iterable<Node> documents;
     try {
-      documents = YamlLimits.MAPPING.documents(content);
+      documents = limits.documents(content);
     } catch (YAMLException e) {
       return List.of(); // the loader names the YAML error
     }
     for (Node document : documents) {
       // A document too large once expanded is the loader's to report, never the schema's to walk.
-      if (document instanceof MappingNode && YamlLimits.MAPPING.sizeProblem(document) == null) {
+      if (document instanceof MappingNode && limits.sizeProblem(document) == null) {
         YamlJson.Located located = YamlJson.convert(file, document);
         if (!located.truncated()) {
-          problems.addAll(check(located));
+          problems.addAll(check(schema, located));
         }
       }
     }
     return List.copyOf(problems);
   }
 
-  private static List<Problem> check(YamlJson.Located document) {
+  private static List<Problem> check(Schema schema, YamlJson.Located document) {
     List<Problem> out = new ArrayList<>();
     Set<String> seen = new TreeSet<>();
-    for (Error error : SCHEMA.validate(document.json())) {
+    for (Error error : schema.validate(document.json())) {
       if (ALTERNATIVE.matcher(error.getEvaluationPath().toString()).find()) {
         continue; // why each alternative failed; the oneOf's own error says it better
       }

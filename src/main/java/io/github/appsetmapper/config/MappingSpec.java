@@ -14,7 +14,7 @@ public record MappingSpec(
     boolean inputAdditional,
     Map<String, VarSpec> vars,
     Map<String, SecretSpec> secrets,
-    RequestDefaults defaults,
+    RequestOptions defaults,
     ListSpec list,
     Map<String, EnrichSpec> enrich,
     Expr filter,
@@ -48,6 +48,181 @@ public record MappingSpec(
     @Override
     public String toString() {
       return word;
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets the components by name, so that two of one type can never be swapped. */
+  public static final class Builder {
+    private Pos pos;
+    private Pos namePos;
+    private String name;
+    private String description;
+    private Map<String, InputSpec> input;
+    private boolean inputAdditional;
+    private Map<String, VarSpec> vars;
+    private Map<String, SecretSpec> secrets;
+    private RequestOptions defaults;
+    private ListSpec list;
+    private Map<String, EnrichSpec> enrich;
+    private Expr filter;
+    private Expr sortBy;
+    private SortOrder sortOrder;
+    private Expr distinctBy;
+    private Integer limit;
+    private Map<String, Expr> parameters;
+    private boolean keepTypes;
+    private int minItems;
+    private int concurrency;
+    private List<String> allowedHosts;
+    private Duration deadline;
+    private MaxDrop maxDrop;
+
+    private Builder() {}
+
+    public Builder pos(Pos value) {
+      this.pos = value;
+      return this;
+    }
+
+    public Builder namePos(Pos value) {
+      this.namePos = value;
+      return this;
+    }
+
+    public Builder name(String value) {
+      this.name = value;
+      return this;
+    }
+
+    public Builder description(String value) {
+      this.description = value;
+      return this;
+    }
+
+    public Builder input(Map<String, InputSpec> value) {
+      this.input = value;
+      return this;
+    }
+
+    public Builder inputAdditional(boolean value) {
+      this.inputAdditional = value;
+      return this;
+    }
+
+    public Builder vars(Map<String, VarSpec> value) {
+      this.vars = value;
+      return this;
+    }
+
+    public Builder secrets(Map<String, SecretSpec> value) {
+      this.secrets = value;
+      return this;
+    }
+
+    public Builder defaults(RequestOptions value) {
+      this.defaults = value;
+      return this;
+    }
+
+    public Builder list(ListSpec value) {
+      this.list = value;
+      return this;
+    }
+
+    public Builder enrich(Map<String, EnrichSpec> value) {
+      this.enrich = value;
+      return this;
+    }
+
+    public Builder filter(Expr value) {
+      this.filter = value;
+      return this;
+    }
+
+    public Builder sortBy(Expr value) {
+      this.sortBy = value;
+      return this;
+    }
+
+    public Builder sortOrder(SortOrder value) {
+      this.sortOrder = value;
+      return this;
+    }
+
+    public Builder distinctBy(Expr value) {
+      this.distinctBy = value;
+      return this;
+    }
+
+    public Builder limit(Integer value) {
+      this.limit = value;
+      return this;
+    }
+
+    public Builder parameters(Map<String, Expr> value) {
+      this.parameters = value;
+      return this;
+    }
+
+    public Builder keepTypes(boolean value) {
+      this.keepTypes = value;
+      return this;
+    }
+
+    public Builder minItems(int value) {
+      this.minItems = value;
+      return this;
+    }
+
+    public Builder concurrency(int value) {
+      this.concurrency = value;
+      return this;
+    }
+
+    public Builder allowedHosts(List<String> value) {
+      this.allowedHosts = value;
+      return this;
+    }
+
+    public Builder deadline(Duration value) {
+      this.deadline = value;
+      return this;
+    }
+
+    public Builder maxDrop(MaxDrop value) {
+      this.maxDrop = value;
+      return this;
+    }
+
+    public MappingSpec build() {
+      return new MappingSpec(
+          pos,
+          namePos,
+          name,
+          description,
+          input,
+          inputAdditional,
+          vars,
+          secrets,
+          defaults,
+          list,
+          enrich,
+          filter,
+          sortBy,
+          sortOrder,
+          distinctBy,
+          limit,
+          parameters,
+          keepTypes,
+          minItems,
+          concurrency,
+          allowedHosts,
+          deadline,
+          maxDrop);
     }
   }
 }

@@ -8,47 +8,31 @@ import java.util.regex.Pattern;
 
 /** Reads {@code request}, {@code defaults}, {@code auth} and {@code paginate} blocks. */
 final class RequestParser {
+  /** What only a request has; the rest of its keys are {@link RequestOptions#KEYS}. */
+  static final List<String> REQUEST_ONLY_KEYS =
+      List.of("method", "url", "query", "body", "acceptStatus");
+
   static final List<String> REQUEST_KEYS =
-      List.of(
-          "method",
-          "url",
-          "query",
-          "headers",
-          "body",
-          "timeout",
-          "auth",
-          "failWhen",
-          "cache",
-          "retries",
-          "tls",
-          "acceptStatus");
-  static final List<String> DEFAULTS_KEYS =
-      List.of("headers", "auth", "timeout", "failWhen", "cache", "retries", "tls");
-  static final List<String> AUTH_KEYS =
-      List.of("bearer", "basic", "header", "oauth2", "login", "githubApp", "registry");
-  static final List<String> BEARER_KEYS = List.of("secret");
-  static final List<String> BASIC_KEYS = List.of("username", "password");
-  static final List<String> HEADER_AUTH_KEYS = List.of("name", "secret");
+      java.util.stream.Stream.concat(REQUEST_ONLY_KEYS.stream(), RequestOptions.KEYS.stream())
+          .toList();
+  static final List<String> DEFAULTS_KEYS = RequestOptions.KEYS;
+
+  /** Every kind of auth by its key under {@code auth}, each parsed by its own record. */
+  private static final Map<String, java.util.function.Function<YamlMap, AuthSpec>> AUTH_KINDS =
+      authKinds();
+
+  static final List<String> AUTH_KEYS = List.copyOf(AUTH_KINDS.keySet());
   static final List<String> SECRET_REF_KEYS = List.of("secret");
   static final List<String> PAGINATE_KEYS =
       List.of("linkHeader", "next", "cursor", "page", "maxPages", "onMaxPages");
   static final List<String> TLS_KEYS =
       List.of("caFile", "certFile", "keyFile", "insecureSkipVerify");
-  static final List<String> OAUTH2_KEYS =
-      List.of("tokenUrl", "clientId", "clientSecret", "scopes", "params", "clientAuth");
-  static final List<String> LOGIN_KEYS =
-      List.of("request", "token", "expiresIn", "header", "scheme");
-  static final List<String> GITHUB_APP_KEYS =
-      List.of("appId", "installationId", "privateKey", "apiUrl");
-  static final List<String> REGISTRY_KEYS = List.of("username", "password");
   static final List<String> CURSOR_KEYS = List.of("param", "from", "until");
   static final List<String> PAGE_KEYS =
       List.of("param", "start", "size", "sizeParam", "endStatus", "stopOnShortPage");
   private static final Set<String> METHODS =
       Set.of("GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS");
   private static final Set<String> IDEMPOTENT = Set.of("GET", "HEAD", "OPTIONS", "PUT", "DELETE");
-  private static final String AUTH_KINDS =
-      "bearer, basic, header, oauth2, login, githubApp, registry";
   private static final Pattern HEADER_NAME = Pattern.compile("[!#$%&'*+.^_`|~0-9A-Za-z-]+");
 
   private RequestParser() {}
@@ -68,12 +52,12 @@ final class RequestParser {
     if (url == null && !map.has("url")) {
       map.problems().add(map.pos(), "missing required key 'url'");
     }
-    Map<String, Expr> headers = headers(map);
     Object body = null;
     if (map.has("body")) {
       body = YamlData.toTemplateData(map.file(), map.raw("body"), map.join("body"), map.problems());
     }
-    Integer retries = retries(map);
+    RequestOptions options = options(map);
+    Integer retries = options.retries();
     if (retries != null && retries > 0 && !IDEMPOTENT.contains(method)) {
       map.error(
           "retries",
@@ -86,15 +70,21 @@ final class RequestParser {
         method,
         url,
         map.exprMap("query"),
-        headers,
         body,
-        map.duration("timeout", null),
+        statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"),
+        options);
+  }
+
+  /** The {@link RequestOptions} of a request or of {@code defaults}. */
+  static RequestOptions options(YamlMap map) {
+    return new RequestOptions(
+        headers(map),
         auth(map),
+        map.duration("timeout", null),
         map.expr("failWhen"),
-        retries,
+        retries(map),
         tls(map.map("tls")),
-        cache(map.map("cache")),
-        statuses(map, "acceptStatus", 200, 299, "2xx statuses to take as complete answers"));
+        cache(map.map("cache")));
   }
 
   /**
@@ -144,9 +134,9 @@ final class RequestParser {
 
   private static Integer retries(YamlMap map) {
     Integer retries = map.integer("retries", null, 0);
-    if (retries != null && retries > RequestDefaults.MAX_RETRIES) {
-      map.error("retries", "must be at most " + RequestDefaults.MAX_RETRIES + ", not " + retries);
-      return RequestDefaults.MAX_RETRIES;
+    if (retries != null && retries > RequestOptions.MAX_RETRIES) {
+      map.error("retries", "must be at most " + RequestOptions.MAX_RETRIES + ", not " + retries);
+      return RequestOptions.MAX_RETRIES;
     }
     return retries;
   }
@@ -175,19 +165,12 @@ final class RequestParser {
     return new TlsSpec(map.pos(), ca, cert, key, insecure);
   }
 
-  static RequestDefaults defaults(YamlMap map) {
+  static RequestOptions defaults(YamlMap map) {
     if (map == null) {
-      return RequestDefaults.none();
+      return RequestOptions.NONE;
     }
     map.allowOnly(DEFAULTS_KEYS);
-    return new RequestDefaults(
-        headers(map),
-        auth(map),
-        map.duration("timeout", null),
-        map.expr("failWhen"),
-        retries(map),
-        tls(map.map("tls")),
-        cache(map.map("cache")));
+    return options(map);
   }
 
   private static Map<String, Expr> headers(YamlMap map) {
@@ -201,6 +184,19 @@ final class RequestParser {
     return headers;
   }
 
+  private static Map<String, java.util.function.Function<YamlMap, AuthSpec>> authKinds() {
+    Map<String, java.util.function.Function<YamlMap, AuthSpec>> kinds =
+        new java.util.LinkedHashMap<>();
+    kinds.put("bearer", AuthSpec.Bearer::parse);
+    kinds.put("basic", AuthSpec.Basic::parse);
+    kinds.put("header", AuthSpec.Header::parse);
+    kinds.put("oauth2", AuthSpec.OAuth2::parse);
+    kinds.put("login", AuthSpec.Login::parse);
+    kinds.put("githubApp", AuthSpec.GithubApp::parse);
+    kinds.put("registry", AuthSpec.Registry::parse);
+    return java.util.Collections.unmodifiableMap(kinds);
+  }
+
   private static AuthSpec auth(YamlMap parent) {
     YamlMap auth = parent.map("auth");
     if (auth == null) {
@@ -208,132 +204,22 @@ final class RequestParser {
     }
     auth.allowOnly(AUTH_KEYS);
     if (auth.keys().size() != 1) {
-      auth.problems().add(auth.pos(), "must hold exactly one of " + AUTH_KINDS);
+      auth.problems().add(auth.pos(), "must hold exactly one of " + String.join(", ", AUTH_KEYS));
       return null;
     }
     String kind = auth.keys().iterator().next();
     YamlMap body = auth.map(kind);
-    if (body == null) {
+    if (body == null || !AUTH_KINDS.containsKey(kind)) {
       return null;
     }
-    switch (kind) {
-      case "bearer" -> {
-        body.allowOnly(BEARER_KEYS);
-        return new AuthSpec.Bearer(body.pos(), body.requiredString("secret"));
-      }
-      case "basic" -> {
-        body.allowOnly(BASIC_KEYS);
-        Expr username = body.expr("username");
-        if (username == null) {
-          body.problems().add(body.pos(), "missing required key 'username'");
-        }
-        return new AuthSpec.Basic(body.pos(), username, secretRef(body, "password"));
-      }
-      case "header" -> {
-        body.allowOnly(HEADER_AUTH_KEYS);
-        String name = body.requiredString("name");
-        if (name != null && !HEADER_NAME.matcher(name).matches()) {
-          body.error("name", "invalid header name '" + name + "'");
-        }
-        return new AuthSpec.Header(body.pos(), name, body.requiredString("secret"));
-      }
-      case "oauth2" -> {
-        return oauth2(body);
-      }
-      case "login" -> {
-        return login(body);
-      }
-      case "githubApp" -> {
-        body.allowOnly(GITHUB_APP_KEYS);
-        Expr appId = requiredExpr(body, "appId");
-        Expr installation = requiredExpr(body, "installationId");
-        return new AuthSpec.GithubApp(
-            body.pos(), appId, installation, secretRef(body, "privateKey"), body.expr("apiUrl"));
-      }
-      case "registry" -> {
-        body.allowOnly(REGISTRY_KEYS);
-        if (body.has("username") != body.has("password")) {
-          body.problems()
-              .add(
-                  body.pos(),
-                  "username and password go together; give neither for anonymous pulls");
-        }
-        Expr username = body.expr("username");
-        String password = body.has("password") ? secretRef(body, "password") : null;
-        return new AuthSpec.Registry(body.pos(), username, password);
-      }
-      default -> {
-        return null;
-      }
-    }
+    return AUTH_KINDS.get(kind).apply(body);
   }
 
-  private static AuthSpec oauth2(YamlMap body) {
-    body.allowOnly(OAUTH2_KEYS);
-    Expr tokenUrl = requiredExpr(body, "tokenUrl");
-    Expr clientId = requiredExpr(body, "clientId");
-    String secret = secretRef(body, "clientSecret");
-    return new AuthSpec.OAuth2(
-        body.pos(),
-        tokenUrl,
-        clientId,
-        secret,
-        body.stringList("scopes"),
-        body.exprMap("params"),
-        body.choice("clientAuth", AuthSpec.ClientAuth.class, AuthSpec.ClientAuth.BASIC));
+  static boolean isHeaderName(String name) {
+    return HEADER_NAME.matcher(name).matches();
   }
 
-  private static AuthSpec login(YamlMap body) {
-    body.allowOnly(LOGIN_KEYS);
-    YamlMap request = body.map("request");
-    if (request == null && !body.has("request")) {
-      body.problems().add(body.pos(), "missing required key 'request'");
-    }
-    RequestSpec spec = request == null ? null : request(request);
-    if (spec != null && spec.auth() != null && !isStatic(spec.auth())) {
-      request.error("auth", "a login request may use bearer, basic or header auth only");
-    }
-    if (spec != null && spec.failWhen() != null) {
-      request.error("failWhen", "a login request takes no failWhen; a non-2xx answer fails it");
-    }
-    if (spec != null && spec.acceptStatus() != null) {
-      request.error(
-          "acceptStatus",
-          "a login request takes no acceptStatus; any 2xx answer with the token is");
-    }
-    Expr token = requiredExpr(body, "token");
-    Expr expiresInPath = null;
-    java.time.Duration expiresIn = null;
-    String expires = body.string("expiresIn");
-    if (expires != null) {
-      if (expires.trim().startsWith("$")) {
-        expiresInPath = body.expr("expiresIn");
-      } else {
-        expiresIn = body.duration("expiresIn", null);
-      }
-    }
-    String header = body.string("header");
-    if (header != null && !HEADER_NAME.matcher(header).matches()) {
-      body.error("header", "invalid header name '" + header + "'");
-    }
-    String scheme = body.has("scheme") ? body.string("scheme") : "Bearer";
-    return new AuthSpec.Login(
-        body.pos(),
-        spec,
-        token,
-        expiresInPath,
-        expiresIn,
-        header == null ? "Authorization" : header,
-        scheme == null ? "" : scheme.strip());
-  }
-
-  private static boolean isStatic(AuthSpec auth) {
-    return auth instanceof AuthSpec.Bearer
-        || auth instanceof AuthSpec.Basic
-        || auth instanceof AuthSpec.Header;
-  }
-
-  private static Expr requiredExpr(YamlMap map, String key) {
+  static Expr requiredExpr(YamlMap map, String key) {
     if (!map.has(key)) {
       map.problems().add(map.pos(), "missing required key '" + key + "'");
       return null;
@@ -342,7 +228,7 @@ final class RequestParser {
   }
 
   /** {@code password: {secret: name}}. */
-  private static String secretRef(YamlMap parent, String key) {
+  static String secretRef(YamlMap parent, String key) {
     if (!parent.has(key)) {
       parent.problems().add(parent.pos(), "missing required key '" + key + "'");
       return null;

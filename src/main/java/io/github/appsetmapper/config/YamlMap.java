@@ -154,15 +154,6 @@ final class YamlMap {
     }
   }
 
-  /** Documented fields that a later version implements: refused clearly rather than ignored. */
-  void notYet(String... keys) {
-    for (String key : keys) {
-      if (has(key)) {
-        problems.add(keyPos(key), "'" + key + "' is not supported by this version yet");
-      }
-    }
-  }
-
   String string(String key) {
     Node value = entries.get(key);
     if (value == null) {

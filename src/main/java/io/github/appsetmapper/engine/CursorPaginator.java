@@ -1,11 +1,10 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import java.util.Map;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 
 /**
  * {@code cursor}: the request again with the cursor the body gives (sent as {@code param}, and as
@@ -15,18 +14,17 @@ import java.util.Map;
 final class CursorPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Cursor cursor;
-  private final Map<String, Object> scope;
+  private final Scope scope;
   private String last;
 
-  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Map<String, Object> scope) {
+  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Scope scope) {
     this.source = source;
     this.cursor = cursor;
     this.scope = scope;
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws RequestFailure {
     return source.render(1, null);
   }
 
@@ -36,10 +34,9 @@ final class CursorPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page page, int number)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
+  public UpstreamRequest next(Page page, int number) throws RequestFailure {
     if (cursor.until() != null
-        && Boolean.TRUE.equals(ResponseChecks.evaluate(cursor.until(), page, scope))) {
+        && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope))) {
       return null;
     }
     String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from");
@@ -48,9 +45,9 @@ final class CursorPaginator implements Paginator {
     }
     if (after.equals(last)) {
       page.refusedBy("cursor-stuck");
-      throw new UpstreamException(
-          page.describe()
-              + ": the cursor did not change ('"
+      throw RequestFailure.of(
+          page.request(),
+          "the cursor did not change ('"
               + cursor.from().getPath()
               + "' gave the same value twice)");
     }

@@ -4,7 +4,7 @@ import com.jayway.jsonpath.JsonPath;
 import com.jayway.jsonpath.PathNotFoundException;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.expr.Values;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.List;
 import java.util.Map;
 
@@ -23,16 +23,15 @@ final class Cursors {
    * @param field the setting, for errors ({@code next}, {@code cursor.from})
    */
   static String value(Page page, JsonPath path, JsonPath holder, String field)
-      throws UpstreamException {
+      throws RequestFailure {
     Object body = page.json();
     Object held = holder == null ? body : read(holder, body);
     if (!(held instanceof Map) && !(held instanceof List)) {
       page.refusedBy("cursor-holder");
       String where = holder == null ? "the body" : holder.getPath();
-      throw new UpstreamException(
-          page.describe()
-              + ": "
-              + field
+      throw RequestFailure.of(
+          page.request(),
+          field
               + " '"
               + path.getPath()
               + "': "

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -12,9 +13,12 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The memory of {@code maxDrop}: the row count of the last good answer per mapping name, input and
- * ApplicationSet. It lives with the engine, not with the loaded mappings, so a reload keeps it; it
- * is in memory only, so a restart forgets it (the first answer after a restart sets the baseline).
- * A refused answer never becomes the baseline.
+ * ApplicationSet. It lives with the engine, not with the loaded mappings, so a reload keeps it.
+ * Alone it is in memory only, so a restart forgets it (the first answer after a restart sets the
+ * baseline); with a shared {@link BaselineStore} every replica reads and writes the same baselines,
+ * which outlive restarts, and this memory is each replica's floor: the last baseline it saw, which
+ * a baseline missing from the store (deleted, flushed) or older than it (replayed) cannot lower,
+ * cleared only by a reset. A refused answer never becomes the baseline.
  *
  * <p>Callers choose the input and the ApplicationSet name, so a key holds their digests, never the
  * text: a few hundred 1 MiB inputs cost a few kilobytes. The number of keys is bounded; when the
@@ -28,6 +32,13 @@ public final class DropGuard {
   private record Key(String mapping, long input1, long input2, long appSet1, long appSet2) {
     static Key of(String mapping, Digest input, Digest appSet) {
       return new Key(mapping, input.high(), input.low(), appSet.high(), appSet.low());
+    }
+
+    BaselineStore.Key shared() {
+      return new BaselineStore.Key(
+          Digest.of(mapping).hex(),
+          new Digest(input1, input2).hex(),
+          new Digest(appSet1, appSet2).hex());
     }
 
     boolean matches(String mapping, Digest input, Digest appSet) {
@@ -49,22 +60,53 @@ public final class DropGuard {
         throw new IllegalStateException(e);
       }
     }
+
+    String hex() {
+      return String.format("%016x%016x", high, low);
+    }
+
+    static Digest ofHex(String hex) {
+      return new Digest(
+          Long.parseUnsignedLong(hex.substring(0, 16), 16),
+          Long.parseUnsignedLong(hex.substring(16, 32), 16));
+    }
   }
 
+  /** What this replica last knew of a key: its floor. */
+  private record Floor(int rows, long seq, BaselineStore.Epochs epochs) {}
+
   private final AtomicLong evictions = new AtomicLong();
-  private final Cache<Key, Integer> last;
+  private final Cache<Key, Floor> last;
+  private final BaselineStore store;
 
   public DropGuard() {
-    this(MAX_KEYS);
+    this(MAX_KEYS, BaselineStore.NONE);
+  }
+
+  /** With baselines shared through {@code store}. */
+  public DropGuard(BaselineStore store) {
+    this(MAX_KEYS, store);
   }
 
   DropGuard(int maxKeys) {
+    this(maxKeys, BaselineStore.NONE);
+  }
+
+  DropGuard(int maxKeys, BaselineStore store) {
+    this.store = store;
+    // Another replica's reset: this replica's floors for it go at once.
+    store.onReset(
+        reset ->
+            forget(
+                reset.mapping(),
+                reset.input() == null ? null : Digest.ofHex(reset.input()),
+                reset.applicationSet() == null ? null : Digest.ofHex(reset.applicationSet())));
     this.last =
         Caffeine.newBuilder()
             .maximumSize(maxKeys)
             .executor(Runnable::run)
             .removalListener(
-                (Key key, Integer rows, RemovalCause cause) -> {
+                (Key key, Floor floor, RemovalCause cause) -> {
                   if (cause == RemovalCause.SIZE) {
                     evictions.incrementAndGet();
                   }
@@ -74,14 +116,15 @@ public final class DropGuard {
 
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
-      throws GuardException {
+      throws RequestFailure {
     if (maxDrop == null) {
       return;
     }
     Key key = Key.of(mapping, Digest.of(input), Digest.of(applicationSet));
-    Integer before = last.getIfPresent(key);
+    Floor known = baseline(key);
+    Integer before = known == null || known.rows() < 0 ? null : known.rows();
     if (before != null && maxDrop.refuses(before, rows)) {
-      throw new GuardException(
+      throw RequestFailure.guard(
           "the answer has "
               + rows
               + " rows, "
@@ -95,7 +138,46 @@ public final class DropGuard {
               + mapping
               + "/guard/reset");
     }
-    last.put(key, rows);
+    Floor next =
+        new Floor(
+            rows,
+            known == null ? 1 : known.seq() + 1,
+            known == null ? BaselineStore.Epochs.ZERO : known.epochs());
+    last.put(key, next);
+    store.write(key.shared(), new BaselineStore.Baseline(next.rows(), next.seq(), next.epochs()));
+  }
+
+  /**
+   * The baseline in force for {@code key}: the shared one, unless this replica's floor is newer
+   * (the shared one was lost or replayed); the floor alone while the store cannot answer. A floor
+   * written before a reset the store shows is cleared; so is one a newer reset marker covers. Null:
+   * none. The epochs of the result are the ones in force.
+   */
+  private Floor baseline(Key key) {
+    Floor floor = last.getIfPresent(key);
+    BaselineStore.Read shared = store.read(key.shared());
+    if (!shared.available()) {
+      return floor;
+    }
+    BaselineStore.Epochs current = shared.current();
+    if (floor != null && floor.epochs().olderThan(current)) {
+      last.invalidate(key);
+      floor = null;
+    }
+    BaselineStore.Baseline value = shared.value();
+    if (value != null && value.epochs().olderThan(current)) {
+      value = null;
+    }
+    if (value != null && (floor == null || value.seq() >= floor.seq())) {
+      if (value.reset() && floor != null) {
+        last.invalidate(key);
+      }
+      return new Floor(value.rows(), value.seq(), current);
+    }
+    if (floor != null) {
+      return new Floor(floor.rows(), floor.seq(), current);
+    }
+    return new Floor(-1, 0, current);
   }
 
   /**
@@ -105,8 +187,39 @@ public final class DropGuard {
    * @return how many were forgotten
    */
   public int reset(String mapping, String input, String applicationSet) {
+    return resetEverywhere(mapping, input, applicationSet).count();
+  }
+
+  /** What a reset did: baselines this replica forgot, and whether every replica sees it. */
+  public record Reset(int count, boolean everyReplica) {}
+
+  /** As {@link #reset}, saying whether the reset reaches every replica (through the store). */
+  public Reset resetEverywhere(String mapping, String input, String applicationSet) {
     Digest inputDigest = input == null ? null : Digest.of(input);
     Digest appSetDigest = applicationSet == null ? null : Digest.of(applicationSet);
+    long floorSeq = 0;
+    if (inputDigest != null && appSetDigest != null) {
+      Floor floor = last.getIfPresent(Key.of(mapping, inputDigest, appSetDigest));
+      floorSeq = floor == null ? 0 : floor.seq();
+    }
+    int count = forget(mapping, inputDigest, appSetDigest);
+    boolean everywhere;
+    try {
+      everywhere =
+          store.reset(
+              mapping,
+              new BaselineStore.Key(
+                  Digest.of(mapping).hex(),
+                  inputDigest == null ? null : inputDigest.hex(),
+                  appSetDigest == null ? null : appSetDigest.hex()),
+              floorSeq);
+    } catch (RuntimeException e) {
+      everywhere = false;
+    }
+    return new Reset(count, everywhere);
+  }
+
+  private int forget(String mapping, Digest inputDigest, Digest appSetDigest) {
     int count = 0;
     for (Key key : last.asMap().keySet()) {
       if (key.matches(mapping, inputDigest, appSetDigest)) {

@@ -1,30 +1,25 @@
 package io.github.appsetmapper.engine;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.compile.CompiledEnrich;
-import io.github.appsetmapper.compile.CompiledExpression;
-import io.github.appsetmapper.compile.CompiledList;
 import io.github.appsetmapper.compile.CompiledMapping;
-import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
-import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.expr.ExpressionLimitException;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.Deadline;
 import io.github.appsetmapper.upstream.RetryingUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.cache.SharedLevel;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
 import java.time.Clock;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -36,34 +31,103 @@ public final class Engine {
   private final SharedCalls calls;
   private final ExecutorService pool;
   private final Redactor redactor;
-  private final DropGuard guard = new DropGuard();
+  private final DropGuard guard;
+  private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
 
   /**
-   * @param upstream the calls' transport (HTTP, or recorded exchanges); the engine adds retries and
-   *     token-based auth on top of it
+   * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
+   * #ALONE} for a replica on its own.
    */
-  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor) {
-    this(upstream, pool, redactor, Clock.systemUTC());
+  public record Sharing(SharedLevel listings, BaselineStore baselines) {
+    public static final Sharing ALONE = new Sharing(SharedLevel.NONE, BaselineStore.NONE);
   }
 
-  /** With the clock that decides when cached tokens expire (tests). */
-  public Engine(Upstream upstream, ExecutorService pool, Redactor redactor, Clock clock) {
-    this(upstream, pool, redactor, clock, new MemoryBudget(MemoryBudget.DEFAULT_BYTES));
-  }
-
-  /** With the memory budget for upstream answers in flight and in the cache. */
-  public Engine(
-      Upstream upstream,
-      ExecutorService pool,
-      Redactor redactor,
-      Clock clock,
-      MemoryBudget budget) {
-    this.calls =
-        new SharedCalls(
-            new AuthorizingUpstream(new RetryingUpstream(upstream), redactor, clock), budget);
+  private Engine(
+      SharedCalls calls, DropGuard guard, boolean shared, ExecutorService pool, Redactor redactor) {
+    this.calls = calls;
+    this.guard = guard;
+    this.shared = shared;
     this.pool = pool;
     this.redactor = redactor;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Puts an engine together over a transport (HTTP, recorded exchanges, a test's). The upstream
+   * stack is built here and nowhere else, outermost first: {@link SharedCalls} (cache, coalescing,
+   * memory budget), {@link AuthorizingUpstream} (tokens), {@link RetryingUpstream}, the transport.
+   */
+  public static final class Builder {
+    private Upstream transport;
+    private ExecutorService pool;
+    private Redactor redactor;
+    private Clock clock = Clock.systemUTC();
+    private MemoryBudget budget;
+    private Ticker ticker = Ticker.systemTicker();
+    private Sharing sharing = Sharing.ALONE;
+
+    private Builder() {}
+
+    /** How calls reach the upstream; the engine adds retries, auth and sharing on top. */
+    public Builder transport(Upstream value) {
+      this.transport = value;
+      return this;
+    }
+
+    /** Where enrich requests run, at most {@code concurrency} of a mapping at once. */
+    public Builder pool(ExecutorService value) {
+      this.pool = value;
+      return this;
+    }
+
+    public Builder redactor(Redactor value) {
+      this.redactor = value;
+      return this;
+    }
+
+    /** What decides when cached tokens expire (default: the system's). */
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** Memory for upstream answers in flight and in the cache (default 128 MiB). */
+    public Builder memoryBudget(MemoryBudget value) {
+      this.budget = value;
+      return this;
+    }
+
+    /** What tells the answer cache the time (default: the system's monotonic clock). */
+    public Builder ticker(Ticker value) {
+      this.ticker = value;
+      return this;
+    }
+
+    /** What replicas share ({@code serve --redis}); default: this replica alone. */
+    public Builder sharing(Sharing value) {
+      this.sharing = value;
+      return this;
+    }
+
+    public Engine build() {
+      MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
+      Upstream stack = new AuthorizingUpstream(new RetryingUpstream(transport), redactor, clock);
+      return new Engine(
+          new SharedCalls(stack, memory, ticker, sharing.listings()),
+          new DropGuard(sharing.baselines()),
+          sharing != Sharing.ALONE,
+          pool,
+          redactor);
+    }
+  }
+
+  /** Whether replicas share the cache and baselines (they may still be unreachable now). */
+  public boolean shared() {
+    return shared;
   }
 
   public Redactor redactor() {
@@ -85,7 +149,7 @@ public final class Engine {
    * input and ApplicationSet) are computed once and the answer shared.
    */
   public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws RequestFailure {
     return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace));
   }
 
@@ -93,27 +157,27 @@ public final class Engine {
    * Marks the cached upstream answers {@code mapping} used as expired: all of them, or those of one
    * input when {@code parameters} is non-null.
    *
-   * @return how many cache entries were marked
+   * @return how many of this replica's cache entries were marked, and whether every replica sees it
    */
-  public int invalidate(CompiledMapping mapping, Map<String, Object> parameters)
-      throws InputException {
+  public SharedCalls.Invalidated invalidate(CompiledMapping mapping, Map<String, Object> parameters)
+      throws RequestFailure {
     String tag =
         parameters == null
             ? mappingTag(mapping)
             : inputTag(mapping, InputKeys.of(InputValidator.validate(mapping, parameters)));
-    return calls.invalidate(owners -> owners.contains(tag));
+    return calls.invalidate(tag);
   }
 
   /**
    * Forgets the {@code maxDrop} baselines of {@code mapping}: all, or one input's when {@code
    * parameters} is non-null (of one ApplicationSet when {@code applicationSet} is non-empty).
    */
-  public int resetGuard(
+  public DropGuard.Reset resetGuard(
       CompiledMapping mapping, Map<String, Object> parameters, String applicationSet)
-      throws InputException {
+      throws RequestFailure {
     String input =
         parameters == null ? null : InputKeys.of(InputValidator.validate(mapping, parameters));
-    return guard.reset(
+    return guard.resetEverywhere(
         mapping.name(),
         input,
         applicationSet == null || applicationSet.isEmpty() ? null : applicationSet);
@@ -128,237 +192,96 @@ public final class Engine {
   }
 
   public List<Map<String, Object>> execute(CompiledMapping mapping, Invocation invocation)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws RequestFailure {
     return execute(mapping, invocation, Trace.NONE);
   }
 
   /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
   public List<Map<String, Object>> execute(
-      CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      CompiledMapping mapping, Invocation invocation, Trace trace) throws RequestFailure {
     return compute(mapping, invocation, trace).parameters();
   }
 
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
-    String prefix = "mapping '" + mapping.name() + "': ";
-    Fetcher fetcher = new Fetcher(calls, trace, Deadline.after(mapping.deadline()), redactor);
+      throws RequestFailure {
+    CallAccounting books =
+        new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
+    Execution run =
+        new Execution(
+            mapping,
+            trace,
+            new RequestRenderer(mapping, trace),
+            new Fetcher(calls, books),
+            pool,
+            redactor);
     // Expressions count against the same deadline as the calls (see EvaluationBudget).
-    try (EvaluationBudget.Scope evaluations =
-        EvaluationBudget.until(fetcher.deadline().endNanos())) {
-      List<Map<String, Object>> parameters = run(mapping, invocation, trace, fetcher);
+    try (EvaluationBudget.Scope evaluations = EvaluationBudget.until(books.deadline().endNanos())) {
+      List<Map<String, Object>> parameters = run(run, invocation);
       return new Answer(
-          parameters, fetcher.staleReasons().stream().map(redactor::redact).toList(), false);
-    } catch (UpstreamException e) {
-      if (e.kind() == UpstreamException.Kind.DEADLINE || fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
+          parameters, books.staleReasons().stream().map(redactor::redact).toList(), false);
+    } catch (RequestFailure e) {
+      if (e.kind() == RequestFailure.Kind.DEADLINE
+          || (books.deadline().expired() && mayBeTheDeadline(e.kind()))) {
+        throw deadline(mapping, books, e);
       }
-      throw e.withMessage(redactor.redact(prefix + e.getMessage()));
-    } catch (InputException e) {
-      throw new InputException(redactor.redact(e.getMessage()));
-    } catch (EvaluationException e) {
-      if (fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
-      }
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
-    } catch (GuardException e) {
-      throw new GuardException(redactor.redact(prefix + e.getMessage()));
-    } catch (SecretUnavailableException e) {
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
-    } catch (io.github.appsetmapper.expr.ExpressionLimitException e) {
+      throw e.inMapping(mapping.name()).scrubbed(redactor::redact);
+    } catch (ExpressionLimitException e) {
       // Raised outside an expression (an input pattern matched as the deadline ran out).
-      if (e.deadline() || fetcher.deadline().expired()) {
-        throw deadline(mapping, fetcher);
+      if (e.deadline() || books.deadline().expired()) {
+        throw deadline(mapping, books, e);
       }
-      throw new EvaluationException(redactor.redact(prefix + e.getMessage()));
+      throw RequestFailure.expression(e.getMessage(), e)
+          .inMapping(mapping.name())
+          .scrubbed(redactor::redact);
     } finally {
-      fetcher.release();
+      books.release();
     }
   }
 
-  private UpstreamException deadline(CompiledMapping mapping, Fetcher fetcher) {
-    return new UpstreamException(
-        redactor.redact(
-            "mapping '"
-                + mapping.name()
-                + "': deadline "
-                + Durations.format(mapping.deadline())
-                + " exceeded; slowest call: "
-                + fetcher.slowest()),
-        UpstreamException.Kind.DEADLINE);
-  }
-
-  private List<Map<String, Object>> run(
-      CompiledMapping mapping, Invocation invocation, Trace trace, Fetcher fetcher)
-      throws InputException,
-          UpstreamException,
-          EvaluationException,
-          GuardException,
-          SecretUnavailableException {
+  /**
+   * The stages, in order: input, list, each enrich, filter/sortBy/distinctBy/limit, parameters, the
+   * guards. Each takes the rows the one before gave.
+   */
+  private List<Map<String, Object>> run(Execution run, Invocation invocation)
+      throws RequestFailure {
+    CompiledMapping mapping = run.mapping();
     Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
     String inputKey = InputKeys.of(input);
-    fetcher.owners(java.util.Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
-    Map<String, Object> base = new HashMap<>();
-    base.put("input", input);
-    base.put("applicationSetName", invocation.applicationSetName());
-    base.put("vars", mapping.vars());
-    List<Row> rows =
-        mapping.list() == null
-            ? List.of(new Row(0, Map.of(), Map.of()))
-            : list(mapping, mapping.list(), base, fetcher, trace);
-    trace.stage("list", rows.size());
-    EnrichStage stage = new EnrichStage(mapping, fetcher, pool, trace);
-    for (CompiledEnrich enrich : mapping.enrich()) {
-      rows = stage.run(enrich, rows, base);
-      trace.stage("enrich." + enrich.name(), rows.size());
+    run.fetcher().owners(Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
+    Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
+    List<Row> rows = ListStage.rows(run, base);
+    run.trace().stage("list", rows.size());
+    EnrichStage enrich = new EnrichStage(run);
+    for (CompiledEnrich step : mapping.enrich()) {
+      rows = enrich.run(step, rows, base);
+      run.trace().stage("enrich." + step.name(), rows.size());
     }
-    rows = RowOrdering.apply(mapping, rows, base, trace);
-    List<Map<String, Object>> answer = new ArrayList<>(rows.size());
-    long unheld = 0;
-    for (Row row : rows) {
-      Map<String, Object> parameters = parameters(mapping, row, base);
-      trace.parameters(row.index(), parameters);
-      answer.add(parameters);
-      // Counted in batches: one budget call per 256 KiB of answer, not per row.
-      unheld += io.github.appsetmapper.json.JsonCodec.estimate(parameters);
-      if (unheld > 256 * 1024) {
-        fetcher.holdAnswer(answer.size(), unheld);
-        unheld = 0;
-      }
-    }
-    fetcher.holdAnswer(answer.size(), unheld);
-    if (answer.size() < mapping.minItems()) {
-      throw new GuardException(
-          "the answer has "
-              + answer.size()
-              + " rows, fewer than minItems ("
-              + mapping.minItems()
-              + "); refused so that Argo CD keeps its Applications");
-    }
-    guard.check(
-        mapping.name(),
-        mapping.maxDrop(),
-        inputKey,
-        invocation.applicationSetName(),
-        answer.size());
+    rows = RowOrdering.apply(mapping, rows, base, run.trace());
+    List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
+    AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
     return answer;
   }
 
-  private static List<Row> list(
-      CompiledMapping mapping,
-      CompiledList list,
-      Map<String, Object> base,
-      Fetcher fetcher,
-      Trace trace)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException {
-    Map<String, Object> scope = requestScope(mapping, base);
-    ResponseChecks checks = ResponseChecks.of(list.request(), false, scope, fetcher.redactor());
-    List<Page> pages =
-        fetcher.listing(
-            "list",
-            () ->
-                Paginator.of(
-                    list.paginate(),
-                    (number, cursor) ->
-                        render(mapping, list.request(), withPage(scope, number, cursor), trace),
-                    scope,
-                    page -> page.rows(list.items(), "items").size()),
-            checks);
-    Page first = pages.get(0);
-    if (!checks.complete(first.status())) {
-      if (first.response().isSuccess()) {
-        first.refusedBy("incomplete-status");
-      }
-      throw new UpstreamException("list " + checks.incomplete(first.request(), first.response()));
-    }
-    List<Row> rows = new ArrayList<>();
-    for (Page page : pages) {
-      List<Object> items;
-      try {
-        items = page.rows(list.items(), "items");
-      } catch (UpstreamException e) {
-        throw e.withMessage("list " + e.getMessage());
-      }
-      fetcher.holdRows("list " + page.describe(), items.size());
-      for (Object item : items) {
-        rows.add(new Row(rows.size(), item, Map.of()));
-      }
-    }
-    return rows;
+  /**
+   * Whether a failure of this kind, once the deadline has run out, is better told as the deadline:
+   * a call or an expression cut short fails in its own words, which would hide the cause.
+   */
+  private static boolean mayBeTheDeadline(RequestFailure.Kind kind) {
+    return switch (kind) {
+      case INPUT, GUARD, SECRET -> false;
+      case FAILED, CONNECT, TIMEOUT, DEADLINE, LOCAL, OVERLOAD, EXPRESSION -> true;
+    };
   }
 
-  static Map<String, Object> requestScope(CompiledMapping mapping, Map<String, Object> scope) {
-    Map<String, Object> out = new HashMap<>(scope);
-    out.put("secret", new SecretsView(mapping.secrets()));
-    Map<String, Object> page = new HashMap<>();
-    page.put("number", 1);
-    page.put("cursor", null);
-    out.put("page", page);
-    return out;
-  }
-
-  /** {@code scope} with {@code page}: {@code number} (1 for the first) and {@code cursor}. */
-  static Map<String, Object> withPage(Map<String, Object> scope, int number, String cursor) {
-    Map<String, Object> page = new HashMap<>();
-    page.put("number", number);
-    page.put("cursor", cursor);
-    Map<String, Object> out = new HashMap<>(scope);
-    out.put("page", page);
-    return out;
-  }
-
-  static Map<String, Object> rowScope(Map<String, Object> base, Row row) {
-    Map<String, Object> scope = new HashMap<>(base);
-    scope.putAll(row.values());
-    scope.put("item", row.item());
-    return scope;
-  }
-
-  static UpstreamRequest render(
-      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope, Trace trace)
-      throws InputException, UpstreamException, SecretUnavailableException {
-    try {
-      return RequestRenderer.render(mapping, request, scope);
-    } catch (TemplateException e) {
-      if (e.refusal() != null) {
-        trace.refusedRequest(e.refusal());
-      }
-      if (e.fromInput()) {
-        throw new InputException(e.getMessage());
-      }
-      throw new UpstreamException(e.getMessage());
-    } catch (SecretsView.Unavailable e) {
-      throw e.cause;
-    }
-  }
-
-  private static Map<String, Object> parameters(
-      CompiledMapping mapping, Row row, Map<String, Object> base) throws EvaluationException {
-    Map<String, Object> scope = rowScope(base, row);
-    Map<String, Object> out = new LinkedHashMap<>();
-    for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
-      Object value = evaluate(parameter.getValue(), scope, row);
-      out.put(parameter.getKey(), Values.parameter(value, mapping.keepTypes()));
-    }
-    return Collections.unmodifiableMap(out);
-  }
-
-  static Object evaluate(CompiledExpression expression, Map<String, Object> scope, Row row)
-      throws EvaluationException {
-    try {
-      return expression.evaluate(scope);
-    } catch (org.springframework.expression.EvaluationException
-        | IllegalArgumentException
-        | ArithmeticException e) {
-      // ArithmeticException: a decimal divided by zero.
-      throw new EvaluationException(
-          expression.path()
-              + " '"
-              + expression.source().text()
-              + "' failed on row "
-              + row.index()
-              + ": "
-              + RequestRenderer.simple(e));
-    }
+  private RequestFailure deadline(CompiledMapping mapping, CallAccounting books, Exception cause) {
+    return new RequestFailure(
+            "deadline "
+                + Durations.format(mapping.deadline())
+                + " exceeded; slowest call: "
+                + books.slowest(),
+            RequestFailure.Kind.DEADLINE)
+        .causedBy(cause)
+        .inMapping(mapping.name())
+        .scrubbed(redactor::redact);
   }
 }

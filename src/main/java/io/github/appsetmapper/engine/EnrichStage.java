@@ -6,15 +6,13 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.JsonPaths;
 import io.github.appsetmapper.config.EnrichSpec.OnMissing;
 import io.github.appsetmapper.expr.EvaluationBudget;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -26,23 +24,20 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * in row order, the first failure (in row order) failing the whole answer.
  */
 final class EnrichStage {
+  private final Execution run;
   private final CompiledMapping mapping;
-  private final Fetcher fetcher;
-  private final ExecutorService pool;
   private final Trace trace;
 
-  EnrichStage(CompiledMapping mapping, Fetcher fetcher, ExecutorService pool, Trace trace) {
-    this.mapping = mapping;
-    this.fetcher = fetcher;
-    this.pool = pool;
-    this.trace = trace;
+  EnrichStage(Execution run) {
+    this.run = run;
+    this.mapping = run.mapping();
+    this.trace = run.trace();
   }
 
   /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
   private record Outcome(List<Row> rows) {}
 
-  List<Row> run(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+  List<Row> run(CompiledEnrich enrich, List<Row> rows, Scope base) throws RequestFailure {
     List<Outcome> outcomes = new ArrayList<>(rows.size());
     if (rows.size() <= 1 || mapping.concurrency() == 1) {
       for (Row row : rows) {
@@ -63,12 +58,12 @@ final class EnrichStage {
    * for a row's outcome) ends with the mapping's deadline, and each task evaluates under it too, so
    * a stuck row never holds the answer, or its thread, past the deadline.
    */
-  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
+  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Scope base)
+      throws RequestFailure {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
     List<Future<Outcome>> futures = new ArrayList<>(rows.size());
-    Deadline deadline = fetcher.deadline();
+    Deadline deadline = run.books().deadline();
     try {
       for (Row row : rows) {
         if (failed.get()) {
@@ -78,18 +73,19 @@ final class EnrichStage {
           throw deadlineRanOut(enrich);
         }
         futures.add(
-            pool.submit(
-                () -> {
-                  try (EvaluationBudget.Scope evaluations =
-                      EvaluationBudget.until(deadline.endNanos())) {
-                    return failed.get() ? null : one(enrich, row, base);
-                  } catch (Exception e) {
-                    failed.set(true);
-                    throw e;
-                  } finally {
-                    slots.release();
-                  }
-                }));
+            run.pool()
+                .submit(
+                    () -> {
+                      try (EvaluationBudget.Scope evaluations =
+                          EvaluationBudget.until(deadline.endNanos())) {
+                        return failed.get() ? null : one(enrich, row, base);
+                      } catch (Exception e) {
+                        failed.set(true);
+                        throw e;
+                      } finally {
+                        slots.release();
+                      }
+                    }));
       }
       List<Outcome> outcomes = new ArrayList<>(rows.size());
       for (Future<Outcome> future : futures) {
@@ -102,65 +98,52 @@ final class EnrichStage {
     } catch (InterruptedException e) {
       futures.forEach(f -> f.cancel(true));
       Thread.currentThread().interrupt();
-      throw new UpstreamException("enrich." + enrich.name() + ": interrupted");
-    } catch (UpstreamException e) {
+      throw RequestFailure.at(
+          "enrich." + enrich.name(), null, RequestFailure.Kind.FAILED, "interrupted");
+    } catch (RequestFailure e) {
       futures.forEach(f -> f.cancel(true));
       throw e;
     } catch (ExecutionException e) {
       futures.forEach(f -> f.cancel(true));
-      Throwable cause = e.getCause();
-      if (cause instanceof InputException x) {
-        throw x;
-      }
-      if (cause instanceof UpstreamException x) {
-        throw x;
-      }
-      if (cause instanceof EvaluationException x) {
-        throw x;
-      }
-      if (cause instanceof SecretUnavailableException x) {
-        throw x;
-      }
-      throw new EvaluationException("enrich." + enrich.name() + " failed: " + cause);
+      throw RequestFailure.unwrap(e);
     }
   }
 
-  private static UpstreamException deadlineRanOut(CompiledEnrich enrich) {
-    return new UpstreamException(
-        "enrich." + enrich.name() + ": the deadline ran out", UpstreamException.Kind.DEADLINE);
+  private static RequestFailure deadlineRanOut(CompiledEnrich enrich) {
+    return RequestFailure.at(
+        "enrich." + enrich.name(), null, RequestFailure.Kind.DEADLINE, "the deadline ran out");
   }
 
-  private Outcome one(CompiledEnrich enrich, Row row, Map<String, Object> base)
-      throws InputException, UpstreamException, EvaluationException, SecretUnavailableException {
-    Map<String, Object> scope = Engine.rowScope(base, row);
-    Map<String, Object> requestScope = Engine.requestScope(mapping, scope);
-    String step = "enrich." + enrich.name() + " ";
+  private Outcome one(CompiledEnrich enrich, Row row, Scope base) throws RequestFailure {
+    Scope scope = Scopes.row(base, row);
+    Scope requestScope = Scopes.request(scope, mapping);
+    String step = "enrich." + enrich.name();
     ResponseChecks checks =
-        ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, fetcher.redactor());
+        ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, run.redactor());
     List<Page> pages =
-        fetcher.listing(
-            "enrich." + enrich.name(),
-            () ->
-                Paginator.of(
-                    enrich.paginate(),
-                    (number, cursor) ->
-                        Engine.render(
-                            mapping,
-                            enrich.request(),
-                            Engine.withPage(requestScope, number, cursor),
-                            trace),
-                    scope,
-                    page -> page.rows(enrich.rows(), "select").size()),
-            checks);
+        run.fetcher()
+            .listing(
+                step,
+                () ->
+                    Paginator.of(
+                        enrich.paginate(),
+                        (number, cursor) ->
+                            run.renderer()
+                                .render(
+                                    enrich.request(), Scopes.page(requestScope, number, cursor)),
+                        scope,
+                        page -> page.rows(enrich.rows(), "select").size()),
+                checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {
       if (first.status() == 404 || first.status() == 410) {
-        return missing(enrich, row, step + checks.statusMessage(first.request(), first.response()));
+        return missing(
+            enrich, row, checks.statusMessage(first.request(), first.response()).inStep(step));
       }
       if (first.response().isSuccess()) {
         first.refusedBy("incomplete-status");
       }
-      throw new UpstreamException(step + checks.incomplete(first.request(), first.response()));
+      throw checks.incomplete(first.request(), first.response()).inStep(step);
     }
     Object value;
     String missing = null;
@@ -177,30 +160,28 @@ final class EnrichStage {
           missing = "select '" + enrich.select().getPath() + "' found nothing";
         }
       } else if (enrich.value() != null) {
-        Map<String, Object> valueScope = new HashMap<>(scope);
-        valueScope.put("response", first.view());
-        value = Engine.evaluate(enrich.value(), valueScope, row);
+        value = Expressions.onRow(enrich.value(), Scopes.response(scope, first), row);
         if (value == null) {
           missing = "value '" + enrich.value().source().text() + "' is null";
         }
       } else {
         value = first.lenient();
       }
-    } catch (UpstreamException e) {
-      throw e.withMessage(step + e.getMessage());
+    } catch (RequestFailure e) {
+      throw e.inStep(step);
     }
     if (missing != null) {
-      return missing(enrich, row, step + first.describe() + ": " + missing);
+      return missing(enrich, row, RequestFailure.of(first.request(), missing).inStep(step));
     }
     if (enrich.explode()) {
       if (!(value instanceof List<?> elements)) {
-        throw new UpstreamException(
-            step + first.describe() + ": explode needs a list, got " + kind(value));
+        throw RequestFailure.of(first.request(), "explode needs a list, got " + kind(value))
+            .inStep(step);
       }
       if (elements.isEmpty()) {
         trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
       }
-      fetcher.holdRows(step + first.describe(), elements.size());
+      run.books().holdRows(step, first.request(), elements.size());
       List<Row> exploded = new ArrayList<>(elements.size());
       for (Object element : elements) {
         exploded.add(row.with(enrich.name(), element));
@@ -221,15 +202,17 @@ final class EnrichStage {
     }
   }
 
-  private Outcome missing(CompiledEnrich enrich, Row row, String why) throws UpstreamException {
+  private Outcome missing(CompiledEnrich enrich, Row row, RequestFailure why)
+      throws RequestFailure {
     OnMissing onMissing = enrich.onMissing();
     return switch (onMissing) {
       case DROP -> {
-        trace.dropped("enrich." + enrich.name(), row.index(), "onMissing: drop (" + why + ")");
+        trace.dropped(
+            "enrich." + enrich.name(), row.index(), "onMissing: drop (" + why.getMessage() + ")");
         yield new Outcome(List.of());
       }
       case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
-      default -> throw new UpstreamException(why);
+      default -> throw why;
     };
   }
 

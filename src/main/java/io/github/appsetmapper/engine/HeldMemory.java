@@ -1,10 +1,9 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -29,17 +28,17 @@ final class HeldMemory {
   }
 
   /** Holds an answer's body, or refuses the call with a 503 naming the budget. */
-  void body(UpstreamRequest request, UpstreamResponse response) throws UpstreamException {
+  void body(UpstreamRequest request, UpstreamResponse response) throws RequestFailure {
     if (!budget.hold(response.body())) {
       refused.accept("memory-budget");
-      throw new UpstreamException(
-          HttpUpstream.describe(request)
-              + ": answer of "
+      throw RequestFailure.of(
+          request,
+          "answer of "
               + response.body().length
               + " bytes refused: the memory budget for upstream answers ("
               + budget.total()
               + " bytes) is in use; retry later or raise --memory-budget",
-          UpstreamException.Kind.OVERLOAD);
+          RequestFailure.Kind.OVERLOAD);
     }
     synchronized (bodies) {
       if (released) {
@@ -52,16 +51,16 @@ final class HeldMemory {
 
   /**
    * Holds {@code bytes} of data built from answers; {@code what} (plural: "... do not fit") names
-   * it in the 503.
+   * it in the 503, with the {@code call} it came from (or null: the answer being written).
    */
-  void reserve(long bytes, String what) throws UpstreamException {
+  void reserve(long bytes, UpstreamRequest call, String what) throws RequestFailure {
     synchronized (bodies) {
       if (released) {
         return;
       }
       if (!budget.reserve(bytes)) {
         refused.accept("memory-budget");
-        throw new UpstreamException(
+        String detail =
             what
                 + (bytes > budget.total()
                     ? " exceed the memory budget for upstream answers ("
@@ -71,8 +70,10 @@ final class HeldMemory {
                         + budget.total()
                         + " bytes, "
                         + budget.inUse()
-                        + " in use); retry later or raise --memory-budget"),
-            UpstreamException.Kind.OVERLOAD);
+                        + " in use); retry later or raise --memory-budget");
+        throw call == null
+            ? new RequestFailure(detail, RequestFailure.Kind.OVERLOAD)
+            : RequestFailure.of(call, detail, RequestFailure.Kind.OVERLOAD);
       }
       reserved += bytes;
     }

@@ -4,6 +4,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.InputRule;
 import io.github.appsetmapper.config.InputSpec.InputType;
 import io.github.appsetmapper.json.Numbers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -19,12 +20,12 @@ final class InputValidator {
   private InputValidator() {}
 
   static Map<String, Object> validate(CompiledMapping mapping, Map<String, Object> raw)
-      throws InputException {
+      throws RequestFailure {
     Map<String, Object> out = new LinkedHashMap<>();
     for (String key : raw.keySet()) {
       if (!mapping.inputs().containsKey(key)) {
         if (!mapping.inputAdditional()) {
-          throw new InputException(
+          throw RequestFailure.input(
               "input '"
                   + key
                   + "' is not declared by mapping '"
@@ -41,7 +42,7 @@ final class InputValidator {
       Object value = raw.get(rule.name());
       if (value == null) {
         if (rule.required()) {
-          throw new InputException("input '" + rule.name() + "' is required");
+          throw RequestFailure.input("input '" + rule.name() + "' is required");
         }
         out.put(rule.name(), rule.defaultValue());
         continue;
@@ -52,7 +53,7 @@ final class InputValidator {
   }
 
   /** Pattern and enum apply to the value, or to each element of a list input. */
-  private static Object check(InputRule rule, Object value) throws InputException {
+  private static Object check(InputRule rule, Object value) throws RequestFailure {
     Object typed = typed(rule, value);
     if (typed instanceof List<?> list && rule.type() == InputType.LIST) {
       for (int i = 0; i < list.size(); i++) {
@@ -64,26 +65,26 @@ final class InputValidator {
     return typed;
   }
 
-  private static void checkScalar(InputRule rule, Object value, String name) throws InputException {
+  private static void checkScalar(InputRule rule, Object value, String name) throws RequestFailure {
     if (rule.pattern() == null && rule.enumValues().isEmpty()) {
       return;
     }
     if (value instanceof Map || value instanceof List || value == null) {
-      throw new InputException("input '" + name + "' must be a plain value");
+      throw RequestFailure.input("input '" + name + "' must be a plain value");
     }
     String text = io.github.appsetmapper.expr.Values.text(value);
     if (rule.pattern() != null
         && !io.github.appsetmapper.expr.Regexes.matches(rule.pattern(), text)) {
-      throw new InputException(
+      throw RequestFailure.input(
           "input '" + name + "' does not match the pattern " + rule.pattern().pattern());
     }
     if (!rule.enumValues().isEmpty() && !rule.enumValues().contains(text)) {
-      throw new InputException(
+      throw RequestFailure.input(
           "input '" + name + "' must be one of " + String.join(", ", rule.enumValues()));
     }
   }
 
-  private static Object typed(InputRule rule, Object value) throws InputException {
+  private static Object typed(InputRule rule, Object value) throws RequestFailure {
     switch (rule.type()) {
       case STRING -> {
         if (value instanceof String) {
@@ -105,7 +106,7 @@ final class InputValidator {
             return Numbers.decimal(s);
           } catch (Numbers.Refused e) {
             if (e.outOfBounds()) {
-              throw new InputException(
+              throw RequestFailure.input(
                   "input '"
                       + rule.name()
                       + "' is a number beyond the bounds ("
@@ -144,7 +145,7 @@ final class InputValidator {
     }
   }
 
-  private static InputException wrongType(InputRule rule, String expected) {
-    return new InputException("input '" + rule.name() + "' must be " + expected);
+  private static RequestFailure wrongType(InputRule rule, String expected) {
+    return RequestFailure.input("input '" + rule.name() + "' must be " + expected);
   }
 }

@@ -1,11 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.HostPolicy;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
 import java.util.HashSet;
 import java.util.Set;
@@ -31,8 +29,7 @@ final class LinkPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws RequestFailure {
     first = source.render(1, null);
     return first;
   }
@@ -43,7 +40,7 @@ final class LinkPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page page, int number) throws UpstreamException {
+  public UpstreamRequest next(Page page, int number) throws RequestFailure {
     UpstreamRequest current = page.request();
     fetched.add(current.uri());
     String target =
@@ -57,29 +54,26 @@ final class LinkPaginator implements Paginator {
     try {
       uri = current.uri().resolve(target.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(HttpUpstream.describe(current) + ": invalid next-page URL");
+      throw RequestFailure.of(current, "invalid next-page URL");
     }
     if (fetched.contains(uri)) {
-      throw new UpstreamException(
-          HttpUpstream.describe(current)
-              + ": the next page is one already fetched ("
-              + uri
-              + "), a loop");
+      throw RequestFailure.of(
+          current, "the next page is one already fetched (" + uri + "), a loop");
     }
     if (!HostPolicy.sameOrigin(first.uri(), uri)) {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
-        throw new UpstreamException(
-            HttpUpstream.describe(current)
-                + ": next page on another host '"
+        throw RequestFailure.of(
+            current,
+            "next page on another host '"
                 + uri.getHost()
                 + "' refused; list it in allowedHosts to follow it");
       }
       // Like a redirect, a link to another origin (or from https to http) never gets the
       // request's credentials; a listing that needs them there is refused instead.
       if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
-        throw new UpstreamException(
-            HttpUpstream.describe(current)
-                + ": next page on another origin '"
+        throw RequestFailure.of(
+            current,
+            "next page on another origin '"
                 + uri.getScheme()
                 + "://"
                 + uri.getAuthority()

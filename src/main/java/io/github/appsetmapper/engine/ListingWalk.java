@@ -1,11 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
 import io.github.appsetmapper.upstream.cache.ListingPass;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,17 +17,13 @@ final class ListingWalk {
   /** Fetches (or replays) one page. */
   @FunctionalInterface
   interface PageCall {
-    Page page(UpstreamRequest request, int number) throws UpstreamException, ListingPass.Restart;
+    Page page(UpstreamRequest request, int number) throws RequestFailure, ListingPass.Restart;
   }
 
   private ListingWalk() {}
 
   static List<Page> walk(Paginator paginator, ResponseChecks checks, PageCall call)
-      throws UpstreamException,
-          EvaluationException,
-          InputException,
-          SecretUnavailableException,
-          ListingPass.Restart {
+      throws RequestFailure, ListingPass.Restart {
     UpstreamRequest first = paginator.first();
     UpstreamRequest request = first;
     List<Page> pages = new ArrayList<>();
@@ -47,7 +41,7 @@ final class ListingWalk {
         if (page.response().isSuccess()) {
           page.refusedBy("incomplete-status");
         }
-        throw new UpstreamException(checks.incomplete(page.request(), page.response()));
+        throw checks.incomplete(page.request(), page.response());
       }
       checks.failWhen(page);
       pages.add(page);
@@ -60,9 +54,9 @@ final class ListingWalk {
         if (limits.stopAtMax()) {
           return pages;
         }
-        throw new UpstreamException(
-            HttpUpstream.describe(first)
-                + ": more than maxPages ("
+        throw RequestFailure.of(
+            first,
+            "more than maxPages ("
                 + limits.maxPages()
                 + ") pages; raise maxPages or set onMaxPages: stop");
       }

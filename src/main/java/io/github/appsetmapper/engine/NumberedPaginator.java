@@ -1,11 +1,10 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
 import java.util.Arrays;
 
@@ -32,8 +31,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest first()
-      throws InputException, UpstreamException, SecretUnavailableException {
+  public UpstreamRequest first() throws RequestFailure {
     return request(1);
   }
 
@@ -48,16 +46,15 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public UpstreamRequest next(Page current, int number)
-      throws UpstreamException, InputException, SecretUnavailableException {
+  public UpstreamRequest next(Page current, int number) throws RequestFailure {
     int rows = rowCount.rows(current);
     rowsSoFar += rows;
     byte[] body = current.response().body();
     if (before != null && rows > 0 && Arrays.equals(before, body)) {
       current.refusedBy("identical-page");
-      throw new UpstreamException(
-          current.describe()
-              + ": page "
+      throw RequestFailure.of(
+          current.request(),
+          "page "
               + number
               + " answered the same as page "
               + (number - 1)
@@ -112,8 +109,7 @@ final class NumberedPaginator implements Paginator {
   }
 
   /** The request for page {@code number}, its page parameters set. */
-  private UpstreamRequest request(int number)
-      throws InputException, UpstreamException, SecretUnavailableException {
+  private UpstreamRequest request(int number) throws RequestFailure {
     UpstreamRequest request = source.render(number, null);
     URI uri = request.uri();
     if (page.param() != null) {

@@ -3,10 +3,9 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.RowPath;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -23,7 +22,7 @@ import java.util.Map;
 final class Page {
   /** Who counts what a page holds, and hears why an answer was refused. */
   interface Owner {
-    void hold(Page page, long bytes) throws UpstreamException;
+    void hold(Page page, long bytes) throws RequestFailure;
 
     void refused(String reason);
 
@@ -37,7 +36,7 @@ final class Page {
   private boolean parsed;
   private Object document;
   private JsonRefusal refusal;
-  private UpstreamException failure;
+  private RequestFailure failure;
   private final Map<RowPath, List<Object>> rows = new IdentityHashMap<>();
 
   Page(UpstreamRequest request, UpstreamResponse response, Owner owner) {
@@ -60,18 +59,17 @@ final class Page {
 
   /** "GET https://...", as errors name the call. */
   String describe() {
-    return HttpUpstream.describe(request);
+    return request.describe();
   }
 
   /** The body as JSON; empty, malformed or refused JSON is an error naming why. */
-  synchronized Object json() throws UpstreamException {
+  synchronized Object json() throws RequestFailure {
     parse();
     if (failure != null) {
       throw failure;
     }
     if (response.body().length == 0) {
-      throw new UpstreamException(
-          describe() + ": the answer has an empty body where JSON was expected");
+      throw RequestFailure.of(request, "the answer has an empty body where JSON was expected");
     }
     if (refusal != null) {
       throw refused(refusal);
@@ -83,7 +81,7 @@ final class Page {
    * The body as a {@code value}, {@code failWhen} or {@code until} sees it: JSON when it is JSON,
    * else text; null when empty (HEAD, 204).
    */
-  synchronized Object lenient() throws UpstreamException {
+  synchronized Object lenient() throws RequestFailure {
     parse();
     if (failure != null) {
       throw failure;
@@ -101,7 +99,7 @@ final class Page {
   }
 
   /** {@code response}: status, headers and body ({@link #lenient}). */
-  Map<String, Object> view() throws UpstreamException {
+  Map<String, Object> view() throws RequestFailure {
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("status", response.status());
     view.put("headers", response.headers().asMap());
@@ -113,21 +111,21 @@ final class Page {
    * The rows {@code path} selects on this page, read once. {@code field} names the path in errors
    * ({@code items}, {@code select}).
    */
-  synchronized List<Object> rows(RowPath path, String field) throws UpstreamException {
+  synchronized List<Object> rows(RowPath path, String field) throws RequestFailure {
     List<Object> found = rows.get(path);
     if (found != null) {
       return found;
     }
     Object body = json();
     if (body == null) {
-      throw new UpstreamException(describe() + ": the answer is JSON null");
+      throw RequestFailure.of(request, "the answer is JSON null");
     }
     try {
       found = path.rows(body);
     } catch (RowPath.Missing e) {
       owner.refused("missing-container");
-      throw new UpstreamException(
-          describe() + ": " + field + " '" + path.path().getPath() + "': " + e.getMessage());
+      throw RequestFailure.of(
+          request, field + " '" + path.path().getPath() + "': " + e.getMessage());
     }
     rows.put(path, found);
     return found;
@@ -138,7 +136,7 @@ final class Page {
     owner.refused(reason);
   }
 
-  private void parse() throws UpstreamException {
+  private void parse() throws RequestFailure {
     if (parsed) {
       return;
     }
@@ -152,12 +150,12 @@ final class Page {
       document = measured.document();
     } catch (JsonRefusal e) {
       refusal = e;
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       failure = e;
     }
   }
 
-  private UpstreamException refused(JsonRefusal e) {
+  private RequestFailure refused(JsonRefusal e) {
     owner.refused(
         switch (e.kind()) {
           case DUPLICATE_KEY -> "duplicate-key";
@@ -165,6 +163,6 @@ final class Page {
           case LIMIT -> "json-limit";
           case SYNTAX -> "not-json";
         });
-    return new UpstreamException(describe() + ": " + ResponseBodies.refusal(e, owner::excerpt));
+    return RequestFailure.of(request, ResponseBodies.refusal(e, owner::excerpt)).causedBy(e);
   }
 }

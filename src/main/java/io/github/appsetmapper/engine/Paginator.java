@@ -1,10 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import java.util.Map;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 
 /**
  * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
@@ -16,24 +15,22 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** Renders the request for one page: its number (1 for the first) and the cursor (or null). */
   @FunctionalInterface
   interface PageSource {
-    UpstreamRequest render(int number, String cursor)
-        throws InputException, UpstreamException, SecretUnavailableException;
+    UpstreamRequest render(int number, String cursor) throws RequestFailure;
   }
 
   /** How many rows a page holds, before any filter (page mode's end rules need it). */
   @FunctionalInterface
   interface RowCount {
-    int rows(Page page) throws UpstreamException;
+    int rows(Page page) throws RequestFailure;
   }
 
   /** The request for the first page. */
-  UpstreamRequest first() throws InputException, UpstreamException, SecretUnavailableException;
+  UpstreamRequest first() throws RequestFailure;
 
   /**
    * The request for the page after {@code page}, the {@code number}th, or null when it is the last.
    */
-  UpstreamRequest next(Page page, int number)
-      throws UpstreamException, EvaluationException, InputException, SecretUnavailableException;
+  UpstreamRequest next(Page page, int number) throws RequestFailure;
 
   /** Whether a page after the first answering {@code status} ends the listing, not failing it. */
   default boolean endsAt(int status) {
@@ -43,8 +40,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** The most pages, and what reaching it does. */
   CompiledPaginate.Limits limits();
 
-  static Paginator of(
-      CompiledPaginate paginate, PageSource source, Map<String, Object> scope, RowCount rows) {
+  static Paginator of(CompiledPaginate paginate, PageSource source, Scope scope, RowCount rows) {
     if (paginate == null) {
       return new SinglePage(source);
     }

@@ -1,26 +1,21 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.compile.CompiledAuth;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.CompiledRequest;
 import io.github.appsetmapper.compile.Template;
 import io.github.appsetmapper.compile.UrlTemplate;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.secret.SecretSource;
-import io.github.appsetmapper.secret.SecretUnavailableException;
-import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.auth.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -34,11 +29,28 @@ import java.util.Set;
  * URL builder, headers checked for line breaks, body written as JSON, auth from secrets.
  */
 final class RequestRenderer {
-  private RequestRenderer() {}
+  private final CompiledMapping mapping;
+  private final Trace trace;
 
-  static UpstreamRequest render(
-      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
-      throws TemplateException, SecretUnavailableException {
+  /** Renders the requests of {@code mapping}; {@code trace} hears what was refused. */
+  RequestRenderer(CompiledMapping mapping, Trace trace) {
+    this.mapping = mapping;
+    this.trace = trace;
+  }
+
+  CompiledMapping mapping() {
+    return mapping;
+  }
+
+  UpstreamRequest render(CompiledRequest request, Scope scope) throws RequestFailure {
+    try {
+      return build(request, scope);
+    } catch (SecretsView.Unavailable e) {
+      throw e.failure;
+    }
+  }
+
+  private UpstreamRequest build(CompiledRequest request, Scope scope) throws RequestFailure {
     URI uri = uri(request, scope);
     List<Headers.Header> headers = new ArrayList<>();
     Set<String> sensitive = new HashSet<>();
@@ -51,8 +63,10 @@ final class RequestRenderer {
       String text = template.isSingleHole() ? Values.text(value) : (String) value;
       String problem = headerProblem(text);
       if (problem != null) {
-        throw new TemplateException(
-            request.step() + ".headers." + header.getKey() + ": a header value " + problem,
+        throw refused(
+            request,
+            "headers." + header.getKey(),
+            "a header value " + problem,
             template.readsInput(),
             "header-value");
       }
@@ -62,41 +76,37 @@ final class RequestRenderer {
       }
     }
     UpstreamAuth plan = null;
-    if (request.auth() != null && isStatic(request.auth())) {
-      Headers.Header auth = auth(mapping, request, scope);
-      headers.removeIf(h -> h.name().equalsIgnoreCase(auth.name()));
-      headers.add(auth);
-      sensitive.add(auth.name().toLowerCase(Locale.ROOT));
-    } else if (request.auth() != null) {
-      plan = TokenAuths.render(mapping, request, scope);
+    if (request.auth() != null) {
+      AuthRenderer.Rendered auth = request.auth().accept(new AuthRenderer(this, request, scope));
+      if (auth.header() != null) {
+        Headers.Header header = auth.header();
+        headers.removeIf(h -> h.name().equalsIgnoreCase(header.name()));
+        headers.add(header);
+        sensitive.add(header.name().toLowerCase(Locale.ROOT));
+      }
+      plan = auth.plan();
     }
     byte[] body = null;
     if (request.body() != null) {
       try {
         body = JsonCodec.writeBytes(body(request, request.body(), scope, "body"));
       } catch (IllegalStateException e) {
-        throw new TemplateException(request.step() + ".body: cannot be written as JSON", false);
+        throw refused(request, "body", "cannot be written as JSON", false, null).causedBy(e);
       }
     }
-    return new UpstreamRequest(
-        request.method(),
-        uri,
-        Headers.of(headers),
-        body,
-        request.timeout(),
-        Set.copyOf(sensitive),
-        mapping.hosts(),
-        new CallSettings(plan, request.retries(), request.tls(), Deadline.NONE, request.cache()));
+    return UpstreamRequest.builder()
+        .method(request.method())
+        .uri(uri)
+        .headers(Headers.of(headers))
+        .body(body)
+        .timeout(request.timeout())
+        .sensitiveHeaders(Set.copyOf(sensitive))
+        .hosts(mapping.hosts())
+        .settings(request.settings().withAuth(plan))
+        .build();
   }
 
-  private static boolean isStatic(CompiledAuth auth) {
-    return auth instanceof CompiledAuth.Bearer
-        || auth instanceof CompiledAuth.Basic
-        || auth instanceof CompiledAuth.Header;
-  }
-
-  private static URI uri(CompiledRequest request, Map<String, Object> scope)
-      throws TemplateException {
+  private URI uri(CompiledRequest request, Scope scope) throws RequestFailure {
     UrlTemplate url = request.url();
     List<Template.Part> parts = url.template().parts();
     StringBuilder out = new StringBuilder();
@@ -129,8 +139,10 @@ final class RequestRenderer {
               : starts[segment.lastPart()] + segment.endOffset();
       String problem = PathSegments.problem(out.substring(from, to));
       if (problem != null) {
-        throw new TemplateException(
-            request.step() + ".url: " + segment.source() + " gives " + problem,
+        throw refused(
+            request,
+            "url",
+            segment.source() + " gives " + problem,
             segment.fromCaller(),
             "path-segment");
       }
@@ -154,24 +166,26 @@ final class RequestRenderer {
     try {
       URI uri = new URI(out.toString());
       if (uri.getScheme() == null || uri.getHost() == null) {
-        throw new TemplateException(
-            request.step()
-                + ".url: '"
-                + url.template().source().text()
-                + "' did not give an absolute URL",
-            readsInput);
+        throw refused(
+            request,
+            "url",
+            "'" + url.template().source().text() + "' did not give an absolute URL",
+            readsInput,
+            null);
       }
       return uri;
     } catch (URISyntaxException e) {
-      throw new TemplateException(
-          request.step() + ".url: '" + url.template().source().text() + "' gave an invalid URL",
-          readsInput);
+      throw refused(
+          request,
+          "url",
+          "'" + url.template().source().text() + "' gave an invalid URL",
+          readsInput,
+          null);
     }
   }
 
-  private static Object body(
-      CompiledRequest request, Object node, Map<String, Object> scope, String path)
-      throws TemplateException {
+  private Object body(CompiledRequest request, Object node, Scope scope, String path)
+      throws RequestFailure {
     if (node instanceof Template template) {
       return evaluate(request, path, template, scope);
     }
@@ -194,34 +208,6 @@ final class RequestRenderer {
     return node;
   }
 
-  private static Headers.Header auth(
-      CompiledMapping mapping, CompiledRequest request, Map<String, Object> scope)
-      throws SecretUnavailableException, TemplateException {
-    CompiledAuth auth = request.auth();
-    if (auth instanceof CompiledAuth.Bearer bearer) {
-      return new Headers.Header("Authorization", "Bearer " + secret(mapping, bearer.secret()));
-    }
-    if (auth instanceof CompiledAuth.Basic basic) {
-      String username =
-          Values.text(evaluate(request, "auth.basic.username", basic.username(), scope));
-      // RFC 7617: the first ':' ends the user-id, so one in it would move part of it into the
-      // password the server checks.
-      String problem = username.indexOf(':') >= 0 ? "cannot hold ':'" : headerProblem(username);
-      if (problem != null) {
-        throw new TemplateException(
-            request.step() + ".auth.basic.username: a username " + problem,
-            basic.username().readsInput(),
-            "header-value");
-      }
-      String pair = username + ":" + secret(mapping, basic.passwordSecret());
-      return new Headers.Header(
-          "Authorization",
-          "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8)));
-    }
-    CompiledAuth.Header header = (CompiledAuth.Header) auth;
-    return new Headers.Header(header.name(), secret(mapping, header.secret()));
-  }
-
   /**
    * Why {@code text} cannot be a header value, or null: a line break would end the header and start
    * another; other control characters are split on, dropped or refused by servers and proxies in
@@ -240,46 +226,67 @@ final class RequestRenderer {
     return null;
   }
 
-  static String secret(CompiledMapping mapping, String name) throws SecretUnavailableException {
-    SecretSource source = mapping.secrets().get(name);
-    String value = source.value();
+  /** A secret to send in a header: read now, and never with a line break. */
+  String secret(String name) throws RequestFailure {
+    String value = SecretsView.read(mapping.secrets(), name);
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
-      throw new SecretUnavailableException(
-          "secret '" + name + "' holds a line break and cannot be sent in a header");
+      throw new RequestFailure(
+          "secret '" + name + "' holds a line break and cannot be sent in a header",
+          RequestFailure.Kind.SECRET);
     }
     return value;
   }
 
-  static Object evaluate(
-      CompiledRequest request, String field, Template template, Map<String, Object> scope)
-      throws TemplateException {
+  /** A template's value for {@code field} of {@code request}; a failure names both. */
+  Object evaluate(CompiledRequest request, String field, Template template, Scope scope)
+      throws RequestFailure {
     try {
       return template.value(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
-      throw new TemplateException(
-          request.step()
-              + "."
-              + field
-              + ": '"
-              + template.source().text()
-              + "' failed: "
-              + simple(e),
-          template.readsInput());
+      throw refused(
+              request,
+              field,
+              "'" + template.source().text() + "' failed: " + simple(e),
+              template.readsInput(),
+              null)
+          .causedBy(e);
     }
   }
 
-  private static Object evaluate(
-      CompiledRequest request, String field, CompiledExpression hole, Map<String, Object> scope)
-      throws TemplateException {
+  private Object evaluate(
+      CompiledRequest request, String field, CompiledExpression hole, Scope scope)
+      throws RequestFailure {
     try {
       return hole.evaluate(scope);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
-      throw new TemplateException(
-          request.step() + "." + field + ": '" + hole.source().text() + "' failed: " + simple(e),
-          hole.readsInput());
+      throw refused(
+              request,
+              field,
+              "'" + hole.source().text() + "' failed: " + simple(e),
+              hole.readsInput(),
+              null)
+          .causedBy(e);
     }
+  }
+
+  /**
+   * A request that cannot be built from its templates: the fault of the input (a 400) when the
+   * offending template reads the input, else of the upstream data it was built from (a 502). {@code
+   * refusal} (or null for a template that failed) is what a guard on where requests go refused
+   * ("path-segment", "header-value"), which the trace counts.
+   */
+  RequestFailure refused(
+      CompiledRequest request, String field, String detail, boolean fromInput, String refusal) {
+    if (refusal != null) {
+      trace.refusedRequest(refusal);
+    }
+    return RequestFailure.at(
+        request.step(),
+        field,
+        fromInput ? RequestFailure.Kind.INPUT : RequestFailure.Kind.FAILED,
+        detail);
   }
 
   /** A secret that could not be read is a server problem (500), not a template error. */

@@ -2,7 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 

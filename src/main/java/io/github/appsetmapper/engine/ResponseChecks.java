@@ -2,13 +2,11 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledRequest;
-import io.github.appsetmapper.expr.SpelMessages;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
-import java.util.HashMap;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Map;
 import java.util.Set;
 
@@ -22,11 +20,11 @@ record ResponseChecks(
     Set<Integer> accepted,
     boolean noContent,
     CompiledExpression failWhen,
-    Map<String, Object> scope,
+    Scope scope,
     Redactor redactor) {
 
   static ResponseChecks of(
-      CompiledRequest request, boolean readsNoBody, Map<String, Object> scope, Redactor redactor) {
+      CompiledRequest request, boolean readsNoBody, Scope scope, Redactor redactor) {
     return new ResponseChecks(
         request.acceptStatus(), readsNoBody, request.failWhen(), scope, redactor);
   }
@@ -43,19 +41,20 @@ record ResponseChecks(
    * Why a 2xx that is not a complete answer was refused, or the upstream's own status message for
    * anything else.
    */
-  String incomplete(UpstreamRequest request, UpstreamResponse response) {
+  RequestFailure incomplete(UpstreamRequest request, UpstreamResponse response) {
     if (!response.isSuccess()) {
       return statusMessage(request, response);
     }
-    return HttpUpstream.describe(request)
-        + ": answered "
-        + response.status()
-        + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)";
+    return RequestFailure.of(
+        request,
+        "answered "
+            + response.status()
+            + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)");
   }
 
   /** "answered 500", with the upstream's own short message when it sent one. */
-  String statusMessage(UpstreamRequest request, UpstreamResponse response) {
-    String message = HttpUpstream.describe(request) + ": answered " + response.status();
+  RequestFailure statusMessage(UpstreamRequest request, UpstreamResponse response) {
+    String message = "answered " + response.status();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
     }
@@ -73,36 +72,18 @@ record ResponseChecks(
         message += " (" + redactor.excerpt(text, 160) + ")";
       }
     }
-    return message;
+    return RequestFailure.of(request, message);
   }
 
   /** Fails the page when {@code failWhen} is true of it. */
-  void failWhen(Page page) throws UpstreamException, EvaluationException {
+  void failWhen(Page page) throws RequestFailure {
     if (failWhen == null) {
       return;
     }
-    Object verdict = evaluate(failWhen, page, scope);
+    Object verdict = Expressions.onResponse(failWhen, page, scope);
     if (Boolean.TRUE.equals(verdict)) {
-      throw new UpstreamException(
-          page.describe() + ": failWhen '" + failWhen.source().text() + "' is true");
-    }
-  }
-
-  /** An expression over {@code response} ({@code failWhen}, a cursor's {@code until}). */
-  static Object evaluate(CompiledExpression expression, Page page, Map<String, Object> scope)
-      throws UpstreamException, EvaluationException {
-    Map<String, Object> withResponse = new HashMap<>(scope);
-    withResponse.remove("secret");
-    withResponse.put("response", page.view());
-    try {
-      return expression.evaluate(withResponse);
-    } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
-      throw new EvaluationException(
-          expression.path()
-              + " '"
-              + expression.source().text()
-              + "' failed: "
-              + SpelMessages.simple(e));
+      throw RequestFailure.of(
+          page.request(), "failWhen '" + failWhen.source().text() + "' is true");
     }
   }
 }

@@ -12,8 +12,4 @@ record Row(int index, Object item, Map<String, Object> values) {
     more.put(name, value);
     return new Row(index, item, Collections.unmodifiableMap(more));
   }
-
-  Row withItemIndex(int newIndex) {
-    return new Row(newIndex, item, values);
-  }
 }

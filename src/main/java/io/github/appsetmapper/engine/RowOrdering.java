@@ -3,6 +3,8 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,9 +21,8 @@ import java.util.Set;
 final class RowOrdering {
   private RowOrdering() {}
 
-  static List<Row> apply(
-      CompiledMapping mapping, List<Row> rows, Map<String, Object> base, Trace trace)
-      throws EvaluationException {
+  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
+      throws RequestFailure {
     List<Row> kept = new ArrayList<>(rows.size());
     if (mapping.filter() == null) {
       kept.addAll(rows);
@@ -47,13 +48,14 @@ final class RowOrdering {
         Object key = normalize(key(mapping.distinctBy(), row, base));
         if (key == null) {
           // Every row without a key would be one key: all but the first would vanish from a 2xx.
-          throw new EvaluationException(
+          throw RequestFailure.expression(
               "distinctBy '"
                   + mapping.distinctBy().source().text()
                   + "' gave no key (null) on row "
                   + row.index()
                   + ": rows without a key are never merged; filter them out first if they should"
-                  + " go");
+                  + " go",
+              null);
         }
         if (seen.add(key)) {
           distinct.add(row);
@@ -74,37 +76,38 @@ final class RowOrdering {
     return kept;
   }
 
-  private static boolean passes(CompiledExpression filter, Row row, Map<String, Object> base)
-      throws EvaluationException {
-    Object verdict = Engine.evaluate(filter, Engine.rowScope(base, row), row);
+  private static boolean passes(CompiledExpression filter, Row row, Scope base)
+      throws RequestFailure {
+    Object verdict = Expressions.onRow(filter, Scopes.row(base, row), row);
     if (verdict == null) {
       return false;
     }
     if (verdict instanceof Boolean b) {
       return b;
     }
-    throw new EvaluationException(
+    throw RequestFailure.expression(
         "filter '"
             + filter.source().text()
             + "' gave "
             + verdict
             + " on row "
             + row.index()
-            + ", not true or false");
+            + ", not true or false",
+        null);
   }
 
   private record Keyed(Row row, Object key) {}
 
   private static List<Row> sorted(
-      CompiledExpression sortBy, SortOrder order, List<Row> rows, Map<String, Object> base)
-      throws EvaluationException {
+      CompiledExpression sortBy, SortOrder order, List<Row> rows, Scope base)
+      throws RequestFailure {
     List<Keyed> keyed = new ArrayList<>(rows.size());
     Keyed first = null;
     for (Row row : rows) {
       Keyed next = new Keyed(row, normalize(key(sortBy, row, base)));
       String kind = kind(next.key());
       if (kind == null) {
-        throw new EvaluationException(
+        throw RequestFailure.expression(
             "sortBy '"
                 + sortBy.source().text()
                 + "' gave "
@@ -115,14 +118,15 @@ final class RowOrdering {
                         : "a " + next.key().getClass().getSimpleName())
                 + " on row "
                 + row.index()
-                + "; a sort key is a number, a string or a boolean");
+                + "; a sort key is a number, a string or a boolean",
+            null);
       }
       if (next.key() != null) {
         if (first == null) {
           first = next;
         } else if (!kind.equals(kind(first.key()))) {
           // Mixed kinds have no order: compared as text one pair at a time they make cycles.
-          throw new EvaluationException(
+          throw RequestFailure.expression(
               "sortBy '"
                   + sortBy.source().text()
                   + "' gave "
@@ -133,7 +137,8 @@ final class RowOrdering {
                   + kind
                   + " on row "
                   + row.index()
-                  + "; the keys must be of one kind to be ordered");
+                  + "; the keys must be of one kind to be ordered",
+              null);
         }
       }
       keyed.add(next);
@@ -147,9 +152,9 @@ final class RowOrdering {
     return out;
   }
 
-  private static Object key(CompiledExpression expression, Row row, Map<String, Object> base)
-      throws EvaluationException {
-    return Engine.evaluate(expression, Engine.rowScope(base, row), row);
+  private static Object key(CompiledExpression expression, Row row, Scope base)
+      throws RequestFailure {
+    return Expressions.onRow(expression, Scopes.row(base, row), row);
   }
 
   /** "a number", "a string", "a boolean", "none" for null; null for a key that has no order. */

@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.AbstractMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,23 +20,31 @@ final class SecretsView extends AbstractMap<String, Object> {
 
   /** Carries a checked failure through SpEL, which only lets runtime exceptions pass. */
   static final class Unavailable extends RuntimeException {
-    final SecretUnavailableException cause;
+    final RequestFailure failure;
 
-    Unavailable(SecretUnavailableException cause) {
-      super(cause.getMessage(), null, false, false);
-      this.cause = cause;
+    Unavailable(RequestFailure failure) {
+      super(failure.getMessage(), null, false, false);
+      this.failure = failure;
+    }
+  }
+
+  /** The value of secret {@code name}; one that cannot be read is a 500 naming where it looked. */
+  static String read(Map<String, SecretSource> sources, String name) throws RequestFailure {
+    try {
+      return sources.get(name).value();
+    } catch (SecretUnavailableException e) {
+      throw new RequestFailure(e.getMessage(), RequestFailure.Kind.SECRET).causedBy(e);
     }
   }
 
   @Override
   public Object get(Object key) {
-    SecretSource source = sources.get(key);
-    if (source == null) {
+    if (!sources.containsKey(key)) {
       return null;
     }
     try {
-      return source.value();
-    } catch (SecretUnavailableException e) {
+      return read(sources, (String) key);
+    } catch (RequestFailure e) {
       throw new Unavailable(e);
     }
   }

@@ -2,7 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.Durations;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -18,7 +18,7 @@ final class SharedAnswers {
   /** Computes one answer. */
   @FunctionalInterface
   interface Computation {
-    Answer run() throws InputException, UpstreamException, EvaluationException, GuardException;
+    Answer run() throws RequestFailure;
   }
 
   /** The compiled mapping compared by identity: two loads of one file are two mappings. */
@@ -46,7 +46,7 @@ final class SharedAnswers {
       new ConcurrentHashMap<>();
 
   Answer compute(CompiledMapping mapping, Invocation invocation, Computation computation)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws RequestFailure {
     Key key =
         new Key(
             new Identity(mapping),
@@ -65,12 +65,7 @@ final class SharedAnswers {
       inFlight.remove(key, mine);
       mine.complete(answer);
       return answer;
-    } catch (InputException
-        | UpstreamException
-        | EvaluationException
-        | GuardException
-        | RuntimeException
-        | Error e) {
+    } catch (RequestFailure | RuntimeException | Error e) {
       inFlight.remove(key, mine);
       mine.completeExceptionally(e);
       throw e;
@@ -84,38 +79,21 @@ final class SharedAnswers {
    * deadline too, but a wait must never rest on another computation keeping its word.
    */
   private static Answer await(CompletableFuture<Answer> leader, CompiledMapping mapping)
-      throws InputException, UpstreamException, EvaluationException, GuardException {
+      throws RequestFailure {
     try {
       return leader.get(Waits.nanos(mapping.deadline()), TimeUnit.NANOSECONDS);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          "mapping '"
-              + mapping.name()
-              + "': deadline "
-              + Durations.format(mapping.deadline())
-              + " exceeded waiting for an identical getparams in flight",
-          UpstreamException.Kind.DEADLINE);
+      throw new RequestFailure(
+              "deadline "
+                  + Durations.format(mapping.deadline())
+                  + " exceeded waiting for an identical getparams in flight",
+              RequestFailure.Kind.DEADLINE)
+          .inMapping(mapping.name());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException("interrupted while waiting for an identical getparams");
+      throw new RequestFailure("interrupted while waiting for an identical getparams");
     } catch (ExecutionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof InputException failure) {
-        throw new InputException(failure.getMessage());
-      }
-      if (cause instanceof UpstreamException failure) {
-        throw failure.withMessage(failure.getMessage());
-      }
-      if (cause instanceof EvaluationException failure) {
-        throw new EvaluationException(failure.getMessage());
-      }
-      if (cause instanceof GuardException failure) {
-        throw new GuardException(failure.getMessage());
-      }
-      if (cause instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new IllegalStateException(cause);
+      throw RequestFailure.unwrap(e).copy();
     }
   }
 }

@@ -1,8 +1,8 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 
 /**
  * One upstream call as a {@link Trace} sees it. {@code response} is null when it failed with {@code

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.upstream.Deadline;
+import io.github.appsetmapper.upstream.call.Deadline;
 import java.time.Duration;
 
 /**

@@ -52,6 +52,9 @@ public final class Evaluator {
     if (e instanceof NullPointerException) {
       return "a value the expression needs is null";
     }
+    if (e instanceof ArithmeticException && e.getMessage() != null) {
+      return e.getMessage(); // "/ by zero" says it all
+    }
     return e.getMessage() == null
         ? e.getClass().getSimpleName()
         : e.getClass().getSimpleName() + ": " + e.getMessage();

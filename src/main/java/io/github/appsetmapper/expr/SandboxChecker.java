@@ -32,15 +32,14 @@ import org.springframework.expression.spel.ast.VariableReference;
  * names the expression reads so that the compiler can check them against the mapping.
  */
 public final class SandboxChecker {
-  private static final Set<String> MEMBER_ROOTS = Set.of("input", "secret", "vars");
+  private static final Set<String> MEMBER_ROOTS = Scope.Name.withDeclaredMembers();
 
   /** The string methods whose first argument is a regex (run on RE2, see {@link Regexes}). */
   private static final Set<String> REGEX_METHODS =
       Set.of("matches", "replaceAll", "replaceFirst", "split");
 
   /** Names that only the scope has: read inside a projection, they are a mistake. */
-  private static final Set<String> SCOPE_ONLY =
-      Set.of("input", "vars", "secret", "response", "page", "applicationSetName");
+  private static final Set<String> SCOPE_ONLY = Scope.Name.onlyInScopeNames();
 
   private final Set<String> violations = new LinkedHashSet<>();
   private final Set<String> roots = new LinkedHashSet<>();

@@ -268,6 +268,11 @@ public final class Metrics {
         .register(registry);
   }
 
+  /** What the Redis level shares and how it fails, read at each scrape ({@code serve --redis}). */
+  public void bindRedis(io.github.appsetmapper.redis.RedisStats stats) {
+    RedisMetrics.bind(registry, stats);
+  }
+
   /** The load state of each mapping: 1 loaded as written, 0 serving a previous version. */
   public void loadStates(Map<String, Boolean> current) {
     mappingsLoaded.set(current.size());

@@ -2,8 +2,8 @@ package io.github.appsetmapper.metrics;
 
 import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.engine.UpstreamCall;
-import io.github.appsetmapper.upstream.UpstreamResponse;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Records a getparams' upstream calls as metrics and counts them for its log line. */
@@ -21,7 +21,7 @@ public final class MetricsTrace implements Trace {
   public void call(UpstreamCall call) {
     SharedCalls.Source source = call.source();
     try {
-      if (source == SharedCalls.Source.COALESCED) {
+      if (source == SharedCalls.Source.COALESCED || source == SharedCalls.Source.SHARED_COALESCED) {
         metrics.coalescedCall(mapping);
       } else if (source != null && source != SharedCalls.Source.NETWORK) {
         metrics.cache(mapping, source.name().toLowerCase(java.util.Locale.ROOT));

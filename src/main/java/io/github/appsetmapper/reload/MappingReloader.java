@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Keeps the served mappings in step with their files. It polls the files' contents rather than
  * watching for events: a Kubernetes ConfigMap update swaps a {@code ..data} symlink, which file
- * watchers report unreliably, while a content digest sees every change. A file that fails to load
- * keeps its previous mappings serving and reports the error; a removed file's mappings go.
+ * watchers report unreliably, while a content digest sees every change. The first load ({@link
+ * #loadFirst}) is strict and loads every file at once; later, a file that fails to load keeps its
+ * previous mappings serving and reports the error; a removed file's mappings go.
  */
 public final class MappingReloader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.reload");
@@ -93,6 +94,42 @@ public final class MappingReloader implements AutoCloseable {
         interval.toMillis(),
         interval.toMillis(),
         TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * The first load: every file at once ({@link MappingLoader#load}), so that each bare {@code
+   * --var} is bound to what the mappings declaring it say it is, and strict: when anything fails
+   * nothing is published and the result says why (a server then refuses to start, so a rollout
+   * stalls while the old pods serve). When all loaded, each file is kept as a reload would have
+   * loaded it, the registry is published, and later reloads use the bound vars.
+   */
+  public synchronized MappingLoader.Result loadFirst() {
+    Map<Path, String> digests = digests();
+    MappingLoader.Result loaded = MappingLoader.load(paths, options);
+    if (!loaded.ok()) {
+      return loaded;
+    }
+    options = loaded.options();
+    Map<String, List<CompiledMapping>> bySource = new LinkedHashMap<>();
+    for (CompiledMapping mapping : loaded.mappings()) {
+      bySource.computeIfAbsent(mapping.sourceFile(), f -> new ArrayList<>()).add(mapping);
+    }
+    Instant now = Instant.now();
+    Map<Path, FileState> first = new TreeMap<>();
+    digests.forEach(
+        (file, digest) ->
+            first.put(
+                file,
+                new FileState(
+                    digest,
+                    List.copyOf(bySource.getOrDefault(file.toString(), List.of())),
+                    now,
+                    null)));
+    files = first;
+    fingerprint = digests.toString();
+    publish.accept(registry());
+    onReload.accept("ok");
+    return loaded;
   }
 
   /** Loads again when any file's content, or the set of files, changed; true when it did. */
@@ -170,13 +207,6 @@ public final class MappingReloader implements AutoCloseable {
     if (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)) {
       throw fatal;
     }
-  }
-
-  /** The first load: the problems of every file, empty when all loaded. */
-  public synchronized List<String> problems() {
-    List<String> problems = new ArrayList<>();
-    files.values().stream().filter(f -> f.error() != null).forEach(f -> problems.add(f.error()));
-    return problems;
   }
 
   private MappingRegistry registry() {

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.replay;
 
+import io.github.appsetmapper.config.Suggestions;
 import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
@@ -10,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -24,6 +26,18 @@ public record ExchangeFile(
     Map<String, String> vars,
     Map<String, String> secrets,
     List<ReplayCase> cases) {
+
+  /** The keys of each part of a test file (the JSON Schema {@code schema/mapping-test-v1}). */
+  public static final List<String> TOP_KEYS = List.of("mapping", "vars", "secrets", "cases");
+
+  public static final List<String> CASE_KEYS =
+      List.of("name", "applicationSetName", "input", "exchanges", "expect");
+  public static final List<String> EXCHANGE_KEYS = List.of("request", "response");
+  public static final List<String> REQUEST_KEYS =
+      List.of("method", "url", "headers", "body", "form");
+  public static final List<String> RESPONSE_KEYS = List.of("status", "headers", "body", "bodyFile");
+  public static final List<String> EXPECT_KEYS = List.of("parameters", "error");
+  public static final List<String> ERROR_KEYS = List.of("status", "message");
 
   public static ExchangeFile read(Path path) throws IOException {
     String content;
@@ -51,6 +65,7 @@ public record ExchangeFile(
     if (!(loaded instanceof Map<?, ?> top)) {
       throw new IOException(path + ": must be a YAML map with 'cases'");
     }
+    allowOnly(top, TOP_KEYS, path, "the file");
     if (deeperThan(loaded, MAX_DEPTH)) {
       // An alias can nest a value in itself (&r {a: *r}): nothing after this may walk it.
       throw new IOException(
@@ -112,6 +127,19 @@ public record ExchangeFile(
     return false;
   }
 
+  /** The same file with only the cases of these names (all of them when none is given). */
+  public ExchangeFile only(java.util.Set<String> names) {
+    if (names.isEmpty()) {
+      return this;
+    }
+    return new ExchangeFile(
+        path,
+        mapping,
+        vars,
+        secrets,
+        cases.stream().filter(c -> names.contains(c.name())).toList());
+  }
+
   /** Every exchange of every case: what {@code serve --replay} answers from. */
   public List<RecordedExchange> allExchanges() {
     List<RecordedExchange> all = new ArrayList<>();
@@ -123,12 +151,18 @@ public record ExchangeFile(
   private static ReplayCase readCase(Path path, Map<String, Object> c, int index)
       throws IOException {
     String where = "cases[" + index + "]";
+    allowOnly(c, CASE_KEYS, path, where);
     List<RecordedExchange> exchanges = new ArrayList<>();
     int i = 0;
     for (Object e : list(c.get("exchanges"), path, where + ".exchanges")) {
-      exchanges.add(readExchange(path, map(e, path, where + ".exchanges[" + i++ + "]"), where));
+      String at = where + ".exchanges[" + i++ + "]";
+      exchanges.add(readExchange(path, map(e, path, at), at));
     }
     Map<String, Object> expect = map(c.get("expect"), path, where + ".expect");
+    allowOnly(expect, EXPECT_KEYS, path, where + ".expect");
+    if (expect.containsKey("parameters") && expect.containsKey("error")) {
+      throw new IOException(path + ": " + where + ".expect holds both 'parameters' and 'error'");
+    }
     List<Map<String, Object>> parameters = null;
     Integer status = null;
     String message = null;
@@ -138,6 +172,7 @@ public record ExchangeFile(
               (List<?>) list(expect.get("parameters"), path, where + ".expect.parameters");
     } else if (expect.containsKey("error")) {
       Map<String, Object> error = map(expect.get("error"), path, where + ".expect.error");
+      allowOnly(error, ERROR_KEYS, path, where + ".expect.error");
       status = number(error.get("status"), path, where + ".expect.error.status");
       message = error.get("message") == null ? null : error.get("message").toString();
     } else {
@@ -156,8 +191,20 @@ public record ExchangeFile(
 
   private static RecordedExchange readExchange(Path path, Map<String, Object> e, String where)
       throws IOException {
+    allowOnly(e, EXCHANGE_KEYS, path, where);
     Map<String, Object> request = map(e.get("request"), path, where + ".request");
     Map<String, Object> response = map(e.get("response"), path, where + ".response");
+    allowOnly(request, REQUEST_KEYS, path, where + ".request");
+    allowOnly(response, RESPONSE_KEYS, path, where + ".response");
+    if (request.get("url") == null) {
+      throw new IOException(path + ": " + where + ".request needs 'url'");
+    }
+    if (request.get("body") != null && request.get("form") != null) {
+      throw new IOException(path + ": " + where + ".request holds both 'body' and 'form'");
+    }
+    if (response.get("body") != null && response.get("bodyFile") != null) {
+      throw new IOException(path + ": " + where + ".response holds both 'body' and 'bodyFile'");
+    }
     byte[] body = new byte[0];
     if (response.get("bodyFile") != null) {
       Path bodyFile = path.resolveSibling(response.get("bodyFile").toString());
@@ -177,14 +224,55 @@ public record ExchangeFile(
       }
     }
     Object status = response.getOrDefault("status", 200);
+    Map<String, Object> form = form(request.get("form"), path, where + ".request.form");
     return new RecordedExchange(
-        String.valueOf(request.getOrDefault("method", "GET")).toUpperCase(),
+        String.valueOf(request.getOrDefault("method", "GET")).toUpperCase(Locale.ROOT),
         String.valueOf(request.get("url")),
         strings(request.get("headers"), path, where + ".request.headers"),
         request.get("body"),
+        form,
         number(status, path, where + ".response.status"),
         strings(response.get("headers"), path, where + ".response.headers"),
         body);
+  }
+
+  /** A form's fields: each a text (a number or boolean reads as its text) or a list of them. */
+  private static Map<String, Object> form(Object value, Path path, String where)
+      throws IOException {
+    if (value == null) {
+      return null;
+    }
+    Map<String, Object> form = map(value, path, where);
+    for (Map.Entry<String, Object> field : form.entrySet()) {
+      List<?> values =
+          field.getValue() instanceof List<?> list
+              ? list
+              : java.util.Collections.singletonList(field.getValue());
+      for (Object v : values) {
+        if (v instanceof Map<?, ?> || v instanceof List<?>) {
+          throw new IOException(
+              path + ": " + where + "." + field.getKey() + " must be a text or a list of texts");
+        }
+      }
+    }
+    return form;
+  }
+
+  /** Refuses a key this part of the file does not have, naming the closest one. */
+  private static void allowOnly(Map<?, ?> part, List<String> keys, Path path, String where)
+      throws IOException {
+    for (Object key : part.keySet()) {
+      if (!keys.contains(String.valueOf(key))) {
+        throw new IOException(
+            path
+                + ": "
+                + where
+                + ": unknown key '"
+                + key
+                + "'"
+                + Suggestions.hint(String.valueOf(key), keys));
+      }
+    }
   }
 
   private static int number(Object value, Path path, String where) throws IOException {

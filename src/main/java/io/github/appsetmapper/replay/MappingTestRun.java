@@ -5,17 +5,19 @@ import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.config.MappingSchema;
+import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -98,11 +100,32 @@ public final class MappingTestRun {
    * file's own {@code vars} win, its recorded calls depend on them.
    */
   public static FileResult run(Path testFile, ExecutorService pool, VarValues given) {
-    ExchangeFile file;
+    return run(testFile, pool, given, Set.of());
+  }
+
+  /**
+   * Runs the cases of a test file named in {@code caseNames} (every case when it is empty); a file
+   * without any case fails, one without a case of those names gives no result.
+   */
+  public static FileResult run(
+      Path testFile, ExecutorService pool, VarValues given, Set<String> caseNames) {
+    ExchangeFile whole;
     try {
-      file = ExchangeFile.read(testFile);
+      List<String> schemaProblems = schemaProblems(testFile);
+      if (!schemaProblems.isEmpty()) {
+        return new FileResult(testFile, List.of(), schemaProblems);
+      }
+      whole = ExchangeFile.read(testFile);
     } catch (IOException | RuntimeException e) {
       return new FileResult(testFile, List.of(), List.of("cannot read: " + e.getMessage()));
+    }
+    if (whole.cases().isEmpty()) {
+      return new FileResult(
+          testFile, List.of(), List.of("no test case in it; add one under 'cases'"));
+    }
+    ExchangeFile file = whole.only(caseNames);
+    if (file.cases().isEmpty()) {
+      return new FileResult(testFile, List.of(), List.of());
     }
     Path beside = mappingFileFor(testFile);
     Path source = Files.isRegularFile(beside) ? beside : testFile.toAbsolutePath().getParent();
@@ -142,6 +165,21 @@ public final class MappingTestRun {
     }
     return new FileResult(testFile, List.copyOf(results), List.of());
   }
+
+  /** The test-file JSON Schema's problems with the file, each with its line and column. */
+  private static List<String> schemaProblems(Path testFile) throws IOException {
+    String content = BoundedFiles.readText(testFile, YamlLimits.TEST.fileBytes());
+    List<Problem> problems = MappingSchema.checkTestFile(testFile.toString(), content);
+    if (problems.isEmpty()) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    out.add("does not match the test-file schema (" + SCHEMA_FILE + "):");
+    problems.forEach(p -> out.add("  " + p));
+    return out;
+  }
+
+  private static final String SCHEMA_FILE = "schema/mapping-test-v1.schema.json";
 
   private static FileResult notRun(ExchangeFile file, List<String> problems) {
     List<CaseResult> cases = new ArrayList<>();
@@ -184,7 +222,7 @@ public final class MappingTestRun {
       Redactor redactor,
       ErrorAnswers errors) {
     RecordingUpstream upstream = new RecordingUpstream(c.exchanges());
-    Engine engine = new Engine(upstream, pool, redactor);
+    Engine engine = Engine.builder().transport(upstream).pool(pool).redactor(redactor).build();
     Answer actual;
     try {
       Invocation invocation = new Invocation(c.applicationSetName(), roundTrip(c.input()));
@@ -287,12 +325,10 @@ public final class MappingTestRun {
     UpstreamRequest request = call.request();
     List<String> out = new ArrayList<>();
     if (call.repeatOf() != null) {
-      out.add(
-          "call made again (each recorded exchange answers one call): "
-              + HttpUpstream.describe(request));
+      out.add("call made again (each recorded exchange answers one call): " + request.describe());
       return out;
     }
-    out.add("unexpected call: " + HttpUpstream.describe(request));
+    out.add("unexpected call: " + request.describe());
     RecordedExchange closest = closest(request, exchanges);
     if (closest == null) {
       out.add("  the case records no exchange; add one under 'exchanges'");
@@ -303,9 +339,11 @@ public final class MappingTestRun {
       out.add("    method: expected " + closest.method() + ", got " + request.method());
     }
     String url = request.uri().toString();
-    if (!closest.url().equals(url)) {
+    if (!QueryString.base(closest.url()).equals(QueryString.base(url))) {
       out.add("    url: expected " + closest.url());
       out.add("         got      " + url);
+    } else if (!QueryString.sameUrl(closest.url(), url)) {
+      out.addAll(queryDifference(QueryString.pairs(closest.url()), QueryString.pairs(url)));
     }
     for (Map.Entry<String, String> header : closest.headers().entrySet()) {
       String got = request.headers().first(header.getKey());
@@ -319,11 +357,30 @@ public final class MappingTestRun {
                 + (got == null ? "none" : "'" + got + "'"));
       }
     }
-    if (closest.body() != null) {
-      String got =
-          request.body() == null ? "no body" : new String(request.body(), StandardCharsets.UTF_8);
-      out.add("    body: expected " + JsonCodec.write(closest.body()));
+    if (!ExchangeMatcher.bodyMatches(closest, request.body())) {
+      String got = request.body() == null ? "no body" : ExchangeMatcher.text(request.body());
+      String expected =
+          closest.form() != null
+              ? "the form " + String.join("&", ExchangeMatcher.formPairs(closest.form()))
+              : closest.body() instanceof String text ? text : JsonCodec.write(closest.body());
+      out.add("    body: expected " + expected);
       out.add("          got      " + got);
+    }
+    return out;
+  }
+
+  /** The query parameters one URL has and the other lacks (their order never matters). */
+  private static List<String> queryDifference(List<String> expected, List<String> actual) {
+    List<String> missing = new ArrayList<>(expected);
+    actual.forEach(missing::remove);
+    List<String> unexpected = new ArrayList<>(actual);
+    expected.forEach(unexpected::remove);
+    List<String> out = new ArrayList<>();
+    if (!missing.isEmpty()) {
+      out.add("    query: missing " + String.join(", ", missing));
+    }
+    if (!unexpected.isEmpty()) {
+      out.add("    query: not recorded " + String.join(", ", unexpected));
     }
     return out;
   }
@@ -333,7 +390,7 @@ public final class MappingTestRun {
     long bestScore = -1;
     String url = request.uri().toString();
     for (RecordedExchange e : all) {
-      long score = firstDifference(e.url(), url);
+      long score = QueryString.sameUrl(e.url(), url) ? 500_000 : firstDifference(e.url(), url);
       if (e.method().equalsIgnoreCase(request.method())) {
         score += 1_000_000;
       }

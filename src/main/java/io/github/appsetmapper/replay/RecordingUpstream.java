@@ -1,9 +1,9 @@
 package io.github.appsetmapper.replay;
 
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,7 +27,7 @@ public final class RecordingUpstream implements Upstream {
   }
 
   @Override
-  public synchronized UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public synchronized UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     RecordedExchange repeat = null;
     for (int i = 0; i < exchanges.size(); i++) {
       RecordedExchange exchange = exchanges.get(i);

@@ -1,11 +1,10 @@
 package io.github.appsetmapper.replay;
 
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +22,7 @@ public final class ReplayUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     for (RecordedExchange exchange : exchanges) {
       if (matches(exchange, request)) {
         return answer(exchange, request);
@@ -47,7 +46,7 @@ public final class ReplayUpstream implements Upstream {
         exchange.status(), Headers.of(headers), exchange.responseBody(), request.uri());
   }
 
-  static UpstreamException noMatch(UpstreamRequest request) {
-    return new UpstreamException(HttpUpstream.describe(request) + ": no recorded exchange matches");
+  static RequestFailure noMatch(UpstreamRequest request) {
+    return RequestFailure.of(request, "no recorded exchange matches");
   }
 }

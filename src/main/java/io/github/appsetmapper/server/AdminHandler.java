@@ -52,25 +52,33 @@ final class AdminHandler implements HttpHandler {
       Map<String, Object> answer = new LinkedHashMap<>();
       answer.put("mapping", name);
       if (invalidate) {
-        int count = engine.invalidate(mapping, target == null ? null : target.parameters());
-        answer.put("invalidated", count);
+        var done = engine.invalidate(mapping, target == null ? null : target.parameters());
+        answer.put("invalidated", done.count());
+        if (engine.shared()) {
+          answer.put("everyReplica", done.everyReplica());
+        }
         LOG.info(
-            "mapping={} cache invalidated: {} entries ({})",
+            "mapping={} cache invalidated: {} entries ({}, {})",
             name,
-            count,
-            target == null ? "all inputs" : "one input");
+            done.count(),
+            target == null ? "all inputs" : "one input",
+            done.everyReplica() ? "every replica" : "this replica only");
       } else {
-        int count =
+        var done =
             engine.resetGuard(
                 mapping,
                 target == null ? null : target.parameters(),
                 target == null ? null : target.applicationSetName());
-        answer.put("reset", count);
+        answer.put("reset", done.count());
+        if (engine.shared()) {
+          answer.put("everyReplica", done.everyReplica());
+        }
         LOG.info(
-            "mapping={} maxDrop guard reset: {} baselines forgotten ({})",
+            "mapping={} maxDrop guard reset: {} baselines forgotten ({}, {})",
             name,
-            count,
-            target == null ? "all inputs" : "one input");
+            done.count(),
+            target == null ? "all inputs" : "one input",
+            done.everyReplica() ? "every replica" : "this replica only");
       }
       Exchanges.send(exchange, 200, Json.write(answer));
     } catch (Exception failure) {

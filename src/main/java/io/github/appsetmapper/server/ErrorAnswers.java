@@ -1,10 +1,7 @@
 package io.github.appsetmapper.server;
 
-import io.github.appsetmapper.engine.EvaluationException;
-import io.github.appsetmapper.engine.GuardException;
-import io.github.appsetmapper.engine.InputException;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
  * The one place where failures become HTTP statuses. Anything unexpected is a 500 with a generic
@@ -23,29 +20,37 @@ public final class ErrorAnswers {
     if (failure instanceof HttpError http) {
       status = http.status();
       message = http.getMessage();
-    } else if (failure instanceof InputException) {
-      status = 400;
-      message = failure.getMessage();
-    } else if (failure instanceof UpstreamException upstream) {
-      status =
-          switch (upstream.kind()) {
-            case TIMEOUT, DEADLINE -> 504;
-            case LOCAL -> 500;
-            case OVERLOAD -> 503;
-            default -> 502;
-          };
-      message = failure.getMessage();
-    } else if (failure instanceof GuardException) {
-      status = 502;
-      message = failure.getMessage();
-    } else if (failure instanceof EvaluationException) {
-      status = 500;
-      message = failure.getMessage();
+    } else if (failure instanceof RequestFailure known) {
+      status = status(known.kind());
+      message = known.getMessage();
     } else {
       status = 500;
       message = "internal error (" + failure.getClass().getSimpleName() + "); see the server log";
     }
     return new ErrorAnswer(status, oneLine(redactor.redact(message)));
+  }
+
+  /**
+   * The status of each kind of request-time failure: a new kind does not compile until it has one.
+   */
+  static int status(RequestFailure.Kind kind) {
+    return switch (kind) {
+      case INPUT -> 400;
+      case FAILED, CONNECT, GUARD -> 502;
+      case TIMEOUT, DEADLINE -> 504;
+      case OVERLOAD -> 503;
+      case LOCAL, EXPRESSION, SECRET -> 500;
+    };
+  }
+
+  /**
+   * Whether the log needs the whole failure, cause and stack: what is neither the caller's nor the
+   * upstream's nor the mapping's fault, but ours (a TLS file, a bug).
+   */
+  public static boolean unexpected(Throwable failure) {
+    return !(failure instanceof RequestFailure known)
+        ? !(failure instanceof HttpError)
+        : known.kind() == RequestFailure.Kind.LOCAL;
   }
 
   /**

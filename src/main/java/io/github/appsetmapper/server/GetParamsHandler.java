@@ -3,7 +3,6 @@ package io.github.appsetmapper.server;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
-import io.github.appsetmapper.engine.EvaluationException;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.metrics.MetricsTrace;
@@ -85,7 +84,7 @@ final class GetParamsHandler implements HttpHandler {
       Exchanges.send(exchange, 200, body);
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
-      if (answer.status() == 500 && !(failure instanceof EvaluationException)) {
+      if (ErrorAnswers.unexpected(failure)) {
         // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
         LOG.error(
             "unexpected failure on {}",

@@ -6,17 +6,19 @@ import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.server.RoutingHandler;
 import io.undertow.server.handlers.GracefulShutdownHandler;
+import io.undertow.server.handlers.PathHandler;
 import io.undertow.util.AttachmentKey;
 import io.undertow.util.Headers;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Every route and the checks in front of it, as Undertow handlers. Health, readiness and metrics
- * need no token. Every other route checks its credentials from the headers first (on the IO thread,
- * before any body is read or any mapping looked up), then readiness where it applies, then reads
- * the body without a worker, and only then takes a worker for the work itself. The work is counted
- * by a {@link GracefulShutdownHandler}, which a shutdown waits on.
+ * Every route and the checks in front of it, as Undertow handlers: a {@link PathHandler} for
+ * health, readiness and metrics (no token), a {@link RoutingHandler} for the rest. Every other
+ * route checks its credentials from the headers first (on the IO thread, before any body is read or
+ * any mapping looked up), then readiness where it applies, then reads the body without a worker,
+ * and only then takes a worker for the work itself. The work is counted by a {@link
+ * GracefulShutdownHandler}, which a shutdown waits on.
  *
  * <pre>
  * GET  /healthz, /readyz, /metrics
@@ -30,6 +32,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Routes implements HttpHandler {
   private static final AttachmentKey<HttpHandler> WORK = AttachmentKey.create(HttpHandler.class);
+  private static final String HEALTHY = "{\"status\":\"ok\"}";
 
   private final ServerState state;
   private final Metrics metrics;
@@ -116,7 +119,12 @@ final class Routes implements HttpHandler {
                                 + " not allowed; use "
                                 + Refusals.allowed(exchange)),
                         null));
-    this.routes = new ReadDeadline(options.readTimeout(), refusals, routing);
+    // Health, readiness and metrics take any method, no token and no body: probes stay cheap.
+    this.routes =
+        new PathHandler(new ReadDeadline(options.readTimeout(), refusals, routing))
+            .addExactPath("/healthz", exchange -> Exchanges.send(exchange, 200, HEALTHY))
+            .addExactPath("/readyz", this::readiness)
+            .addExactPath("/metrics", this::metrics);
   }
 
   /** Requests being worked on, for a graceful shutdown to wait on. */
@@ -126,28 +134,23 @@ final class Routes implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange exchange) throws Exception {
-    String path = exchange.getRequestPath();
-    if (path.equals("/healthz")) {
-      Exchanges.send(exchange, 200, "{\"status\":\"ok\"}");
-      return;
-    }
-    if (path.equals("/readyz")) {
-      boolean ready = state.ready();
-      Exchanges.send(
-          exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : Json.error("not ready"));
-      return;
-    }
-    if (path.equals("/metrics")) {
-      exchange.dispatch(
-          done -> {
-            done.setStatusCode(200);
-            done.getResponseHeaders()
-                .put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
-            done.getResponseSender().send(metrics.scrape(), StandardCharsets.UTF_8);
-          });
-      return;
-    }
     routes.handleRequest(exchange);
+  }
+
+  private void readiness(HttpServerExchange exchange) {
+    boolean ready = state.ready();
+    Exchanges.send(
+        exchange, ready ? 200 : 503, ready ? "{\"status\":\"ready\"}" : Json.error("not ready"));
+  }
+
+  private void metrics(HttpServerExchange exchange) {
+    exchange.dispatch(
+        done -> {
+          done.setStatusCode(200);
+          done.getResponseHeaders()
+              .put(Headers.CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8");
+          done.getResponseSender().send(metrics.scrape(), StandardCharsets.UTF_8);
+        });
   }
 
   private static HttpHandler named(String route, HttpHandler next) {

@@ -1,5 +1,12 @@
 package io.github.appsetmapper.upstream;
 
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.limits.HostLimits;
 import io.github.appsetmapper.upstream.limits.RateLimits;
 import io.github.appsetmapper.upstream.net.GuardedDnsResolver;
@@ -131,7 +138,7 @@ public final class HttpUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     UpstreamRequest current = request;
     for (int hop = 0; ; hop++) {
       checkTarget(current);
@@ -141,8 +148,7 @@ public final class HttpUpstream implements Upstream {
         return response;
       }
       if (hop == MAX_REDIRECTS) {
-        throw new UpstreamException(
-            describe(request) + ": more than " + MAX_REDIRECTS + " redirects");
+        throw RequestFailure.of(request, "more than " + MAX_REDIRECTS + " redirects");
       }
       current = redirect(current, response.status(), location);
     }
@@ -153,24 +159,21 @@ public final class HttpUpstream implements Upstream {
   }
 
   private UpstreamRequest redirect(UpstreamRequest from, int status, String location)
-      throws UpstreamException {
+      throws RequestFailure {
     URI next;
     try {
       next = from.uri().resolve(location.trim());
     } catch (IllegalArgumentException e) {
-      throw new UpstreamException(describe(from) + ": redirect to an invalid URL");
+      throw RequestFailure.of(from, "redirect to an invalid URL");
     }
     if (!from.hosts().allows(next)) {
-      throw new UpstreamException(
-          describe(from)
-              + ": redirect to host '"
-              + next.getHost()
-              + "' refused (not in allowedHosts)");
+      throw RequestFailure.of(
+          from, "redirect to host '" + next.getHost() + "' refused (not in allowedHosts)");
     }
     if (!serverHosts.allows(next)) {
-      throw new UpstreamException(
-          describe(from)
-              + ": redirect to host '"
+      throw RequestFailure.of(
+          from,
+          "redirect to host '"
               + next.getHost()
               + "' refused (not in the server's --allowed-hosts)");
     }
@@ -180,9 +183,9 @@ public final class HttpUpstream implements Upstream {
       if (from.body() != null && !toGet) {
         // The body can hold credentials (an OAuth2 client secret, a login password): it does
         // not follow a redirect to another origin.
-        throw new UpstreamException(
-            describe(from)
-                + ": redirect to another origin '"
+        throw RequestFailure.of(
+            from,
+            "redirect to another origin '"
                 + next.getScheme()
                 + "://"
                 + next.getAuthority()
@@ -196,47 +199,40 @@ public final class HttpUpstream implements Upstream {
       }
       headers = Headers.of(kept);
     }
-    return new UpstreamRequest(
-        toGet ? "GET" : from.method(),
-        next,
-        headers,
-        toGet ? null : from.body(),
-        from.timeout(),
-        from.sensitiveHeaders(),
-        from.hosts(),
-        from.settings());
+    return from.toBuilder()
+        .method(toGet ? "GET" : from.method())
+        .uri(next)
+        .headers(headers)
+        .body(toGet ? null : from.body())
+        .build();
   }
 
-  private void checkTarget(UpstreamRequest request) throws UpstreamException {
+  private void checkTarget(UpstreamRequest request) throws RequestFailure {
     URI uri = request.uri();
     String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
     if (!scheme.equals("http") && !scheme.equals("https")) {
-      throw new UpstreamException(describe(request) + ": only http and https URLs can be called");
+      throw RequestFailure.of(request, "only http and https URLs can be called");
     }
     if (uri.getHost() == null) {
-      throw new UpstreamException(describe(request) + ": the URL has no host");
+      throw RequestFailure.of(request, "the URL has no host");
     }
     if (!request.hosts().allows(uri)) {
-      throw new UpstreamException(
-          describe(request) + ": host '" + uri.getHost() + "' is not in allowedHosts");
+      throw RequestFailure.of(request, "host '" + uri.getHost() + "' is not in allowedHosts");
     }
     if (!serverHosts.allows(uri)) {
-      throw new UpstreamException(
-          describe(request)
-              + ": host '"
-              + uri.getHost()
-              + "' is not in the server's --allowed-hosts");
+      throw RequestFailure.of(
+          request, "host '" + uri.getHost() + "' is not in the server's --allowed-hosts");
     }
   }
 
-  private UpstreamResponse once(UpstreamRequest request) throws UpstreamException {
+  private UpstreamResponse once(UpstreamRequest request) throws RequestFailure {
     Duration timeout = request.timeout();
     Deadline deadline = request.settings().deadline();
     Duration left = deadline.remaining();
     boolean byDeadline = deadline.isSet() && left.compareTo(timeout) < 0;
     if (byDeadline && left.isZero()) {
-      throw new UpstreamException(
-          describe(request) + ": not sent, the deadline ran out", UpstreamException.Kind.DEADLINE);
+      throw RequestFailure.of(
+          request, "not sent, the deadline ran out", RequestFailure.Kind.DEADLINE);
     }
     Duration budget = byDeadline ? left : timeout;
     long started = System.nanoTime();
@@ -244,12 +240,13 @@ public final class HttpUpstream implements Upstream {
     try {
       permit = limits.acquire(request.uri().getHost(), budget);
     } catch (HostLimits.Refused e) {
-      throw new UpstreamException(
-          describe(request) + ": " + e.getMessage(),
-          byDeadline ? UpstreamException.Kind.DEADLINE : UpstreamException.Kind.TIMEOUT);
+      throw RequestFailure.of(
+          request,
+          e.getMessage(),
+          byDeadline ? RequestFailure.Kind.DEADLINE : RequestFailure.Kind.TIMEOUT);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(describe(request) + ": interrupted");
+      throw RequestFailure.of(request, "interrupted");
     }
     try (permit) {
       Duration rest = budget.minusNanos(System.nanoTime() - started);
@@ -262,7 +259,7 @@ public final class HttpUpstream implements Upstream {
 
   private UpstreamResponse execute(
       UpstreamRequest request, Duration budget, boolean byDeadline, Duration timeout)
-      throws UpstreamException {
+      throws RequestFailure {
     HttpUriRequestBase http = new HttpUriRequestBase(request.method(), request.uri());
     for (Headers.Header h : request.headers().fields()) {
       http.addHeader(h.name(), h.value());
@@ -284,8 +281,8 @@ public final class HttpUpstream implements Upstream {
       TlsContexts.Material material;
       try {
         material = tls.material(request.settings().tls());
-      } catch (UpstreamException e) {
-        throw e.withMessage(describe(request) + ": " + e.getMessage());
+      } catch (RequestFailure e) {
+        throw e.onCall(request);
       }
       context.setAttribute(RoutingTlsStrategy.ATTRIBUTE, material);
       context.setUserToken(material.version());
@@ -304,35 +301,36 @@ public final class HttpUpstream implements Upstream {
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
-      throw new UpstreamException(
-          describe(request) + ": response larger than " + maxBodyBytes + " bytes");
+      throw RequestFailure.of(request, "response larger than " + maxBodyBytes + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
-          throw new UpstreamException(
-              describe(request) + ": cut off by the deadline", UpstreamException.Kind.DEADLINE);
+          throw RequestFailure.of(request, "cut off by the deadline", RequestFailure.Kind.DEADLINE)
+              .causedBy(e);
         }
-        throw new UpstreamException(
-            describe(request) + ": timed out after " + timeout.toMillis() + " ms",
-            UpstreamException.Kind.TIMEOUT);
+        throw RequestFailure.of(
+                request,
+                "timed out after " + timeout.toMillis() + " ms",
+                RequestFailure.Kind.TIMEOUT)
+            .causedBy(e);
       }
-      throw new UpstreamException(describe(request) + ": " + cause(e), kind(e));
+      throw RequestFailure.of(request, cause(e), kind(e)).causedBy(e);
     } finally {
       cancel.cancel(false);
     }
   }
 
-  private static UpstreamException.Kind kind(Exception e) {
+  private static RequestFailure.Kind kind(Exception e) {
     if (e instanceof RefusedAddressException) {
-      return UpstreamException.Kind.FAILED;
+      return RequestFailure.Kind.FAILED;
     }
     if (e instanceof ConnectException
         || e instanceof NoRouteToHostException
         || e instanceof org.apache.hc.client5.http.ConnectTimeoutException
         || e instanceof org.apache.hc.core5.http.NoHttpResponseException) {
-      return UpstreamException.Kind.CONNECT;
+      return RequestFailure.Kind.CONNECT;
     }
-    return UpstreamException.Kind.FAILED;
+    return RequestFailure.Kind.FAILED;
   }
 
   private UpstreamResponse read(UpstreamRequest request, ClassicHttpResponse response)
@@ -399,16 +397,6 @@ public final class HttpUpstream implements Upstream {
     }
     String message = e.getMessage();
     return message == null || message.isBlank() ? e.getClass().getSimpleName() : message;
-  }
-
-  /** The call as errors name it: method and URL, query string kept, user info dropped. */
-  public static String describe(UpstreamRequest request) {
-    URI uri = request.uri();
-    String shown = uri.toString();
-    if (uri.getRawUserInfo() != null) {
-      shown = shown.replace(uri.getRawUserInfo() + "@", "");
-    }
-    return request.method() + " " + shown;
   }
 
   @Override

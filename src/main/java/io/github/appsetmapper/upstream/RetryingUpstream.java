@@ -1,5 +1,10 @@
 package io.github.appsetmapper.upstream;
 
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -35,23 +40,20 @@ public final class RetryingUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     int retries = IDEMPOTENT.contains(request.method()) ? request.settings().retries() : 0;
     Deadline deadline = request.settings().deadline();
     for (int attempt = 1; ; attempt++) {
       UpstreamResponse response;
       try {
         response = next.exchange(request);
-      } catch (UpstreamException e) {
-        if (e.kind() != UpstreamException.Kind.CONNECT || attempt > retries) {
-          throw attempt == 1
-              ? e
-              : e.withMessage(e.getMessage() + " after " + attempt + " attempts");
+      } catch (RequestFailure e) {
+        if (e.kind() != RequestFailure.Kind.CONNECT || attempt > retries) {
+          throw attempt == 1 ? e : e.adding(" after " + attempt + " attempts");
         }
         Duration wait = backoff(attempt);
         if (wait.compareTo(deadline.remaining()) >= 0) {
-          throw e.withMessage(
-              e.getMessage() + " (" + attempt + " attempts; no time left for another)");
+          throw e.adding(" (" + attempt + " attempts; no time left for another)");
         }
         sleep(wait);
         continue;
@@ -97,12 +99,12 @@ public final class RetryingUpstream implements Upstream {
     }
   }
 
-  private static void sleep(Duration wait) throws UpstreamException {
+  private static void sleep(Duration wait) throws RequestFailure {
     try {
       Thread.sleep(wait.toMillis());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException("interrupted while waiting to retry");
+      throw new RequestFailure("interrupted while waiting to retry");
     }
   }
 

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.upstream;
 
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import io.github.appsetmapper.upstream.limits.RateRule;
 import io.github.appsetmapper.upstream.net.Addresses;
 import io.github.appsetmapper.upstream.net.ProxySettings;

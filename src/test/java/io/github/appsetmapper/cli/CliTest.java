@@ -31,7 +31,7 @@ class CliTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"", "serve", "validate", "run", "test"})
+  @ValueSource(strings = {"", "serve", "validate", "run", "test", "record"})
   void everyCommandHasHelp(String command) {
     Result result = command.isEmpty() ? run("--help") : run(command, "--help");
     assertThat(result.exit()).isZero();
@@ -43,7 +43,7 @@ class CliTest {
   void noCommandIsAUsageError() {
     Result result = run();
     assertThat(result.exit()).isEqualTo(2);
-    assertThat(result.err()).startsWith("name a command: serve, validate, run or test");
+    assertThat(result.err()).startsWith("name a command: serve, validate, run, test or record");
   }
 
   @Nested

@@ -252,7 +252,187 @@ class TestCommandTest {
       CliTest.Result result = CliTest.run("test", dir.toString());
       assertThat(result.exit()).isEqualTo(1);
       assertThat(result.out().lines())
-          .containsExactly("FAIL no test case found", "0 passed, 1 failed");
+          .containsExactly(
+              "FAIL "
+                  + dir.resolve("empty.test.yaml")
+                  + ": no test case in it; add one under 'cases'",
+              "0 passed, 1 failed");
+    }
+  }
+
+  /** A mapping whose token comes from an OAuth2 client-credentials grant: a form body. */
+  private static final String OAUTH_MAPPING =
+      """
+      name: inventory
+      vars:
+        api: {default: "https://inventory.example.com"}
+        idp: {default: "https://login.example.com"}
+      secrets:
+        client: {env: CLIENT_SECRET}
+      list:
+        request:
+          url: "#{vars.api}/clusters"
+          query: {env: prod, region: eu, tier: gold}
+          auth:
+            oauth2:
+              tokenUrl: "#{vars.idp}/token"
+              clientId: appset-mapper
+              clientSecret: {secret: client}
+              clientAuth: body
+              scopes: [inventory.read, inventory.list]
+              params: {audience: "https://inventory.example.com"}
+        items: "$.items[*]"
+      parameters:
+        name: item.name
+      """;
+
+  private static final String OAUTH_TEST =
+      """
+      secrets: {client: demo-client-secret}
+      cases:
+        - name: a token, then the clusters
+          exchanges:
+            - request:
+                method: POST
+                url: https://login.example.com/token
+                form:
+                  scope: inventory.read inventory.list
+                  client_secret: demo-client-secret
+                  audience: https://inventory.example.com
+                  grant_type: client_credentials
+                  client_id: appset-mapper
+              response:
+                body: {access_token: demo-access-token, token_type: Bearer, expires_in: 300}
+            - request:
+                url: https://inventory.example.com/clusters?tier=gold&env=prod&region=eu
+                headers: {Authorization: Bearer demo-access-token}
+              response:
+                body: {items: [{name: prod-eu-1}]}
+          expect:
+            parameters: [{name: prod-eu-1}]
+        - name: nothing in the inventory
+          exchanges:
+            - request:
+                method: POST
+                url: https://login.example.com/token
+                form: {grant_type: client_credentials, client_id: appset-mapper,
+                       client_secret: demo-client-secret, scope: inventory.read inventory.list,
+                       audience: https://inventory.example.com}
+              response:
+                body: {access_token: demo-access-token-2, expires_in: 300}
+            - request:
+                url: https://inventory.example.com/clusters?region=eu&tier=gold&env=prod
+                headers: {Authorization: Bearer demo-access-token-2}
+              response:
+                body: {items: []}
+          expect:
+            parameters: []
+      """;
+
+  private static Path oauth(Path dir, String from, String to) throws Exception {
+    Files.writeString(dir.resolve("inventory.yaml"), OAUTH_MAPPING);
+    assertThat(OAUTH_TEST).contains(from);
+    Files.writeString(dir.resolve("inventory.test.yaml"), OAUTH_TEST.replace(from, to));
+    return dir.resolve("inventory.test.yaml");
+  }
+
+  @Nested
+  class Matching {
+    @Test
+    void queryParametersAndFormFieldsMatchInAnyOrder(@TempDir Path dir) throws Exception {
+      Path test = oauth(dir, "", "");
+      CliTest.Result result = CliTest.run("test", test.toString());
+      assertThat(result.out().lines())
+          .containsExactly(
+              "ok   " + test + " > a token, then the clusters",
+              "ok   " + test + " > nothing in the inventory",
+              "2 passed, 0 failed");
+      assertThat(result.exit()).isZero();
+    }
+
+    @Test
+    void theRecordedQueryOfTheSampleMatchesInAnotherOrder(@TempDir Path dir) throws Exception {
+      Path test =
+          sample(
+              dir,
+              "url: https://registry.example.com/service/token?service=harbor-registry&scope=repository%3Amyorg%2Ffront%3Apull",
+              "url: https://registry.example.com/service/token?scope=repository%3Amyorg%2Ffront%3Apull&service=harbor-registry");
+      assertThat(CliTest.run("test", test.toString()).out()).endsWith("5 passed, 0 failed\n");
+    }
+
+    @Test
+    void aFormFieldThatDiffersIsShown(@TempDir Path dir) throws Exception {
+      Path test = oauth(dir, "client_id: appset-mapper\n", "client_id: appset-mapper-old\n");
+      List<String> lines = CliTest.run("test", test.toString()).out().lines().toList();
+      assertThat(lines.subList(0, 6))
+          .containsExactly(
+              "FAIL " + test + " > a token, then the clusters",
+              "    unexpected call: POST https://login.example.com/token",
+              "      closest recorded exchange: POST https://login.example.com/token",
+              "        body: expected the form audience=https://inventory.example.com"
+                  + "&client_id=appset-mapper-old&client_secret=demo-client-secret"
+                  + "&grant_type=client_credentials&scope=inventory.read inventory.list",
+              "              got      grant_type=client_credentials&scope=inventory.read+inventory.list"
+                  + "&audience=https%3A%2F%2Finventory.example.com&client_id=appset-mapper"
+                  + "&client_secret=demo-client-secret",
+              "    expected call not made: POST https://login.example.com/token");
+    }
+
+    @Test
+    void aQueryParameterThatDiffersIsNamed(@TempDir Path dir) throws Exception {
+      Path test = oauth(dir, "clusters?tier=gold&env=prod", "clusters?tier=silver&env=prod");
+      List<String> lines = CliTest.run("test", test.toString()).out().lines().toList();
+      assertThat(lines.subList(0, 5))
+          .containsExactly(
+              "FAIL " + test + " > a token, then the clusters",
+              "    unexpected call: GET https://inventory.example.com/clusters?env=prod&region=eu&tier=gold",
+              "      closest recorded exchange: GET https://inventory.example.com/clusters?tier=silver&env=prod&region=eu",
+              "        query: missing tier=silver",
+              "        query: not recorded tier=gold");
+    }
+  }
+
+  @Nested
+  class Selecting {
+    @Test
+    void caseRunsOnlyTheCasesNamed(@TempDir Path dir) throws Exception {
+      Path test = oauth(dir, "", "");
+      CliTest.Result result =
+          CliTest.run("test", "--case", "nothing in the inventory", test.toString());
+      assertThat(result.out().lines())
+          .containsExactly("ok   " + test + " > nothing in the inventory", "1 passed, 0 failed");
+      assertThat(result.exit()).isZero();
+    }
+
+    @Test
+    void aCaseNameFoundNowhereFailsNamingTheFiles(@TempDir Path dir) throws Exception {
+      Path test = oauth(dir, "", "");
+      CliTest.Result result = CliTest.run("test", "--case", "nothing", dir.toString());
+      assertThat(result.out().lines())
+          .containsExactly("FAIL no test case named 'nothing' in " + test, "0 passed, 1 failed");
+      assertThat(result.exit()).isEqualTo(1);
+    }
+  }
+
+  @Nested
+  class Schema {
+    @Test
+    void aMisspelledKeyIsNamedWithItsLine(@TempDir Path dir) throws Exception {
+      Path test =
+          oauth(
+              dir,
+              "headers: {Authorization: Bearer demo-access-token}",
+              "header: {Authorization: Bearer demo-access-token}");
+      CliTest.Result result = CliTest.run("test", test.toString());
+      assertThat(result.out().lines().toList())
+          .startsWith(
+              "FAIL "
+                  + test
+                  + ": does not match the test-file schema (schema/mapping-test-v1.schema.json):",
+              "      "
+                  + test
+                  + ":18:11 cases[0].exchanges[1].request.header: schema: unknown key 'header'");
+      assertThat(result.exit()).isEqualTo(1);
     }
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.appsetmapper.config.MappingParser;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -28,11 +28,8 @@ class CompiledModeTest {
     return mapping.parameters().get("x");
   }
 
-  private static Map<String, Object> scope(Object item) {
-    Map<String, Object> scope = new HashMap<>();
-    scope.put("item", item);
-    scope.put("input", Map.of());
-    return scope;
+  private static Scope scope(Object item) {
+    return Scope.empty().with(Scope.Name.ITEM, item).with(Scope.Name.INPUT, Map.of());
   }
 
   @Test

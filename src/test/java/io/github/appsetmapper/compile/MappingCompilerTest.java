@@ -8,13 +8,13 @@ import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingParser;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -1060,14 +1060,15 @@ class MappingCompilerTest {
     @MethodSource("allowed")
     void allowedLoadsAndRuns(String expression, Object expected) throws MappingException {
       CompiledMapping mapping = compile(withParameter(expression));
-      Map<String, Object> scope = new LinkedHashMap<>();
-      scope.put("input", Map.of("branch", "feat/x", "label", "bug"));
-      scope.put(
-          "item",
-          Map.of(
-              "labels", List.of(Map.of("name", "bug")),
-              "head", Map.of("ref", "Feature/Login_Page"),
-              "list", List.of(1, 2, 3)));
+      Scope scope =
+          Scope.empty()
+              .with(Scope.Name.INPUT, Map.of("branch", "feat/x", "label", "bug"))
+              .with(
+                  Scope.Name.ITEM,
+                  Map.of(
+                      "labels", List.of(Map.of("name", "bug")),
+                      "head", Map.of("ref", "Feature/Login_Page"),
+                      "list", List.of(1, 2, 3)));
 
       assertThat(mapping.parameters().get("x").evaluate(scope)).isEqualTo(expected);
     }

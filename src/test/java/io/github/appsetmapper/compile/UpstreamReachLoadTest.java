@@ -7,7 +7,7 @@ import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingParser;
 import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.tls.TlsSettings;
+import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -93,8 +93,8 @@ class UpstreamReachLoadTest {
               """);
       assertThat(mapping.deadline()).isEqualTo(Duration.ofSeconds(5));
       CompiledRequest list = mapping.list().request();
-      assertThat(list.retries()).isZero();
-      assertThat(list.tls())
+      assertThat(list.settings().retries()).isZero();
+      assertThat(list.settings().tls())
           .isEqualTo(
               new TlsSettings(
                   Path.of("/etc/ca.pem"),
@@ -108,8 +108,8 @@ class UpstreamReachLoadTest {
       assertThat(((CompiledPaginate.Cursor) mapping.list().paginate()).param()).isEqualTo("after");
 
       CompiledEnrich app = mapping.enrich().get(0);
-      assertThat(app.request().retries()).isEqualTo(4);
-      assertThat(app.request().tls().caFile()).isEqualTo(Path.of("/etc/ca.pem"));
+      assertThat(app.request().settings().retries()).isEqualTo(4);
+      assertThat(app.request().settings().tls().caFile()).isEqualTo(Path.of("/etc/ca.pem"));
       assertThat(app.request().auth()).isInstanceOf(CompiledAuth.GithubApp.class);
       CompiledPaginate.Numbered pages = (CompiledPaginate.Numbered) app.paginate();
       assertThat(pages.size()).isEqualTo(100);
@@ -140,8 +140,8 @@ class UpstreamReachLoadTest {
               parameters: {id: item.id}
               """);
       assertThat(mapping.deadline()).isEqualTo(Duration.ofSeconds(25));
-      assertThat(mapping.list().request().retries()).isEqualTo(2);
-      assertThat(mapping.list().request().tls()).isNull();
+      assertThat(mapping.list().request().settings().retries()).isEqualTo(2);
+      assertThat(mapping.list().request().settings().tls()).isNull();
     }
   }
 

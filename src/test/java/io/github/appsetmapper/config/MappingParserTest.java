@@ -152,11 +152,11 @@ class MappingParserTest {
 
       RequestSpec front = spec.enrich().get("front").request();
       RequestSpec back = spec.enrich().get("back").request();
-      assertThat(back.headers()).containsOnlyKeys("Accept", "Authorization");
-      assertThat(back.headers().get("Accept").text())
-          .isEqualTo(front.headers().get("Accept").text())
+      assertThat(back.options().headers()).containsOnlyKeys("Accept", "Authorization");
+      assertThat(back.options().headers().get("Accept").text())
+          .isEqualTo(front.options().headers().get("Accept").text())
           .startsWith("application/vnd.oci.image.index.v1+json, ");
-      assertThat(back.headers().get("Authorization"))
+      assertThat(back.options().headers().get("Authorization"))
           .isEqualTo(
               new Expr(
                   "Bearer #{secret.registry}",
@@ -201,7 +201,7 @@ class MappingParserTest {
                   """)
               .get(0);
 
-      Map<String, Expr> headers = spec.enrich().get("more").request().headers();
+      Map<String, Expr> headers = spec.enrich().get("more").request().options().headers();
       assertThat(headers).containsOnlyKeys("Accept", "X-Team");
       assertThat(headers.get("Accept").text()).isEqualTo("application/json");
       assertThat(headers.get("X-Team").text()).isEqualTo("delivery");
@@ -241,7 +241,7 @@ class MappingParserTest {
                   """)
               .get(0);
 
-      assertThat(spec.list().request().timeout()).isEqualTo(Duration.ofSeconds(90));
+      assertThat(spec.list().request().options().timeout()).isEqualTo(Duration.ofSeconds(90));
     }
   }
 
@@ -749,8 +749,10 @@ class MappingParserTest {
       assertThat(spec.maxDrop()).isEqualTo(new MaxDrop(50, true));
       assertThat(spec.defaults().cache().ttl()).isEqualTo(java.time.Duration.ofMinutes(1));
       assertThat(spec.defaults().cache().staleIfError()).isEqualTo(java.time.Duration.ofHours(1));
-      assertThat(spec.list().request().cache().ttl()).isEqualTo(java.time.Duration.ofSeconds(30));
-      assertThat(spec.list().request().cache().staleIfError()).isEqualTo(java.time.Duration.ZERO);
+      assertThat(spec.list().request().options().cache().ttl())
+          .isEqualTo(java.time.Duration.ofSeconds(30));
+      assertThat(spec.list().request().options().cache().staleIfError())
+          .isEqualTo(java.time.Duration.ZERO);
     }
 
     @Test

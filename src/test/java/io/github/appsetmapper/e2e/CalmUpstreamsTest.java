@@ -3,6 +3,7 @@ package io.github.appsetmapper.e2e;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.appsetmapper.server.WebhookSecret;
+import io.github.appsetmapper.testing.ManualTicker;
 import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.testing.PluginServer.Answer;
 import io.github.appsetmapper.testing.StubUpstream;
@@ -14,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -163,11 +165,12 @@ class CalmUpstreamsTest {
                 "\"v1\"".equals(r.header("If-None-Match"))
                     ? Reply.status(304).withHeader("ETag", "\"v1\"")
                     : Reply.json(200, "[1,2]").withHeader("ETag", "\"v1\""));
+        ManualTicker clock = new ManualTicker();
         try (PluginServer plugin =
-            PluginServer.withYaml(
+            PluginServer.withTicker(
                 dir,
                 Map.of("up", stub.url()),
-                Map.of(),
+                clock,
                 mapping("pulls", "cache: {ttl: 700ms}", ""))) {
           assertThat(plugin.getparams("pulls", BODY).body()).isEqualTo(answer(1, 2));
           assertThat(plugin.getparams("pulls", BODY).body()).isEqualTo(answer(1, 2));
@@ -182,7 +185,7 @@ class CalmUpstreamsTest {
           assertThat(explained.body().replaceAll("\\s+", ""))
               .contains("\"shared\":true,\"cache\":\"hit\"");
           assertThat(stub.calls()).isEqualTo(1);
-          Thread.sleep(800);
+          clock.advance(Duration.ofMillis(800));
           assertThat(plugin.getparams("pulls", BODY).body()).isEqualTo(answer(1, 2));
           assertThat(stub.calls()).isEqualTo(2);
           assertThat(stub.received().get(1).header("If-None-Match")).isEqualTo("\"v1\"");
@@ -207,25 +210,25 @@ class CalmUpstreamsTest {
       try (StubUpstream stub = new StubUpstream()) {
         AtomicReference<Reply> reply = new AtomicReference<>(Reply.json(200, "[1,2]"));
         stub.on("GET /repos/front/pulls", r -> reply.get());
+        ManualTicker clock = new ManualTicker();
         try (PluginServer plugin =
-            PluginServer.withYaml(
+            PluginServer.withTicker(
                 dir,
                 Map.of("up", stub.url()),
-                Map.of(),
+                clock,
                 mapping("pulls", "cache: {ttl: 500ms, staleIfError: 1s}", ""))) {
-          long fetched = System.nanoTime();
           Answer fresh = plugin.getparams("pulls", BODY);
           assertThat(fresh.body()).isEqualTo(answer(1, 2));
           assertThat(fresh.headers()).doesNotContainKey("x-appset-mapper-stale");
           reply.set(Reply.json(503, "{\"message\":\"down for maintenance\"}"));
-          Thread.sleep(600);
+          clock.advance(Duration.ofMillis(600));
           Answer stale = plugin.getparams("pulls", BODY);
           assertThat(stale.status()).isEqualTo(200);
           assertThat(stale.body()).isEqualTo(answer(1, 2));
           assertThat(stale.headers().get("x-appset-mapper-stale")).containsExactly("true");
           assertThat(stub.calls()).isEqualTo(2);
-          long waited = (System.nanoTime() - fetched) / 1_000_000;
-          Thread.sleep(Math.max(0, 1700 - waited));
+          // Past ttl + staleIfError (1.5 s) since the fetch: the last good answer is too old.
+          clock.advance(Duration.ofMillis(1100));
           Answer failed = plugin.getparams("pulls", BODY);
           assertThat(failed.status()).isEqualTo(502);
           assertThat(failed.body())

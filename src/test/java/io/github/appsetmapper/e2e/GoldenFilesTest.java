@@ -4,16 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSources;
-import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.replay.ExchangeFile;
 import io.github.appsetmapper.replay.ExchangeMatcher;
 import io.github.appsetmapper.replay.RecordedExchange;
 import io.github.appsetmapper.replay.ReplayCase;
-import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.Json;
 import io.github.appsetmapper.server.MappingRegistry;
@@ -21,8 +20,8 @@ import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.testing.StubUpstream;
-import io.github.appsetmapper.upstream.Headers;
 import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.call.Headers;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -35,8 +34,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
 import org.junit.jupiter.api.DynamicNode;
@@ -118,28 +115,15 @@ class GoldenFilesTest {
                     + "\"}");
           });
       Map<String, String> vars = rewrite.vars();
-      Redactor redactor = new Redactor();
-      MappingLoader.Result loaded =
-          MappingLoader.load(
-              List.of(file.path().getParent()),
-              // The test file's vars are for the mapping it tests, as `test` takes them.
-              new CompileOptions(
-                  io.github.appsetmapper.compile.VarValues.NONE.under(vars),
-                  name -> null,
-                  redactor,
-                  file.secrets()));
-      assertThat(loaded.varErrors()).as("vars bind").isEmpty();
-      assertThat(loaded.problems()).as("mappings load").isEmpty();
-      CompiledMapping mapping = pick(file, loaded.mappings());
-      ExecutorService pool = Executors.newFixedThreadPool(16);
-      try (HttpUpstream upstream = new HttpUpstream(16, HttpUpstream.DEFAULT_MAX_BODY_BYTES);
-          AppServer server =
-              new AppServer(
-                      new ServerOptions(
-                          "127.0.0.1", 0, Tokens.fixed(PluginServer.TOKEN), 1 << 20, 1, 4),
-                      MappingRegistry.of(List.of(mapping), null),
-                      new Engine(upstream, pool, redactor))
-                  .start()) {
+      try (AppRuntime runtime =
+              AppRuntime.builder()
+                  // The test file's vars are for the mapping it tests, as `test` takes them.
+                  .vars(VarValues.NONE.under(vars))
+                  .environment(name -> null)
+                  .secretValues(file.secrets())
+                  .transport(new HttpUpstream(16, HttpUpstream.DEFAULT_MAX_BODY_BYTES))
+                  .build();
+          AppServer server = serve(runtime, file)) {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("applicationSetName", c.applicationSetName());
         body.put("input", c.input().isEmpty() ? Map.of() : Map.of("parameters", c.input()));
@@ -151,7 +135,7 @@ class GoldenFilesTest {
                                 "http://127.0.0.1:"
                                     + server.port()
                                     + "/mappings/"
-                                    + mapping.name()
+                                    + server.registry().names().iterator().next()
                                     + "/api/v1/getparams.execute"))
                         .header("Authorization", "Bearer " + PluginServer.TOKEN)
                         .header("Content-Type", "application/json")
@@ -171,10 +155,21 @@ class GoldenFilesTest {
         }
         assertThat(unused).as("recorded exchanges the mapping did not make").isEmpty();
         assertThat(stub.received()).as("calls made").hasSize(expected.size());
-      } finally {
-        pool.shutdownNow();
       }
     }
+  }
+
+  /** The real server over the runtime, serving the one mapping the test file tests. */
+  private static AppServer serve(AppRuntime runtime, ExchangeFile file) {
+    MappingLoader.Result loaded = runtime.load(List.of(file.path().getParent()));
+    assertThat(loaded.varErrors()).as("vars bind").isEmpty();
+    assertThat(loaded.problems()).as("mappings load").isEmpty();
+    CompiledMapping mapping = pick(file, loaded.mappings());
+    return runtime
+        .server(
+            new ServerOptions("127.0.0.1", 0, Tokens.fixed(PluginServer.TOKEN), 1 << 20, 1, 4),
+            MappingRegistry.of(List.of(mapping), null))
+        .start();
   }
 
   private static CompiledMapping pick(ExchangeFile file, List<CompiledMapping> mappings) {
@@ -211,12 +206,8 @@ class GoldenFilesTest {
     RecordedExchange exchange(RecordedExchange e) {
       Map<String, String> responseHeaders = new LinkedHashMap<>();
       e.responseHeaders().forEach((k, v) -> responseHeaders.put(k, text(v)));
-      return new RecordedExchange(
-          e.method(),
+      return e.movedTo(
           text(e.url()),
-          e.headers(),
-          e.body(),
-          e.status(),
           responseHeaders,
           text(new String(e.responseBody(), StandardCharsets.UTF_8))
               .getBytes(StandardCharsets.UTF_8));

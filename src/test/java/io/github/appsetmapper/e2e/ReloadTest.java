@@ -2,11 +2,9 @@ package io.github.appsetmapper.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.appsetmapper.compile.CompileOptions;
-import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.reload.MappingReloader;
-import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
@@ -25,8 +23,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -38,8 +34,8 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReloadTest {
   private final HttpClient client = HttpClient.newHttpClient();
-  private final ExecutorService pool = Executors.newFixedThreadPool(4);
   private final Metrics metrics = new Metrics();
+  private AppRuntime runtime;
   private AppServer server;
   private MappingReloader reloader;
 
@@ -47,12 +43,18 @@ class ReloadTest {
     return "name: " + name + "\nparameters:\n  greeting: \"'" + greeting + "'\"\n";
   }
 
-  private void serve(Path dir) {
+  private void serve(Path dir) throws java.io.IOException {
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
+    runtime =
+        AppRuntime.builder()
+            .environment(n -> null)
+            .transport(new HttpUpstream(4, 1 << 20))
+            .enrichThreads(4)
+            .metrics(metrics)
+            .build();
     reloader =
-        new MappingReloader(
+        runtime.reloader(
             List.of(dir),
-            new CompileOptions(Map.of(), n -> null, new Redactor()),
             null,
             registry -> {
               latest.set(registry);
@@ -62,15 +64,13 @@ class ReloadTest {
               if (server != null) {
                 server.swap(registry);
               }
-            },
-            metrics::reload);
+            });
     reloader.reloadIfChanged();
     server =
-        new AppServer(
+        runtime
+            .server(
                 new ServerOptions("127.0.0.1", 0, Tokens.fixed(PluginServer.TOKEN), 1 << 20, 1, 4),
-                latest.get(),
-                new Engine(new HttpUpstream(4, 1 << 20), pool, new Redactor()),
-                metrics)
+                latest.get())
             .start();
   }
 
@@ -82,7 +82,9 @@ class ReloadTest {
     if (server != null) {
       server.close();
     }
-    pool.shutdownNow();
+    if (runtime != null) {
+      runtime.close();
+    }
   }
 
   private String call(String path, String method) throws Exception {

@@ -71,6 +71,17 @@ class RoutesTest {
       assertThat(plugin.send("GET", "/readyz", null, null, null))
           .extracting(Answer::status, Answer::body)
           .containsExactly(200, "{\"status\":\"ready\"}");
+      // Any method, as probes and load balancers send them; no other path below them.
+      assertThat(plugin.send("HEAD", "/healthz", null, null, null).status()).isEqualTo(200);
+      assertThat(plugin.send("POST", "/readyz", "", null, null).status()).isEqualTo(200);
+      assertThat(plugin.send("GET", "/metrics", null, null, null).body())
+          .contains("appset_mapper_cache_entries");
+      assertThat(plugin.send("GET", "/healthz/x", null, null, null))
+          .extracting(Answer::status, Answer::body)
+          .containsExactly(
+              404,
+              "{\"error\":\"unknown path '/healthz/x'; getparams is POST"
+                  + " /mappings/<name>/api/v1/getparams.execute\"}");
     }
   }
 

@@ -1,9 +1,20 @@
 package io.github.appsetmapper.expr;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.params.provider.Arguments.arguments;
 
+import io.github.appsetmapper.json.JsonCodec;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -14,6 +25,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class SlugTest {
 
   private static final int ARGO_MAX_LENGTH = 50;
+  private static final Path FIXTURES = Path.of("src/test/resources/fixtures/slug");
 
   // Argo CD applicationset/generators/pull_request_test.go, TestPullRequestGithubGenerateParams:
   // branch -> branch_slug and target_branch -> target_branch_slug.
@@ -101,7 +113,7 @@ class SlugTest {
 
   // Outputs of the real pipeline, not of docs: gosimple/slug slug.go Make() run under Go with
   // Argo's settings (MaxLength per row, CustomSub "_" -> "-") and the gosimple/unidecode v1.0.1
-  // table (decoded from its compressed data, entries up to U+1688; "€" from slug_test.go).
+  // table (decoded from its compressed table.go; "€" from slug_test.go).
   static Stream<Arguments> goSlugWithArgoSettings() {
     return Stream.of(
         // empty and separator-only
@@ -185,11 +197,144 @@ class SlugTest {
     assertThat(Slug.slug(text, maxLength)).isEqualTo(expected);
   }
 
+  // gosimple/slug slug_test.go TestSlugMake rows that need the tables beyond Latin, Greek and
+  // Cyrillic; "ĂăÂâÎîȘșȚț" needs Latin Extended-B. A CJK syllable transliterates with a space
+  // after it ("Ying "), none before: "fix影師bug" gives "fixying-shi-bug", in Argo CD too.
+  @ParameterizedTest
+  @CsvSource({"影師, ying-shi", "fix影師bug, fixying-shi-bug", "ĂăÂâÎîȘșȚț, aaaaiisstt"})
+  void everyScriptIsTransliterated(String text, String expected) {
+    assertThat(Slug.slug(text, ARGO_MAX_LENGTH)).isEqualTo(expected);
+  }
+
+  // The 44 vectors of src/test/resources/fixtures/slug: gosimple/slug v1.15.0 with unidecode
+  // v1.0.1 run in Go as Argo CD configures it (its README says how).
+  static Stream<Arguments> gosimpleVectors() throws IOException {
+    List<?> vectors =
+        (List<?>) JsonCodec.read(Files.readAllBytes(FIXTURES.resolve("branch-slug-vectors.json")));
+    return vectors.stream()
+        .map(Map.class::cast)
+        .map(v -> arguments(v.get("branch"), v.get("branch_slug")));
+  }
+
   @Test
-  void cjkIsNotTransliterated() {
-    // gosimple/slug slug_test.go TestSlugMake expects "ying-shi"; the CJK table is not ported.
-    assertThat(Slug.slug("影師", ARGO_MAX_LENGTH)).isEmpty();
-    assertThat(Slug.slug("fix影師bug", ARGO_MAX_LENGTH)).isEqualTo("fix-bug");
+  void theVectorFileHoldsAll44() throws IOException {
+    assertThat(gosimpleVectors()).hasSize(44);
+  }
+
+  @ParameterizedTest
+  @MethodSource("gosimpleVectors")
+  void branchSlugMatchesVectorsComputedByGosimple(String branch, String expected) {
+    assertThat(Slug.slug(branch, ARGO_MAX_LENGTH)).isEqualTo(expected);
+  }
+
+  /**
+   * The whole table, not a sample: the SHA-256 of gosimple/unidecode v1.0.1's transliterations of
+   * U+0080..U+FFFF, each followed by a line feed ("" where it has no entry), computed from its
+   * table.go by decoding it as its decode.go does.
+   */
+  @Test
+  void transliterationTableIsGosimplesCodePointByCodePoint() throws Exception {
+    MessageDigest digest = MessageDigest.getInstance("SHA-256");
+    for (int codePoint = 0x80; codePoint <= 0xFFFF; codePoint++) {
+      digest.update((UnidecodeTable.transliterate(codePoint) + "\n").getBytes(UTF_8));
+    }
+    assertThat(HexFormat.of().formatHex(digest.digest()))
+        .isEqualTo("d5e0fb11ab35d1f76dc1f44bd7b8bde0ff5029be04b54d610f1e5b85363e69df");
+  }
+
+  // A few of the corrections junidecode needs, spelled out (the digest above covers all).
+  @ParameterizedTest
+  @CsvSource({
+    "ブランチ, buranchi", // Hepburn "chi", Text::Unidecode "ti"
+    "しつ, shitsu",
+    "™x, x", // gosimple has no entry for U+2122, Text::Unidecode "(TM)"
+    "€, eu", // "EU", Text::Unidecode "EUR"
+    "ⓐⓑ, ab", // circled letters: gosimple spells them, Text::Unidecode does not
+    "aᤀb, ab", // no entry: nothing, where Text::Unidecode's "[?]" would separate
+    "一, ''" // gosimple's "[?] ", not "Yi "
+  })
+  void junidecodeIsCorrectedWhereGosimpleDiffers(String text, String expected) {
+    assertThat(Slug.slug(text, ARGO_MAX_LENGTH)).isEqualTo(expected);
+  }
+
+  // The issue's own examples.
+  @ParameterizedTest
+  @CsvSource({"ブランチ, buranchi", "功能/登录, gong-neng-deng-lu"})
+  void issueExamples(String branch, String expected) {
+    assertThat(Slug.slug(branch, ARGO_MAX_LENGTH)).isEqualTo(expected);
+  }
+
+  /**
+   * Properties over random names mixing scripts: the slug has at most {@code max} characters of
+   * {@code [a-z0-9_-]}, no dash pair, no dash or underscore first, no dash last; without an
+   * underscore (which only a few symbols give, as in Argo CD) it is empty or an RFC 1123 label.
+   * Stopping early gives what the whole name would: the cut of the unlimited slug.
+   */
+  @Test
+  void slugIsAlwaysALabelWithinMax() {
+    Random random = new Random(12);
+    int[][] ranges = {
+      {0x20, 0x7E},
+      {0xA0, 0x24F},
+      {0x370, 0x3FF},
+      {0x400, 0x4FF},
+      {0x590, 0x6FF},
+      {0x900, 0xDFF},
+      {0xE00, 0xEFF},
+      {0x1100, 0x11FF},
+      {0x2000, 0x2BFF},
+      {0x3000, 0x30FF},
+      {0x4E00, 0x9FFF},
+      {0xAC00, 0xD7A3},
+      {0xF900, 0xFFFF},
+      {0x1F300, 0x1F6FF},
+      {'_', '_'},
+      {'-', '-'}
+    };
+    Pattern label = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    for (int n = 0; n < 20_000; n++) {
+      StringBuilder name = new StringBuilder();
+      int length = random.nextInt(90);
+      for (int i = 0; i < length; i++) {
+        int[] range = ranges[random.nextInt(ranges.length)];
+        name.appendCodePoint(range[0] + random.nextInt(range[1] - range[0] + 1));
+      }
+      int max = n % 4 == 0 ? 1 + random.nextInt(70) : ARGO_MAX_LENGTH;
+      String slug = Slug.slug(name.toString(), max);
+      String unlimited = Slug.slug(name.toString(), 0);
+      assertThat(slug)
+          .as("slug of %s", name)
+          .hasSizeLessThanOrEqualTo(max)
+          .matches("[a-z0-9_-]*")
+          .doesNotContain("--")
+          .doesNotStartWith("-")
+          .doesNotStartWith("_")
+          .doesNotEndWith("-")
+          .isEqualTo(smartTruncate(unlimited, max));
+      if (!slug.contains("_") && !slug.isEmpty()) {
+        assertThat(label.matcher(slug).matches()).as("label %s of %s", slug, name).isTrue();
+      }
+    }
+  }
+
+  /** slug.go's smartTruncate, applied to the unlimited slug. */
+  private static String smartTruncate(String text, int max) {
+    if (text.length() <= max) {
+      return text;
+    }
+    for (int i = max; i >= 0; i--) {
+      if (text.charAt(i) == '-') {
+        return text.substring(0, i);
+      }
+    }
+    return text.substring(0, max);
+  }
+
+  @Test
+  void aLongNameIsReadOnlyUntilTheCutIsDecided() {
+    String huge = "feature/" + "影師-".repeat(2_000_000);
+    assertThat(Slug.slug(huge, ARGO_MAX_LENGTH))
+        .isEqualTo("feature-ying-shi-ying-shi-ying-shi-ying-shi-ying");
   }
 
   @Test

@@ -1,8 +1,10 @@
 package io.github.appsetmapper.testing;
 
-import io.github.appsetmapper.compile.CompileOptions;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.compile.MappingLoader;
-import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisStats;
+import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
@@ -10,8 +12,8 @@ import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
+import io.github.appsetmapper.upstream.call.Upstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -25,8 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.function.UnaryOperator;
 
 /**
  * The real appset-mapper server on a loopback port 0, loaded from mapping files, calling upstreams
@@ -39,44 +40,14 @@ public final class PluginServer implements AutoCloseable {
   public record Answer(int status, String body, Map<String, List<String>> headers) {}
 
   private final AppServer server;
-  private final ExecutorService pool;
-  private final Upstream upstream;
+  private final AppRuntime runtime;
   private final List<Path> mappings;
-  private final Map<String, String> vars;
-  private final Map<String, String> env;
   private final HttpClient client =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-  public final Redactor redactor = new Redactor();
+  public final Redactor redactor;
 
-  private PluginServer(
-      List<Path> mappings,
-      Map<String, String> vars,
-      Map<String, String> env,
-      Tokens tokens,
-      Upstream upstream) {
-    this(mappings, vars, env, tokens, upstream, null, MemoryBudget.DEFAULT_BYTES);
-  }
-
-  private PluginServer(
-      List<Path> mappings,
-      Map<String, String> vars,
-      Map<String, String> env,
-      Tokens tokens,
-      Upstream upstream,
-      WebhookSecret webhookSecret,
-      long memoryBudget) {
-    this(
-        mappings,
-        vars,
-        env,
-        tokens,
-        upstream,
-        webhookSecret,
-        memoryBudget,
-        java.util.function.UnaryOperator.identity());
-  }
-
-  private PluginServer(
+  /** How a test server differs from the defaults. */
+  private record Setup(
       List<Path> mappings,
       Map<String, String> vars,
       Map<String, String> env,
@@ -84,40 +55,96 @@ public final class PluginServer implements AutoCloseable {
       Upstream upstream,
       WebhookSecret webhookSecret,
       long memoryBudget,
-      java.util.function.UnaryOperator<ServerOptions> tune) {
-    this.upstream =
-        upstream == null ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES) : upstream;
-    this.pool = Executors.newFixedThreadPool(32);
-    MappingLoader.Result loaded =
-        MappingLoader.load(mappings, new CompileOptions(vars, env::get, redactor));
+      UnaryOperator<ServerOptions> tune,
+      Ticker ticker,
+      RedisSettings redis) {
+    Setup(
+        List<Path> mappings,
+        Map<String, String> vars,
+        Map<String, String> env,
+        Tokens tokens,
+        Upstream upstream) {
+      this(
+          mappings,
+          vars,
+          env,
+          tokens,
+          upstream,
+          null,
+          MemoryBudget.DEFAULT_BYTES,
+          UnaryOperator.identity(),
+          Ticker.systemTicker(),
+          null);
+    }
+  }
+
+  private PluginServer(Setup setup) {
+    try {
+      this.runtime =
+          AppRuntime.builder()
+              .vars(setup.vars())
+              .environment(setup.env()::get)
+              .transport(
+                  setup.upstream() == null
+                      ? new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+                      : setup.upstream())
+              .enrichThreads(32)
+              .memoryBudget(setup.memoryBudget())
+              .ticker(setup.ticker())
+              .redis(setup.redis())
+              .build();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    this.redactor = runtime.redactor();
+    this.mappings = List.copyOf(setup.mappings());
+    MappingLoader.Result loaded = runtime.load(mappings);
     if (!loaded.ok()) {
+      runtime.close();
       throw new IllegalStateException(
           "mappings did not load:\n" + loaded.varErrors() + loaded.problems());
     }
-    this.mappings = List.copyOf(mappings);
-    this.vars = vars;
-    this.env = env;
-    Engine engine =
-        new Engine(
-            this.upstream,
-            pool,
-            redactor,
-            java.time.Clock.systemUTC(),
-            new MemoryBudget(memoryBudget));
     server =
-        new AppServer(
-                tune.apply(
-                    new ServerOptions(
-                        "127.0.0.1",
-                        0,
-                        tokens,
-                        ServerOptions.DEFAULT_MAX_BODY_BYTES,
-                        2,
-                        16,
-                        webhookSecret)),
-                MappingRegistry.of(loaded.mappings(), null),
-                engine)
+        runtime
+            .server(
+                setup
+                    .tune()
+                    .apply(
+                        new ServerOptions(
+                            "127.0.0.1",
+                            0,
+                            setup.tokens(),
+                            ServerOptions.DEFAULT_MAX_BODY_BYTES,
+                            2,
+                            16,
+                            setup.webhookSecret())),
+                MappingRegistry.of(loaded.mappings(), null))
             .start();
+  }
+
+  /**
+   * As {@link #withYaml}, sharing the cache, leases and baselines with other servers through Redis
+   * ({@code serve --redis}).
+   */
+  public static PluginServer withRedis(
+      Path dir, Map<String, String> vars, RedisSettings redis, String... yamls) {
+    return new PluginServer(
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            null,
+            MemoryBudget.DEFAULT_BYTES,
+            UnaryOperator.identity(),
+            Ticker.systemTicker(),
+            redis));
+  }
+
+  /** What the Redis level did (null without Redis). */
+  public RedisStats redisStats() {
+    return runtime.redisStats();
   }
 
   /**
@@ -131,7 +158,17 @@ public final class PluginServer implements AutoCloseable {
       long memoryBudget,
       String... yamls) {
     return new PluginServer(
-        write(dir, yamls), vars, Map.of(), Tokens.fixed(TOKEN), null, webhookSecret, memoryBudget);
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            webhookSecret,
+            memoryBudget,
+            UnaryOperator.identity(),
+            Ticker.systemTicker(),
+            null));
   }
 
   /** As {@link #withOptions}, with the server's options changed by {@code tune}. */
@@ -142,20 +179,22 @@ public final class PluginServer implements AutoCloseable {
       java.util.function.UnaryOperator<ServerOptions> tune,
       String... yamls) {
     return new PluginServer(
-        write(dir, yamls),
-        vars,
-        Map.of(),
-        Tokens.fixed(TOKEN),
-        null,
-        webhookSecret,
-        MemoryBudget.DEFAULT_BYTES,
-        tune);
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            webhookSecret,
+            MemoryBudget.DEFAULT_BYTES,
+            tune,
+            Ticker.systemTicker(),
+            null));
   }
 
   /** Loads the mapping files again and swaps them in, as a hot reload does. */
   public void reload() {
-    MappingLoader.Result loaded =
-        MappingLoader.load(mappings, new CompileOptions(vars, env::get, redactor));
+    MappingLoader.Result loaded = runtime.load(mappings);
     if (!loaded.ok()) {
       throw new IllegalStateException("mappings did not load:\n" + loaded.problems());
     }
@@ -164,12 +203,32 @@ public final class PluginServer implements AutoCloseable {
 
   public static PluginServer start(
       List<Path> mappings, Map<String, String> vars, Map<String, String> env) {
-    return new PluginServer(mappings, vars, env, Tokens.fixed(TOKEN), null);
+    return new PluginServer(new Setup(mappings, vars, env, Tokens.fixed(TOKEN), null));
   }
 
   public static PluginServer start(
       List<Path> mappings, Map<String, String> vars, Map<String, String> env, Tokens tokens) {
-    return new PluginServer(mappings, vars, env, tokens, null);
+    return new PluginServer(new Setup(mappings, vars, env, tokens, null));
+  }
+
+  /**
+   * As {@link #withYaml}, the answer cache reading the time from {@code ticker}: a test moves it
+   * instead of waiting for a ttl to pass.
+   */
+  public static PluginServer withTicker(
+      Path dir, Map<String, String> vars, Ticker ticker, String... yamls) {
+    return new PluginServer(
+        new Setup(
+            write(dir, yamls),
+            vars,
+            Map.of(),
+            Tokens.fixed(TOKEN),
+            null,
+            null,
+            MemoryBudget.DEFAULT_BYTES,
+            UnaryOperator.identity(),
+            ticker,
+            null));
   }
 
   /** As {@link #withYaml}, calling upstreams through {@code upstream} (closed with the server). */
@@ -179,7 +238,7 @@ public final class PluginServer implements AutoCloseable {
       Map<String, String> vars,
       Map<String, String> env,
       String... yamls) {
-    return new PluginServer(write(dir, yamls), vars, env, Tokens.fixed(TOKEN), upstream);
+    return new PluginServer(new Setup(write(dir, yamls), vars, env, Tokens.fixed(TOKEN), upstream));
   }
 
   private static List<Path> write(Path dir, String... yamls) {
@@ -199,17 +258,7 @@ public final class PluginServer implements AutoCloseable {
   /** Writes each YAML text to a file in {@code dir} and serves them. */
   public static PluginServer withYaml(
       Path dir, Map<String, String> vars, Map<String, String> env, String... yamls) {
-    List<Path> files = new ArrayList<>();
-    try {
-      for (int i = 0; i < yamls.length; i++) {
-        Path file = dir.resolve("mapping-" + i + ".yaml");
-        Files.writeString(file, yamls[i]);
-        files.add(file);
-      }
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-    return start(files, vars, env);
+    return start(write(dir, yamls), vars, env);
   }
 
   public String url() {
@@ -274,7 +323,6 @@ public final class PluginServer implements AutoCloseable {
   @Override
   public void close() {
     server.close();
-    pool.shutdownNow();
-    upstream.close();
+    runtime.close();
   }
 }

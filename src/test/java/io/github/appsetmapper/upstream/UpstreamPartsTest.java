@@ -3,8 +3,11 @@ package io.github.appsetmapper.upstream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.github.appsetmapper.upstream.auth.Token;
 import io.github.appsetmapper.upstream.auth.TokenCache;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
 import io.github.appsetmapper.upstream.limits.RateLimitState;
 import io.github.appsetmapper.upstream.limits.RateLimits;
 import io.github.appsetmapper.upstream.limits.RateRule;
@@ -267,7 +270,7 @@ class UpstreamPartsTest {
                       "f",
                       Deadline.NONE,
                       () -> {
-                        throw new UpstreamException("down");
+                        throw new RequestFailure("down");
                       }))
           .hasMessage("down");
       assertThat(cache.get("f", Deadline.NONE, () -> Token.of("ok", now, null)).value())

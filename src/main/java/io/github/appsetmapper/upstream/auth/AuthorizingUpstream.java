@@ -1,13 +1,15 @@
 package io.github.appsetmapper.upstream.auth;
 
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.CallSettings;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.time.Clock;
 import java.util.List;
 import java.util.Set;
@@ -38,33 +40,57 @@ public final class AuthorizingUpstream implements Upstream {
   }
 
   @Override
-  public UpstreamResponse exchange(UpstreamRequest request) throws UpstreamException {
+  public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
     UpstreamAuth auth = request.settings().auth();
     if (auth == null) {
       return next.exchange(request);
     }
     UpstreamRequest plain = request.withSettings(request.settings().withAuth(null));
-    if (auth instanceof UpstreamAuth.Registry credentials) {
-      return registry.exchange(plain, credentials);
-    }
+    Deadline deadline = request.settings().deadline();
+    return auth.accept(
+        new UpstreamAuth.Visitor<UpstreamResponse>() {
+          @Override
+          public UpstreamResponse oauth2(UpstreamAuth.OAuth2 oauth2) throws RequestFailure {
+            return withToken(plain, oauth2, deadline, () -> endpoints.oauth2(plain, oauth2));
+          }
+
+          @Override
+          public UpstreamResponse login(UpstreamAuth.Login login) throws RequestFailure {
+            return withToken(plain, login, deadline, () -> endpoints.login(plain, login));
+          }
+
+          @Override
+          public UpstreamResponse githubApp(UpstreamAuth.GithubApp app) throws RequestFailure {
+            return withToken(plain, app, deadline, () -> endpoints.githubApp(plain, app));
+          }
+
+          @Override
+          public UpstreamResponse registry(UpstreamAuth.Registry credentials)
+              throws RequestFailure {
+            return registry.exchange(plain, credentials);
+          }
+        });
+  }
+
+  /**
+   * The call with the cached token (fetched by {@code fetch} when needed); a 401 replaces it once.
+   */
+  private UpstreamResponse withToken(
+      UpstreamRequest plain, UpstreamAuth auth, Deadline deadline, TokenCache.Fetch fetch)
+      throws RequestFailure {
     String key = auth.cacheKey();
-    TokenCache.Fetch fetch = () -> endpoints.fetch(plain, auth);
-    Token token = tokens.get(key, request.settings().deadline(), fetch);
+    Token token = tokens.get(key, deadline, fetch);
     UpstreamResponse response = next.exchange(apply(plain, auth, token));
     if (response.status() != 401) {
       return response;
     }
-    Token fresh = tokens.refresh(key, token, request.settings().deadline(), fetch);
+    Token fresh = tokens.refresh(key, token, deadline, fetch);
     return next.exchange(apply(plain, auth, fresh));
   }
 
   private static UpstreamRequest apply(UpstreamRequest request, UpstreamAuth auth, Token token) {
-    if (auth instanceof UpstreamAuth.Login login) {
-      String value =
-          login.scheme().isEmpty() ? token.value() : login.scheme() + " " + token.value();
-      return request.withCredential(login.header(), value);
-    }
-    return request.withCredential("Authorization", "Bearer " + token.value());
+    Headers.Header credential = auth.credential(token);
+    return request.withCredential(credential.name(), credential.value());
   }
 
   /** A token request: no auth of its own, never retried (a POST), the call's TLS and deadline. */
@@ -75,21 +101,21 @@ public final class AuthorizingUpstream implements Upstream {
       List<Headers.Header> headers,
       byte[] body,
       int retries) {
-    CallSettings settings =
-        new CallSettings(null, retries, forCall.settings().tls(), forCall.settings().deadline());
-    return new UpstreamRequest(
-        method,
-        uri,
-        Headers.of(headers),
-        body,
-        forCall.timeout(),
-        Set.of("authorization"),
-        forCall.hosts(),
-        settings);
-  }
-
-  static String describe(UpstreamRequest request) {
-    return HttpUpstream.describe(request);
+    return UpstreamRequest.builder()
+        .method(method)
+        .uri(uri)
+        .headers(Headers.of(headers))
+        .body(body)
+        .timeout(forCall.timeout())
+        .sensitiveHeaders(Set.of("authorization"))
+        .hosts(forCall.hosts())
+        .settings(
+            CallSettings.PLAIN.toBuilder()
+                .retries(retries)
+                .tls(forCall.settings().tls())
+                .deadline(forCall.settings().deadline())
+                .build())
+        .build();
   }
 
   @Override

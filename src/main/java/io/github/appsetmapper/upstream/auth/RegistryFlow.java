@@ -2,11 +2,13 @@ package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.HostPolicy;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.net.Addresses;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -53,7 +55,7 @@ final class RegistryFlow {
   }
 
   UpstreamResponse exchange(UpstreamRequest request, UpstreamAuth.Registry credentials)
-      throws UpstreamException {
+      throws RequestFailure {
     String hintKey = hintKey(request.uri(), credentials);
     Hint hint = hints.get(hintKey);
     UpstreamRequest first = request;
@@ -94,9 +96,8 @@ final class RegistryFlow {
     }
     if (Challenges.find(challenges, "basic") != null && !credentials.anonymous() && !sentBasic) {
       if (!secureOrLoopback(request.uri())) {
-        throw new UpstreamException(
-            AuthorizingUpstream.describe(request)
-                + ": registry auth: refusing to send credentials over plain http");
+        throw RequestFailure.of(
+            request, "registry auth: refusing to send credentials over plain http");
       }
       remember(hintKey, new Hint(null, true));
       return next.exchange(request.withCredential("Authorization", basic(credentials)));
@@ -110,7 +111,7 @@ final class RegistryFlow {
       URI realm,
       String service,
       String scope)
-      throws UpstreamException {
+      throws RequestFailure {
     StringBuilder url = new StringBuilder(realm.toString());
     char separator = realm.getRawQuery() == null ? '?' : '&';
     if (service != null) {
@@ -123,11 +124,13 @@ final class RegistryFlow {
         separator = '&';
       }
     }
-    List<io.github.appsetmapper.upstream.Headers.Header> headers = new ArrayList<>();
-    headers.add(new io.github.appsetmapper.upstream.Headers.Header("Accept", "application/json"));
+    List<io.github.appsetmapper.upstream.call.Headers.Header> headers = new ArrayList<>();
+    headers.add(
+        new io.github.appsetmapper.upstream.call.Headers.Header("Accept", "application/json"));
     if (!credentials.anonymous()) {
       headers.add(
-          new io.github.appsetmapper.upstream.Headers.Header("Authorization", basic(credentials)));
+          new io.github.appsetmapper.upstream.call.Headers.Header(
+              "Authorization", basic(credentials)));
     }
     UpstreamRequest request =
         AuthorizingUpstream.tokenRequest(
@@ -136,8 +139,8 @@ final class RegistryFlow {
     UpstreamResponse response;
     try {
       response = next.exchange(request);
-    } catch (UpstreamException e) {
-      throw e.withMessage(AuthorizingUpstream.describe(call) + ": " + what + " " + e.getMessage());
+    } catch (RequestFailure e) {
+      throw e.forCall(call, what);
     }
     if (!response.isSuccess()) {
       throw TokenEndpoints.failure(
@@ -159,7 +162,7 @@ final class RegistryFlow {
     return Token.of(token, clock.instant(), lifetime == null ? DEFAULT_LIFETIME : lifetime);
   }
 
-  private static URI realm(UpstreamRequest call, String text) throws UpstreamException {
+  private static URI realm(UpstreamRequest call, String text) throws RequestFailure {
     try {
       URI realm = new URI(text.trim());
       String scheme = realm.getScheme() == null ? "" : realm.getScheme().toLowerCase(Locale.ROOT);
@@ -169,29 +172,29 @@ final class RegistryFlow {
     } catch (URISyntaxException e) {
       // refused below
     }
-    throw new UpstreamException(
-        AuthorizingUpstream.describe(call)
-            + ": registry auth: the challenge's realm is not an http(s) URL");
+    throw RequestFailure.of(call, "registry auth: the challenge's realm is not an http(s) URL");
   }
 
   /** Where credentials may go: https (or loopback), inside allowedHosts or on the same host. */
-  private static void checkRealm(UpstreamRequest call, URI realm) throws UpstreamException {
-    String where = AuthorizingUpstream.describe(call) + ": registry auth: ";
+  private static void checkRealm(UpstreamRequest call, URI realm) throws RequestFailure {
+    String where = "registry auth: ";
     if (!secureOrLoopback(realm)) {
-      throw new UpstreamException(
-          where + "refusing to send credentials to realm " + realm + " over plain http");
+      throw RequestFailure.of(
+          call, where + "refusing to send credentials to realm " + realm + " over plain http");
     }
     HostPolicy hosts = call.hosts();
     if (hosts.restricts()) {
       if (!hosts.allows(realm)) {
-        throw new UpstreamException(
+        throw RequestFailure.of(
+            call,
             where
                 + "the realm host '"
                 + realm.getHost()
                 + "' is not in allowedHosts; credentials go only to a realm listed there");
       }
     } else if (!realm.getHost().equalsIgnoreCase(call.uri().getHost())) {
-      throw new UpstreamException(
+      throw RequestFailure.of(
+          call,
           where
               + "the realm host '"
               + realm.getHost()

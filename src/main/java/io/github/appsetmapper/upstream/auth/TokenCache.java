@@ -1,8 +1,9 @@
 package io.github.appsetmapper.upstream.auth;
 
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
 import java.time.Clock;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -23,7 +24,7 @@ public final class TokenCache {
   /** Fetches a new token (one HTTP exchange or a few). */
   @FunctionalInterface
   public interface Fetch {
-    Token fetch() throws UpstreamException;
+    Token fetch() throws RequestFailure;
   }
 
   private static final int MAX_ENTRIES = 1000;
@@ -60,7 +61,7 @@ public final class TokenCache {
   }
 
   /** The cached token when fresh, else one fetch shared by every caller of this key. */
-  public Token get(String key, Deadline deadline, Fetch fetch) throws UpstreamException {
+  public Token get(String key, Deadline deadline, Fetch fetch) throws RequestFailure {
     sweep();
     while (true) {
       Entry held = entries.get(key);
@@ -88,7 +89,7 @@ public final class TokenCache {
         mine.held = redactor.hold(token.value());
         mine.future.complete(token);
         return token;
-      } catch (UpstreamException | RuntimeException e) {
+      } catch (RequestFailure | RuntimeException e) {
         mine.future.completeExceptionally(e);
         drop(key, mine);
         throw e;
@@ -101,7 +102,7 @@ public final class TokenCache {
    * returns the current one, fetching it when needed.
    */
   public Token refresh(String key, Token refused, Deadline deadline, Fetch fetch)
-      throws UpstreamException {
+      throws RequestFailure {
     Entry held = entries.get(key);
     if (held != null
         && held.future.isDone()
@@ -161,20 +162,17 @@ public final class TokenCache {
   }
 
   private static Token await(CompletableFuture<Token> entry, Deadline deadline)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return entry.get(deadline.remaining().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          "waiting for a token: the deadline ran out", UpstreamException.Kind.DEADLINE);
+      throw new RequestFailure(
+          "waiting for a token: the deadline ran out", RequestFailure.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException("waiting for a token: interrupted");
+      throw new RequestFailure("waiting for a token: interrupted");
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof UpstreamException failure) {
-        throw failure;
-      }
-      throw new UpstreamException("token fetch failed: " + e.getCause().getClass().getSimpleName());
+      throw RequestFailure.unwrap(e);
     }
   }
 }

@@ -2,11 +2,14 @@ package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.secret.Redactor;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.Digests;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Token;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamAuth;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.tls.Pem;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -34,21 +37,7 @@ final class TokenEndpoints {
     this.clock = clock;
   }
 
-  Token fetch(UpstreamRequest call, UpstreamAuth auth) throws UpstreamException {
-    Token token;
-    if (auth instanceof UpstreamAuth.OAuth2 oauth2) {
-      token = oauth2(call, oauth2);
-    } else if (auth instanceof UpstreamAuth.Login login) {
-      token = login(call, login);
-    } else if (auth instanceof UpstreamAuth.GithubApp app) {
-      token = githubApp(call, app);
-    } else {
-      throw new IllegalArgumentException("registry auth has its own flow");
-    }
-    return token;
-  }
-
-  private Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws UpstreamException {
+  Token oauth2(UpstreamRequest call, UpstreamAuth.OAuth2 auth) throws RequestFailure {
     List<Headers.Header> headers = new ArrayList<>();
     headers.add(new Headers.Header("Content-Type", "application/x-www-form-urlencoded"));
     headers.add(new Headers.Header("Accept", "application/json"));
@@ -88,7 +77,7 @@ final class TokenEndpoints {
     return Token.of(token, clock.instant(), TokenAnswers.seconds(body, "expires_in"));
   }
 
-  private Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws UpstreamException {
+  Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws RequestFailure {
     UpstreamRequest request =
         auth.request()
             .withSettings(auth.request().settings().withDeadline(call.settings().deadline()));
@@ -101,18 +90,18 @@ final class TokenEndpoints {
     }
   }
 
-  private Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth)
-      throws UpstreamException {
+  Token githubApp(UpstreamRequest call, UpstreamAuth.GithubApp auth) throws RequestFailure {
     Instant now = clock.instant();
     String jwt;
     try {
       PrivateKey key = keys.computeIfAbsent(Digests.sha256(auth.privateKeyPem()), k -> parse(auth));
       jwt = GithubJwt.sign(auth.appId(), key, now);
     } catch (IllegalStateException | GeneralSecurityException e) {
-      throw new UpstreamException(
-          AuthorizingUpstream.describe(call)
-              + ": githubApp: the private key is not a readable PEM RSA key",
-          UpstreamException.Kind.LOCAL);
+      throw RequestFailure.of(
+              call,
+              "githubApp: the private key is not a readable PEM RSA key",
+              RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
     // Used for this one request: scrubbed for the redactor's grace period, then let go.
     redactor.remember(jwt);
@@ -152,12 +141,12 @@ final class TokenEndpoints {
 
   /** Sends a token request; a non-2xx answer is an error naming the call it was for. */
   private UpstreamResponse send(UpstreamRequest call, String what, UpstreamRequest request)
-      throws UpstreamException {
+      throws RequestFailure {
     UpstreamResponse response;
     try {
       response = next.exchange(request);
-    } catch (UpstreamException e) {
-      throw e.withMessage(AuthorizingUpstream.describe(call) + ": " + what + " " + e.getMessage());
+    } catch (RequestFailure e) {
+      throw e.forCall(call, what);
     }
     if (!response.isSuccess()) {
       throw failure(
@@ -172,7 +161,7 @@ final class TokenEndpoints {
   /** The token answer as JSON; JSON the codec refuses fails the call, naming why. */
   static JsonNode body(
       UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return TokenAnswers.json(response);
     } catch (IllegalArgumentException e) {
@@ -180,16 +169,9 @@ final class TokenEndpoints {
     }
   }
 
-  static UpstreamException failure(
+  static RequestFailure failure(
       UpstreamRequest call, String what, UpstreamRequest request, String why) {
-    return new UpstreamException(
-        AuthorizingUpstream.describe(call)
-            + ": "
-            + what
-            + " "
-            + AuthorizingUpstream.describe(request)
-            + ": "
-            + why);
+    return RequestFailure.of(call, what + " " + request.describe() + ": " + why);
   }
 
   private static String form(String value) {

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.upstream.cache;
 
+import io.github.appsetmapper.upstream.call.CachePolicy;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -12,10 +13,23 @@ final class CachedListing {
   final Snapshot snapshot;
   final long retentionNanos;
   final Set<String> owners = ConcurrentHashMap.newKeySet();
+
+  /** The shared level's version of this listing and the seq of its flight (null, 0: none). */
+  final String version;
+
+  final long seq;
+
   private final long fetchedNanos;
   private volatile boolean invalidated;
 
   CachedListing(Snapshot snapshot, long fetchedNanos, CachePolicy policy) {
+    this(snapshot, fetchedNanos, policy, null, 0);
+  }
+
+  CachedListing(
+      Snapshot snapshot, long fetchedNanos, CachePolicy policy, String version, long seq) {
+    this.version = version;
+    this.seq = seq;
     this.snapshot = snapshot;
     this.fetchedNanos = fetchedNanos;
     this.retentionNanos = policy.retention().toNanos();

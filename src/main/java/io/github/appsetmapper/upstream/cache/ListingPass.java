@@ -1,9 +1,9 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 
@@ -41,11 +41,12 @@ public final class ListingPass {
   private final Set<String> owners;
   private final String flight;
   private final CompletableFuture<Led> leading;
+  private final SharedLevel.Flight across;
   private Mode mode;
   private Snapshot replay;
   private SharedCalls.Source replaySource;
   private String staleBecause;
-  private UpstreamException staleFailure;
+  private RequestFailure staleFailure;
   private CachedListing old;
   private Snapshot.Builder fetched = new Snapshot.Builder();
   private boolean done;
@@ -56,13 +57,15 @@ public final class ListingPass {
       CachePolicy policy,
       Set<String> owners,
       String flight,
-      CompletableFuture<Led> leading) {
+      CompletableFuture<Led> leading,
+      SharedLevel.Flight across) {
     this.shared = shared;
     this.key = key;
     this.policy = policy;
     this.owners = owners;
     this.flight = flight;
     this.leading = leading;
+    this.across = across;
   }
 
   static ListingPass replaying(
@@ -73,7 +76,8 @@ public final class ListingPass {
       Snapshot snapshot,
       SharedCalls.Source source,
       String staleBecause) {
-    ListingPass pass = new ListingPass(shared, key, policy, owners, null, null);
+    ListingPass pass =
+        new ListingPass(shared, key, policy, owners, null, null, SharedLevel.Flight.ALONE);
     pass.mode = Mode.REPLAY;
     pass.replay = snapshot;
     pass.replaySource = source;
@@ -87,11 +91,17 @@ public final class ListingPass {
       CachePolicy policy,
       Set<String> owners,
       String flight,
-      CompletableFuture<Led> leading) {
-    ListingPass pass = new ListingPass(shared, key, policy, owners, flight, leading);
+      CompletableFuture<Led> leading,
+      SharedLevel.Flight across) {
+    ListingPass pass = new ListingPass(shared, key, policy, owners, flight, leading, across);
     pass.mode = Mode.FETCH;
     pass.old = shared.cached(key, policy);
     return pass;
+  }
+
+  /** The snapshot a replaying pass answers from. */
+  Snapshot replayed() {
+    return replay;
   }
 
   /**
@@ -100,14 +110,14 @@ public final class ListingPass {
    * @throws Restart when the source changed: walk again from the first page
    */
   public synchronized SharedCalls.Outcome page(UpstreamRequest request)
-      throws UpstreamException, Restart {
+      throws RequestFailure, Restart {
     String page = CacheKey.of(request);
     if (mode != Mode.FETCH) {
       Object found = replay.find(page);
       if (found instanceof UpstreamResponse response) {
         return new SharedCalls.Outcome(response, replaySource, staleBecause);
       }
-      if (found instanceof UpstreamException failure) {
+      if (found instanceof RequestFailure failure) {
         throw failure;
       }
       if (mode == Mode.STALE) {
@@ -123,7 +133,7 @@ public final class ListingPass {
   }
 
   private SharedCalls.Outcome fetch(UpstreamRequest request, String page)
-      throws UpstreamException, Restart {
+      throws RequestFailure, Restart {
     UpstreamResponse previous = old == null ? null : old.snapshot.response(page);
     UpstreamRequest sent = request;
     if (previous != null) {
@@ -139,7 +149,7 @@ public final class ListingPass {
     UpstreamResponse response;
     try {
       response = shared.next().exchange(sent);
-    } catch (UpstreamException e) {
+    } catch (RequestFailure e) {
       if (canStandIn(e.kind())) {
         standIn(e.getMessage(), e);
         throw new Restart();
@@ -153,9 +163,9 @@ public final class ListingPass {
       return new SharedCalls.Outcome(previous, SharedCalls.Source.REVALIDATED, null);
     }
     if ((response.status() >= 500 || response.status() == 429)
-        && canStandIn(UpstreamException.Kind.FAILED)) {
-      String why = HttpUpstream.describe(request) + ": answered " + response.status();
-      standIn(why, new UpstreamException(why));
+        && canStandIn(RequestFailure.Kind.FAILED)) {
+      RequestFailure failure = RequestFailure.of(request, "answered " + response.status());
+      standIn(failure.getMessage(), failure);
       throw new Restart();
     }
     fetched.add(page, response);
@@ -163,15 +173,15 @@ public final class ListingPass {
         response, policy == null ? SharedCalls.Source.NETWORK : SharedCalls.Source.MISS, null);
   }
 
-  private boolean canStandIn(UpstreamException.Kind kind) {
+  private boolean canStandIn(RequestFailure.Kind kind) {
     return old != null
-        && kind != UpstreamException.Kind.LOCAL
-        && kind != UpstreamException.Kind.OVERLOAD
+        && kind != RequestFailure.Kind.LOCAL
+        && kind != RequestFailure.Kind.OVERLOAD
         && old.usableWhenFailing(policy, shared.now());
   }
 
   /** The last good listing answers from now on, every page of it. */
-  private void standIn(String why, UpstreamException failure) {
+  private void standIn(String why, RequestFailure failure) {
     mode = Mode.STALE;
     replay = old.snapshot;
     replaySource = SharedCalls.Source.STALE;
@@ -189,8 +199,10 @@ public final class ListingPass {
     }
     done = true;
     Snapshot result = mode == Mode.FETCH ? fetched.build() : replay;
-    if (mode == Mode.FETCH && complete && policy != null && result.storable()) {
-      shared.store(key, result, policy, owners, old);
+    boolean keep = mode == Mode.FETCH && complete && policy != null && result.storable();
+    StoredListing landed = land(result, keep);
+    if (keep) {
+      shared.store(key, result, policy, owners, old, landed);
     }
     lead(result);
   }
@@ -204,7 +216,27 @@ public final class ListingPass {
       return;
     }
     done = true;
+    try {
+      across.abandon();
+    } catch (RuntimeException e) {
+      // The replicas waiting stop waiting when the lease runs out.
+    }
     lead(mode == Mode.FETCH ? fetched.build() : replay);
+  }
+
+  /** Hands the listing to the other replicas (and keeps it shared when {@code keep}). */
+  private StoredListing land(Snapshot result, boolean keep) {
+    // Only listings whose every page answered go to other replicas; failures stay here.
+    StoredListing listing = result.stored(System.currentTimeMillis());
+    try {
+      if (listing == null) {
+        across.abandon();
+        return null;
+      }
+      return across.land(listing, keep ? policy : null, mode == Mode.STALE ? staleBecause : null);
+    } catch (RuntimeException e) {
+      return null;
+    }
   }
 
   private void lead(Snapshot result) {

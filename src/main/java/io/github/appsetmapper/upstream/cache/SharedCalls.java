@@ -3,17 +3,17 @@ package io.github.appsetmapper.upstream.cache;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.Upstream;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.Upstream;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.LongSupplier;
 import java.util.function.Predicate;
 
 /**
@@ -43,7 +43,11 @@ public final class SharedCalls {
     /** A page of the last good listing, standing in for a failing upstream. */
     STALE,
     /** A page of an identical listing in flight for another getparams: no call of its own. */
-    COALESCED;
+    COALESCED,
+    /** A page of a fresh listing read from the level every replica shares: no call. */
+    SHARED_HIT,
+    /** A page of an identical listing another replica fetched while this one waited: no call. */
+    SHARED_COALESCED;
 
     /** Whether this caller made an upstream call of its own. */
     public boolean called() {
@@ -53,22 +57,39 @@ public final class SharedCalls {
 
   /** An answer, where it came from and, for a stale one, why the upstream could not answer. */
   public record Outcome(
-      io.github.appsetmapper.upstream.UpstreamResponse response,
+      io.github.appsetmapper.upstream.call.UpstreamResponse response,
       Source source,
       String staleBecause) {}
 
   private final Upstream next;
   private final MemoryBudget budget;
-  private final LongSupplier clock;
+  private final Ticker clock;
   private final Cache<String, CachedListing> cache;
   private final ConcurrentHashMap<String, CompletableFuture<ListingPass.Led>> inFlight =
       new ConcurrentHashMap<>();
+  private final SharedLevel level;
 
   public SharedCalls(Upstream next, MemoryBudget budget) {
-    this(next, budget, System::nanoTime);
+    this(next, budget, Ticker.systemTicker(), SharedLevel.NONE);
   }
 
-  SharedCalls(Upstream next, MemoryBudget budget, LongSupplier clock) {
+  /** With the level every replica shares ({@link SharedLevel#NONE}: this replica alone). */
+  public SharedCalls(Upstream next, MemoryBudget budget, SharedLevel level) {
+    this(next, budget, Ticker.systemTicker(), level);
+  }
+
+  public SharedCalls(Upstream next, MemoryBudget budget, Ticker clock) {
+    this(next, budget, clock, SharedLevel.NONE);
+  }
+
+  /**
+   * @param clock what tells the cache the time, in nanoseconds of a monotonic clock: freshness,
+   *     staleIfError and eviction all read it (tests move it by hand)
+   */
+  public SharedCalls(Upstream next, MemoryBudget budget, Ticker clock, SharedLevel level) {
+    this.level = level;
+    // Another replica's invalidation, to act before the next look-up would see it.
+    level.onInvalidate(tag -> invalidate(owners -> owners.contains(tag)));
     this.next = next;
     this.budget = budget;
     this.clock = clock;
@@ -81,7 +102,7 @@ public final class SharedCalls {
                     (String key, CachedListing listing) ->
                         java.time.Duration.ofNanos(listing.retentionNanos)))
             .executor(Runnable::run)
-            .ticker(clock::getAsLong)
+            .ticker(clock)
             .recordStats()
             .build();
     budget.cacheBytes(this::cachedBytes);
@@ -112,12 +133,12 @@ public final class SharedCalls {
    * deadline), or from the upstream. {@code owners} tag the cache entry (which mappings and inputs
    * used it) for {@link #invalidate}.
    */
-  public ListingPass open(UpstreamRequest first, Set<String> owners) throws UpstreamException {
+  public ListingPass open(UpstreamRequest first, Set<String> owners) throws RequestFailure {
     String key = CacheKey.of(first);
     CachePolicy policy = first.settings().cache();
-    CachedListing hit = fresh(key, policy, owners);
-    if (hit != null) {
-      return ListingPass.replaying(this, key, policy, owners, hit.snapshot, Source.HIT, null);
+    ListingPass kept = kept(key, policy, owners);
+    if (kept != null) {
+      return kept;
     }
     // Listings share in flight only under the same policy: a stale listing allowed by one
     // mapping's staleIfError must not reach a mapping that allows none.
@@ -137,17 +158,127 @@ public final class SharedCalls {
           led.staleBecause());
     }
     // A leader that finished between the look-up and now may have filled the cache.
-    hit = fresh(key, policy, owners);
+    CachedListing hit = fresh(key, policy, owners);
     if (hit != null) {
       inFlight.remove(flight, mine);
       mine.complete(new ListingPass.Led(hit.snapshot, null));
       return ListingPass.replaying(this, key, policy, owners, hit.snapshot, Source.HIT, null);
     }
-    return ListingPass.fetching(this, key, policy, owners, flight, mine);
+    // This replica's leader: across replicas, one fetches and the others take its listing.
+    SharedLevel.Flight across;
+    try {
+      across = level.fly(key, flight, first);
+    } catch (RuntimeException e) {
+      // The shared level never fails a getparams: this replica fetches on its own.
+      across = SharedLevel.Flight.ALONE;
+    }
+    SharedLevel.Landed landed = across.landed();
+    if (landed != null) {
+      Snapshot snapshot = Snapshot.of(landed.listing());
+      inFlight.remove(flight, mine);
+      mine.complete(new ListingPass.Led(snapshot, landed.staleBecause()));
+      tag(key, owners);
+      return ListingPass.replaying(
+          this,
+          key,
+          policy,
+          owners,
+          snapshot,
+          landed.staleBecause() == null ? Source.SHARED_COALESCED : Source.STALE,
+          landed.staleBecause());
+    }
+    if (across != SharedLevel.Flight.ALONE) {
+      // Another replica may have landed this listing between the look-up and the lease.
+      ListingPass landedMeanwhile = kept(key, policy, owners);
+      if (landedMeanwhile != null) {
+        across.abandon();
+        inFlight.remove(flight, mine);
+        mine.complete(new ListingPass.Led(landedMeanwhile.replayed(), null));
+        return landedMeanwhile;
+      }
+    }
+    return ListingPass.fetching(this, key, policy, owners, flight, mine, across);
+  }
+
+  /**
+   * A walk over a kept listing that is fresh for these owners, or null. With a shared level, this
+   * replica's copy answers only when it is the shared one (so that two replicas never answer from
+   * two moments of the upstream), and a newer shared listing replaces it; while the shared level
+   * cannot answer, this replica's memory decides alone.
+   */
+  private ListingPass kept(String key, CachePolicy policy, Set<String> owners) {
+    if (policy == null) {
+      return null;
+    }
+    CachedListing local = cache.getIfPresent(key);
+    SharedLevel.Lookup seen;
+    try {
+      seen =
+          level.lookup(
+              key, owners, local == null ? null : local.version, local == null ? 0 : local.seq);
+    } catch (RuntimeException e) {
+      seen = SharedLevel.Lookup.UNAVAILABLE;
+    }
+    CachedListing hit;
+    Source source = Source.HIT;
+    switch (seen.state()) {
+      case SAME -> {
+        if (seen.invalidated()) {
+          local.invalidate();
+        }
+        hit = fresh(key, policy, owners);
+      }
+      case OTHER -> {
+        CachedListing adopted = adopt(key, seen.listing(), policy, owners, local);
+        if (seen.invalidated()) {
+          adopted.invalidate();
+        }
+        hit = adopted.freshFor(policy, clock.read()) ? adopted : null;
+        source = Source.SHARED_HIT;
+      }
+      case ABSENT -> {
+        if (local != null && local.version != null) {
+          // It was shared and is gone (evicted, flushed): kept for validators and stale use.
+          local.invalidate();
+          hit = null;
+        } else {
+          // Never shared (too large to share, or fetched while the shared level was down):
+          // this replica's own, under its own ttl, until a shared listing replaces it.
+          hit = fresh(key, policy, owners);
+        }
+      }
+      default -> hit = fresh(key, policy, owners);
+    }
+    return hit == null
+        ? null
+        : ListingPass.replaying(this, key, policy, owners, hit.snapshot, source, null);
+  }
+
+  /** Keeps a listing read from the shared level as this replica's copy, aged as stored. */
+  private CachedListing adopt(
+      String key,
+      StoredListing listing,
+      CachePolicy policy,
+      Set<String> owners,
+      CachedListing local) {
+    long ageNanos = Math.max(0, System.currentTimeMillis() - listing.storedAtMillis()) * 1_000_000L;
+    CachedListing adopted =
+        new CachedListing(
+            Snapshot.of(listing),
+            clock.read() - ageNanos,
+            policy,
+            listing.version(),
+            listing.seq());
+    adopted.owners.addAll(owners);
+    if (local != null) {
+      adopted.owners.addAll(local.owners);
+    }
+    cache.put(key, adopted);
+    return adopted;
   }
 
   /** One unpaginated call: a listing of one page. */
-  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws UpstreamException {
+  public Outcome exchange(UpstreamRequest request, Set<String> owners) throws RequestFailure {
     ListingPass pass = open(request, owners);
     try {
       for (int attempt = 0; ; attempt++) {
@@ -174,6 +305,30 @@ public final class SharedCalls {
    * @return how many listings were marked
    */
   public int invalidate(Predicate<Set<String>> owners) {
+    return invalidateHere(owners);
+  }
+
+  /**
+   * Marks the listings tagged {@code tag} as expired, here and, through the shared level, on every
+   * replica.
+   *
+   * @return how many of this replica's listings were marked, and whether every replica will see it
+   */
+  public Invalidated invalidate(String tag) {
+    int count = invalidateHere(owners -> owners.contains(tag));
+    boolean everywhere;
+    try {
+      everywhere = level.invalidate(tag);
+    } catch (RuntimeException e) {
+      everywhere = false;
+    }
+    return new Invalidated(count, everywhere);
+  }
+
+  /** What an invalidation did: listings marked here, and whether every replica sees it. */
+  public record Invalidated(int count, boolean everyReplica) {}
+
+  private int invalidateHere(Predicate<Set<String>> owners) {
     int count = 0;
     for (CachedListing listing : cache.asMap().values()) {
       if (owners.test(listing.owners)) {
@@ -189,7 +344,7 @@ public final class SharedCalls {
   }
 
   long now() {
-    return clock.getAsLong();
+    return clock.read();
   }
 
   /** The kept listing for {@code key} (fresh or not), or null: for validators and stale use. */
@@ -198,8 +353,16 @@ public final class SharedCalls {
   }
 
   void store(
-      String key, Snapshot snapshot, CachePolicy policy, Set<String> owners, CachedListing old) {
-    CachedListing listing = new CachedListing(snapshot, clock.getAsLong(), policy);
+      String key,
+      Snapshot snapshot,
+      CachePolicy policy,
+      Set<String> owners,
+      CachedListing old,
+      StoredListing shared) {
+    CachedListing listing =
+        shared == null
+            ? new CachedListing(snapshot, clock.read(), policy)
+            : new CachedListing(snapshot, clock.read(), policy, shared.version(), shared.seq());
     listing.owners.addAll(owners);
     if (old != null) {
       listing.owners.addAll(old.owners);
@@ -217,7 +380,7 @@ public final class SharedCalls {
       return null;
     }
     CachedListing cached = cache.getIfPresent(key);
-    if (cached == null || !cached.freshFor(policy, clock.getAsLong())) {
+    if (cached == null || !cached.freshFor(policy, clock.read())) {
       return null;
     }
     cached.owners.addAll(owners);
@@ -232,27 +395,22 @@ public final class SharedCalls {
   }
 
   private static ListingPass.Led await(
-      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws UpstreamException {
+      CompletableFuture<ListingPass.Led> leader, UpstreamRequest request) throws RequestFailure {
     var deadline = request.settings().deadline();
     try {
       return deadline.isSet()
           ? leader.get(deadline.remaining().toNanos(), TimeUnit.NANOSECONDS)
           : leader.get();
     } catch (ExecutionException e) {
-      if (e.getCause() instanceof UpstreamException failure) {
-        throw failure;
-      }
-      if (e.getCause() instanceof RuntimeException failure) {
-        throw failure;
-      }
-      throw new UpstreamException(HttpUpstream.describe(request) + ": " + e.getCause());
+      throw RequestFailure.unwrap(e);
     } catch (TimeoutException e) {
-      throw new UpstreamException(
-          HttpUpstream.describe(request) + ": the deadline ran out waiting for an identical call",
-          UpstreamException.Kind.DEADLINE);
+      throw RequestFailure.of(
+          request,
+          "the deadline ran out waiting for an identical call",
+          RequestFailure.Kind.DEADLINE);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new UpstreamException(HttpUpstream.describe(request) + ": interrupted");
+      throw RequestFailure.of(request, "interrupted");
     }
   }
 }

@@ -1,7 +1,7 @@
 package io.github.appsetmapper.upstream.cache;
 
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -52,6 +52,27 @@ final class Snapshot {
     return !pages.isEmpty();
   }
 
+  /** The pages as the shared level keeps them, or null when a page failed. */
+  StoredListing stored(long storedAtMillis) {
+    java.util.List<StoredListing.Page> out = new java.util.ArrayList<>(pages.size());
+    for (Map.Entry<String, Object> page : pages.entrySet()) {
+      if (!(page.getValue() instanceof UpstreamResponse response)) {
+        return null;
+      }
+      out.add(new StoredListing.Page(page.getKey(), response));
+    }
+    return new StoredListing(null, 0, storedAtMillis, out);
+  }
+
+  /** The pages of a listing read from the shared level. */
+  static Snapshot of(StoredListing listing) {
+    Map<String, Object> pages = new LinkedHashMap<>();
+    for (StoredListing.Page page : listing.pages()) {
+      pages.put(page.key(), page.response());
+    }
+    return new Snapshot(Collections.unmodifiableMap(pages));
+  }
+
   /** Bytes the cache counts for it. */
   long weight() {
     long total = 0;
@@ -74,7 +95,7 @@ final class Snapshot {
       pages.put(key, response);
     }
 
-    synchronized void fail(String key, UpstreamException failure) {
+    synchronized void fail(String key, RequestFailure failure) {
       pages.putIfAbsent(key, failure);
     }
 

@@ -37,10 +37,6 @@ public final class HostLimits {
     this.rules = List.copyOf(rules);
   }
 
-  public int maxConcurrent() {
-    return maxConcurrent;
-  }
-
   /**
    * Waits at most {@code wait} for a slot to {@code host} (and for the rate limit).
    *

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.upstream.limits;
 
-import io.github.appsetmapper.upstream.Headers;
+import io.github.appsetmapper.upstream.call.Headers;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;

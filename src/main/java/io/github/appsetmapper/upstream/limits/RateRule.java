@@ -1,6 +1,6 @@
 package io.github.appsetmapper.upstream.limits;
 
-import io.github.appsetmapper.upstream.HostPolicy;
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import java.util.List;
 import java.util.Locale;
 

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.upstream.tls;
 
-import io.github.appsetmapper.upstream.UpstreamException;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,9 +43,9 @@ public final class TlsContexts {
       new java.util.concurrent.atomic.AtomicLong();
 
   /**
-   * @throws UpstreamException (kind LOCAL) when a file cannot be read or holds no usable PEM
+   * @throws RequestFailure (kind LOCAL) when a file cannot be read or holds no usable PEM
    */
-  public Material material(TlsSettings settings) throws UpstreamException {
+  public Material material(TlsSettings settings) throws RequestFailure {
     List<Stamp> stamps = new ArrayList<>();
     for (Path file : files(settings)) {
       stamps.add(stamp(file, settings));
@@ -70,7 +71,7 @@ public final class TlsContexts {
     return files;
   }
 
-  private static Stamp stamp(Path file, TlsSettings settings) throws UpstreamException {
+  private static Stamp stamp(Path file, TlsSettings settings) throws RequestFailure {
     try {
       BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
       return new Stamp(
@@ -80,7 +81,7 @@ public final class TlsContexts {
     }
   }
 
-  private Material build(TlsSettings settings) throws UpstreamException {
+  private Material build(TlsSettings settings) throws RequestFailure {
     try {
       TrustManager[] trust = null;
       if (settings.insecureSkipVerify()) {
@@ -104,9 +105,10 @@ public final class TlsContexts {
         try {
           key = Pem.privateKey(read(settings.keyFile(), settings));
         } catch (GeneralSecurityException e) {
-          throw new UpstreamException(
-              "tls: keyFile " + settings.keyFile() + ": " + e.getMessage(),
-              UpstreamException.Kind.LOCAL);
+          throw new RequestFailure(
+                  "tls: keyFile " + settings.keyFile() + ": " + e.getMessage(),
+                  RequestFailure.Kind.LOCAL)
+              .causedBy(e);
         }
         char[] password = new char[0];
         KeyStore store = KeyStore.getInstance("PKCS12");
@@ -122,25 +124,27 @@ public final class TlsContexts {
       return new Material(
           context, "tls-" + versions.incrementAndGet(), !settings.insecureSkipVerify());
     } catch (GeneralSecurityException | IOException e) {
-      throw new UpstreamException(
-          "tls: the certificate and key files do not make a usable TLS setup ("
-              + e.getClass().getSimpleName()
-              + ")",
-          UpstreamException.Kind.LOCAL);
+      throw new RequestFailure(
+              "tls: the certificate and key files do not make a usable TLS setup ("
+                  + e.getClass().getSimpleName()
+                  + ")",
+              RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
   }
 
   private static List<X509Certificate> certificates(Path file, TlsSettings settings, String field)
-      throws UpstreamException {
+      throws RequestFailure {
     try {
       return Pem.certificates(read(file, settings));
     } catch (GeneralSecurityException e) {
-      throw new UpstreamException(
-          "tls: " + field + " " + file + " holds no PEM certificate", UpstreamException.Kind.LOCAL);
+      throw new RequestFailure(
+              "tls: " + field + " " + file + " holds no PEM certificate", RequestFailure.Kind.LOCAL)
+          .causedBy(e);
     }
   }
 
-  private static String read(Path file, TlsSettings settings) throws UpstreamException {
+  private static String read(Path file, TlsSettings settings) throws RequestFailure {
     try {
       return Files.readString(file, StandardCharsets.US_ASCII);
     } catch (IOException e) {
@@ -148,14 +152,14 @@ public final class TlsContexts {
     }
   }
 
-  private static UpstreamException unreadable(Path file, TlsSettings settings, IOException e) {
+  private static RequestFailure unreadable(Path file, TlsSettings settings, IOException e) {
     String field =
         file.equals(settings.caFile())
             ? "caFile"
             : file.equals(settings.certFile()) ? "certFile" : "keyFile";
     String why = e instanceof NoSuchFileException ? "no such file" : "cannot be read";
-    return new UpstreamException(
-        "tls: " + field + " " + file + ": " + why, UpstreamException.Kind.LOCAL);
+    return new RequestFailure("tls: " + field + " " + file + ": " + why, RequestFailure.Kind.LOCAL)
+        .causedBy(e);
   }
 
   /** {@code insecureSkipVerify}: any certificate is accepted (host names are not checked). */

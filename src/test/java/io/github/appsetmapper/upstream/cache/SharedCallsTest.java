@@ -2,13 +2,13 @@ package io.github.appsetmapper.upstream.cache;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.github.appsetmapper.upstream.CallSettings;
-import io.github.appsetmapper.upstream.Deadline;
-import io.github.appsetmapper.upstream.Headers;
-import io.github.appsetmapper.upstream.HostPolicy;
-import io.github.appsetmapper.upstream.UpstreamException;
-import io.github.appsetmapper.upstream.UpstreamRequest;
-import io.github.appsetmapper.upstream.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.CallSettings;
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.HostPolicy;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -25,15 +25,15 @@ class SharedCallsTest {
       new CachePolicy(Duration.ofSeconds(10), Duration.ofSeconds(20));
 
   private static UpstreamRequest request(String authorization) {
-    return new UpstreamRequest(
-        "GET",
-        URI.create("https://api.example.com/items?page=1"),
-        Headers.of(List.of(new Headers.Header("Authorization", authorization))),
-        null,
-        Duration.ofSeconds(5),
-        Set.of("authorization"),
-        HostPolicy.any(),
-        new CallSettings(null, 0, null, Deadline.NONE, POLICY));
+    return UpstreamRequest.builder()
+        .method("GET")
+        .uri(URI.create("https://api.example.com/items?page=1"))
+        .headers(Headers.of(List.of(new Headers.Header("Authorization", authorization))))
+        .timeout(Duration.ofSeconds(5))
+        .sensitiveHeaders(Set.of("authorization"))
+        .hosts(HostPolicy.any())
+        .settings(CallSettings.PLAIN.toBuilder().cache(POLICY).build())
+        .build();
   }
 
   private static UpstreamResponse ok(String body) {
@@ -56,16 +56,14 @@ class SharedCallsTest {
       UpstreamRequest plain = request("x");
       UpstreamRequest withCert =
           plain.withSettings(
-              new CallSettings(
-                  null,
-                  0,
-                  new io.github.appsetmapper.upstream.tls.TlsSettings(
-                      null,
-                      java.nio.file.Path.of("/c.pem"),
-                      java.nio.file.Path.of("/k.pem"),
-                      false),
-                  Deadline.NONE,
-                  POLICY));
+              plain.settings().toBuilder()
+                  .tls(
+                      new io.github.appsetmapper.upstream.call.TlsSettings(
+                          null,
+                          java.nio.file.Path.of("/c.pem"),
+                          java.nio.file.Path.of("/k.pem"),
+                          false))
+                  .build());
       assertThat(CacheKey.of(plain)).isNotEqualTo(CacheKey.of(withCert));
     }
   }
@@ -82,7 +80,7 @@ class SharedCallsTest {
               r -> {
                 calls.incrementAndGet();
                 if (down[0]) {
-                  throw new UpstreamException("GET https://api.example.com/items: refused");
+                  throw new RequestFailure("GET https://api.example.com/items: refused");
                 }
                 return ok("[1]");
               },
@@ -102,7 +100,7 @@ class SharedCallsTest {
       try {
         shared.exchange(request, Set.of());
         throw new AssertionError("expected the failure after staleIfError");
-      } catch (UpstreamException e) {
+      } catch (RequestFailure e) {
         assertThat(e).hasMessage("GET https://api.example.com/items: refused");
       }
       assertThat(calls).hasValue(3);
@@ -129,7 +127,7 @@ class SharedCallsTest {
   }
 
   /** A listing of two pages, ?page=1 and ?page=2, walked through one pass. */
-  private static List<String> walk(ListingPass pass) throws UpstreamException {
+  private static List<String> walk(ListingPass pass) throws RequestFailure {
     for (int attempt = 0; ; attempt++) {
       try {
         List<String> bodies = new java.util.ArrayList<>();
@@ -177,7 +175,7 @@ class SharedCallsTest {
               () -> {
                 try {
                   return walk(shared.open(first, Set.of()));
-                } catch (UpstreamException e) {
+                } catch (RequestFailure e) {
                   throw new IllegalStateException(e);
                 }
               });
@@ -238,7 +236,7 @@ class SharedCallsTest {
               r -> {
                 int call = calls.incrementAndGet();
                 if (pageTwoDown[0] && r.uri().getQuery().equals("page=2")) {
-                  throw new UpstreamException("GET https://api.example.com/items?page=2: refused");
+                  throw new RequestFailure("GET https://api.example.com/items?page=2: refused");
                 }
                 return ok(r.uri().getQuery() + "#" + call);
               },

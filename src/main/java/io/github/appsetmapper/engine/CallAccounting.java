@@ -1,0 +1,172 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
+import io.github.appsetmapper.upstream.cache.SharedCalls;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UpstreamResponse;
+import java.util.Collections;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The books of one getparams' upstream calls: each call stamped with the answer's deadline, timed
+ * (so that a deadline error names the slowest) and told to the trace; every answer held, and the
+ * data parsed and the rows made from it, counted against the memory budget until {@link
+ * #release()}; and why answers came from the cache in place of a failing upstream.
+ */
+final class CallAccounting implements Page.Owner {
+  /**
+   * What a row costs beyond its parsed item, as the memory budget counts it: the row, its values
+   * and its place in the lists that hold it. An estimate, documented in docs/operations.md; the
+   * parameter maps it becomes are counted on their own ({@link #holdAnswer}).
+   */
+  static final int ROW_BYTES = 256;
+
+  private final Trace trace;
+  private final Redactor redactor;
+  private final Deadline deadline;
+  private final CallTimings timings = new CallTimings();
+  private final HeldMemory held;
+  private final Set<String> stale = Collections.synchronizedSet(new LinkedHashSet<>());
+
+  CallAccounting(MemoryBudget budget, Trace trace, Deadline deadline, Redactor redactor) {
+    this.redactor = redactor;
+    this.trace = trace;
+    this.deadline = deadline;
+    this.held = new HeldMemory(budget, this::refused);
+  }
+
+  Deadline deadline() {
+    return deadline;
+  }
+
+  /** The call as it is sent: bounded by the answer's deadline. */
+  UpstreamRequest stamp(UpstreamRequest rendered) {
+    return rendered.withSettings(rendered.settings().withDeadline(deadline));
+  }
+
+  /**
+   * A call starting now, for {@code step}; end it with {@link Call#answered} or {@link
+   * Call#failed}.
+   */
+  Call start(String step, UpstreamRequest request, int page) {
+    return new Call(step, request, page);
+  }
+
+  /** One call being made. */
+  final class Call {
+    private final String step;
+    private final UpstreamRequest request;
+    private final int page;
+    private final long started = System.nanoTime();
+    private final CallTimings.Timing timing;
+
+    private Call(String step, UpstreamRequest request, int page) {
+      this.step = step;
+      this.request = request;
+      this.page = page;
+      this.timing = timings.start(step + " " + request.describe());
+    }
+
+    /** The answer arrived: held against the budget (or refused), noted, traced. */
+    void answered(SharedCalls.Outcome outcome) throws RequestFailure {
+      timing.end(false);
+      UpstreamResponse response = outcome.response();
+      held.body(request, response);
+      if (outcome.source() == SharedCalls.Source.STALE) {
+        stale.add(step + " " + outcome.staleBecause());
+      }
+      trace.call(
+          new UpstreamCall(
+              step,
+              request,
+              response,
+              null,
+              System.nanoTime() - started,
+              page,
+              !outcome.source().called(),
+              outcome.source(),
+              outcome.staleBecause()));
+    }
+
+    /** The call failed (or its answer was refused). */
+    void failed(Exception e) {
+      timing.end(e instanceof RequestFailure u && u.kind() == RequestFailure.Kind.DEADLINE);
+      trace.call(
+          UpstreamCall.failed(step, request, e.getMessage(), System.nanoTime() - started, page));
+    }
+  }
+
+  /** A page this getparams already had, handed to another step: no call, nothing more held. */
+  void replayed(String step, UpstreamRequest request, Object found, int page) {
+    if (found instanceof Page known) {
+      trace.call(
+          new UpstreamCall(step, request, known.response(), null, 0, page, true, null, null));
+    } else if (found instanceof RequestFailure failure) {
+      trace.call(UpstreamCall.failed(step, request, failure.getMessage(), 0, page));
+    }
+  }
+
+  @Override
+  public void hold(Page page, long bytes) throws RequestFailure {
+    held.reserve(
+        bytes, page.request(), "the answer's data (about " + bytes + " bytes once parsed)");
+  }
+
+  /** Counts {@code rows} rows made from an answer to {@code call} against the budget. */
+  void holdRows(String step, UpstreamRequest call, int rows) throws RequestFailure {
+    long bytes = (long) rows * ROW_BYTES;
+    try {
+      held.reserve(bytes, call, rows + " rows (about " + bytes + " bytes)");
+    } catch (RequestFailure e) {
+      throw e.inStep(step);
+    }
+  }
+
+  /**
+   * Counts the parameter maps of the answer against the budget ({@code rows} so far, {@code bytes}
+   * more): what a small answer can grow into is written out whole.
+   */
+  void holdAnswer(int rows, long bytes) throws RequestFailure {
+    held.reserve(
+        bytes,
+        null,
+        "the answer's parameter maps (" + rows + " so far, about " + bytes + " bytes more)");
+  }
+
+  @Override
+  public void refused(String reason) {
+    try {
+      trace.refusedAnswer(reason);
+    } catch (RuntimeException e) {
+      // Bookkeeping must never fail a getparams.
+    }
+  }
+
+  /** A key an answer quotes in an error: 80 characters, after redaction. */
+  @Override
+  public String excerpt(String upstreamText) {
+    return redactor.excerpt(upstreamText, 80);
+  }
+
+  /** Why answers came from the cache in place of a failing upstream (empty: none did). */
+  List<String> staleReasons() {
+    synchronized (stale) {
+      return List.copyOf(stale);
+    }
+  }
+
+  /** The call that took (or has been taking) longest: "enrich.x GET https://... (1200 ms)". */
+  String slowest() {
+    return timings.slowest();
+  }
+
+  /** Gives what this getparams held back to the memory budget; what arrives later is not held. */
+  void release() {
+    held.release();
+  }
+}

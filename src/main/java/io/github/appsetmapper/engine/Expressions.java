@@ -1,0 +1,42 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.expr.SpelMessages;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+
+/** Evaluates the mapping's expressions; a failure names the expression by its path and text. */
+final class Expressions {
+  private Expressions() {}
+
+  /** An expression on a row (a parameter, filter, sortBy, distinctBy, an enrich value). */
+  static Object onRow(CompiledExpression expression, Scope scope, Row row) throws RequestFailure {
+    try {
+      return expression.evaluate(scope);
+    } catch (org.springframework.expression.EvaluationException
+        | IllegalArgumentException
+        | ArithmeticException e) {
+      // ArithmeticException: a decimal divided by zero.
+      throw RequestFailure.expression(
+          describe(expression) + " failed on row " + row.index() + ": " + SpelMessages.simple(e),
+          e);
+    }
+  }
+
+  /** An expression over an answer ({@code failWhen}, a cursor's {@code until}). */
+  static Object onResponse(CompiledExpression expression, Page page, Scope scope)
+      throws RequestFailure {
+    Scope withResponse = Scopes.response(scope, page);
+    try {
+      return expression.evaluate(withResponse);
+    } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
+      throw RequestFailure.expression(
+          describe(expression) + " failed: " + SpelMessages.simple(e), e);
+    }
+  }
+
+  /** "parameters.name 'item.name'": where the expression is and what it says. */
+  static String describe(CompiledExpression expression) {
+    return expression.path() + " '" + expression.source().text() + "'";
+  }
+}

@@ -1,0 +1,52 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.expr.Values;
+import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The {@code parameters} step: each row's parameter map, in row order, counted against the memory
+ * budget as the answer grows (what a small answer can grow into is written out whole).
+ */
+final class Parameters {
+  /** One budget call per this many bytes of answer, not one per row. */
+  private static final long BATCH_BYTES = 256 * 1024;
+
+  private Parameters() {}
+
+  static List<Map<String, Object>> answer(Execution run, List<Row> rows, Scope base)
+      throws RequestFailure {
+    List<Map<String, Object>> answer = new ArrayList<>(rows.size());
+    long unheld = 0;
+    for (Row row : rows) {
+      Map<String, Object> parameters = of(run.mapping(), row, Scopes.row(base, row));
+      run.trace().parameters(row.index(), parameters);
+      answer.add(parameters);
+      unheld += JsonCodec.estimate(parameters);
+      if (unheld > BATCH_BYTES) {
+        run.books().holdAnswer(answer.size(), unheld);
+        unheld = 0;
+      }
+    }
+    run.books().holdAnswer(answer.size(), unheld);
+    return answer;
+  }
+
+  private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope)
+      throws RequestFailure {
+    Map<String, Object> out = new LinkedHashMap<>();
+    for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
+      Object value = Expressions.onRow(parameter.getValue(), scope, row);
+      out.put(parameter.getKey(), Values.parameter(value, mapping.keepTypes()));
+    }
+    return Collections.unmodifiableMap(out);
+  }
+}

@@ -1,0 +1,370 @@
+package io.github.appsetmapper.redis;
+
+import io.github.appsetmapper.upstream.cache.SharedLevel;
+import io.github.appsetmapper.upstream.cache.StoredListing;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.lettuce.core.SetArgs;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * One listing fetched once across replicas. The first replica takes a lease ({@code SET NX PX},
+ * with the next flight seq, in one script) whose time follows the request's timeout and is renewed
+ * while it walks; the others wait for what it lands, woken by a message or by polling the lease and
+ * the landing, and stop waiting while there is still time, within their deadline, to fetch on their
+ * own (the request's timeout, at most half the deadline): waiting never turns into a 504. A leader
+ * that stops early, or dies (its lease runs out), lets the next one take the lease. What lands is a
+ * sealed record: the listing kept in the cache (by version), or, when it is not kept (no cache, a
+ * stale stand-in), the listing itself.
+ */
+final class RedisFlight implements SharedLevel.Flight {
+  static final long LANDED_MILLIS = 30_000;
+  private static final long FIRST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+  private static final long LAST_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+
+  private enum Landing {
+    ABANDONED,
+    CACHED,
+    INLINE
+  }
+
+  private final RedisListings level;
+  private final String key;
+  private final String flight;
+  private final String token;
+  private final long seq;
+  private final long leaseMillis;
+  private final SharedLevel.Landed landed;
+  private volatile ScheduledFuture<?> renewal;
+
+  private RedisFlight(
+      RedisListings level,
+      String key,
+      String flight,
+      String token,
+      long seq,
+      long leaseMillis,
+      SharedLevel.Landed landed) {
+    this.level = level;
+    this.key = key;
+    this.flight = flight;
+    this.token = token;
+    this.seq = seq;
+    this.leaseMillis = leaseMillis;
+    this.landed = landed;
+  }
+
+  static SharedLevel.Flight join(
+      RedisListings level, String key, String flight, UpstreamRequest first) {
+    Duration timeout = first.timeout() == null ? Duration.ofSeconds(10) : first.timeout();
+    Deadline deadline = first.settings().deadline();
+    long leaseMillis = Math.max(1000, timeout.toMillis() + 1000);
+    long waitEnd =
+        deadline.isSet()
+            ? deadline.endNanos() - Math.min(timeout.toNanos(), deadline.budget().toNanos() / 2)
+            : System.nanoTime() + timeout.toNanos();
+    String token = Seal.newVersion();
+    RedisKeys keys = level.keys();
+    byte[][] leaseAndSeq = {RedisKeys.bytes(keys.lease(flight)), RedisKeys.bytes(keys.seq())};
+    try {
+      for (int round = 0; round < 50; round++) {
+        List<Object> answer =
+            level
+                .link()
+                .one(
+                    RedisStats.Op.LEASE,
+                    commands ->
+                        commands.<List<Object>>eval(
+                            RedisListings.ACQUIRE,
+                            RedisListings.multi(),
+                            leaseAndSeq,
+                            RedisKeys.bytes(token),
+                            RedisKeys.bytes(Long.toString(leaseMillis))));
+        if (((Long) answer.get(0)) == 1) {
+          level.stats().lease(RedisStats.Lease.WON);
+          RedisFlight lead =
+              new RedisFlight(level, key, flight, token, (Long) answer.get(1), leaseMillis, null);
+          lead.renew();
+          return lead;
+        }
+        if (answer.size() < 2) {
+          continue; // the lease ran out between SET and GET: try again
+        }
+        if (System.nanoTime() - waitEnd >= 0) {
+          level.stats().lease(RedisStats.Lease.GAVE_UP);
+          return new RedisFlight(level, key, flight, null, 0, 0, null);
+        }
+        SharedLevel.Landed taken = await(level, flight, (byte[]) answer.get(1), waitEnd);
+        if (taken != null) {
+          level.stats().lease(RedisStats.Lease.WAITED);
+          return new RedisFlight(level, key, flight, null, 0, 0, taken);
+        }
+        if (System.nanoTime() - waitEnd >= 0) {
+          level.stats().lease(RedisStats.Lease.GAVE_UP);
+          return new RedisFlight(level, key, flight, null, 0, 0, null);
+        }
+      }
+      return SharedLevel.Flight.ALONE;
+    } catch (RedisLink.Unavailable e) {
+      return SharedLevel.Flight.ALONE;
+    }
+  }
+
+  /**
+   * Waits for the holder of the lease: what it landed, or null when it let the lease go without a
+   * usable landing (or the wait is over).
+   */
+  private static SharedLevel.Landed await(
+      RedisListings level, String flight, byte[] holder, long waitEnd)
+      throws RedisLink.Unavailable {
+    String holderToken = new String(holder, StandardCharsets.UTF_8);
+    RedisKeys keys = level.keys();
+    byte[] leaseName = RedisKeys.bytes(keys.lease(flight));
+    String landedName = keys.landed(flight, holderToken);
+    CompletableFuture<Void> signal = level.events().landing(flight, holderToken);
+    long poll = FIRST_POLL_NANOS;
+    level.stats().waiting(1);
+    try {
+      while (true) {
+        // The lease first: a landing is written before the lease goes, so a lease seen gone
+        // means the landing is there to be read.
+        List<Object> seen =
+            level
+                .link()
+                .all(
+                    RedisStats.Op.LEASE,
+                    commands ->
+                        List.of(
+                            commands.get(leaseName), commands.get(RedisKeys.bytes(landedName))));
+        byte[] landing = (byte[]) seen.get(1);
+        if (landing != null) {
+          return open(level, landedName, landing);
+        }
+        if (seen.get(0) == null || !Arrays.equals((byte[]) seen.get(0), holder)) {
+          return null;
+        }
+        long left = waitEnd - System.nanoTime();
+        if (left <= 0) {
+          return null;
+        }
+        try {
+          signal.get(Math.min(poll, left), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+          poll = Math.min(poll * 2, LAST_POLL_NANOS);
+        } catch (ExecutionException e) {
+          return null;
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return null;
+        }
+      }
+    } finally {
+      level.stats().waiting(-1);
+      level.events().forget(flight, holderToken);
+    }
+  }
+
+  private static SharedLevel.Landed open(RedisListings level, String name, byte[] value) {
+    try {
+      Seal.Opened opened = level.seal().open(name, value, System.currentTimeMillis());
+      DataInputStream in = new DataInputStream(new ByteArrayInputStream(opened.plain()));
+      int kind = in.readUnsignedByte();
+      String stale = ListingCodec.text(in);
+      if (kind == Landing.CACHED.ordinal()) {
+        ListingCodec.text(in); // the version kept; another flight may have replaced it since,
+        // and any listing kept now is as good.
+        StoredListing listing = level.read(level.keys().listing(ListingCodec.text(in)));
+        return listing == null ? null : new SharedLevel.Landed(listing, null);
+      }
+      if (kind == Landing.INLINE.ordinal()) {
+        byte[] rest = in.readAllBytes();
+        Seal.Header header = opened.header();
+        return new SharedLevel.Landed(
+            new StoredListing(
+                header.version(), header.seq(), header.storedAt(), ListingCodec.read(rest)),
+            stale.isEmpty() ? null : stale);
+      }
+      return null;
+    } catch (Seal.Refused | IOException | RuntimeException e) {
+      level.stats().integrityFailure(RedisStats.Sealed.LANDED);
+      return null;
+    }
+  }
+
+  @Override
+  public SharedLevel.Landed landed() {
+    return landed;
+  }
+
+  private void renew() {
+    long every = Math.max(100, leaseMillis / 3);
+    byte[][] lease = {RedisKeys.bytes(level.keys().lease(flight))};
+    renewal =
+        level
+            .timers()
+            .scheduleAtFixedRate(
+                () -> {
+                  try {
+                    level
+                        .link()
+                        .one(
+                            RedisStats.Op.LEASE,
+                            commands ->
+                                commands.<Long>eval(
+                                    RedisListings.RENEW,
+                                    io.lettuce.core.ScriptOutputType.INTEGER,
+                                    lease,
+                                    RedisKeys.bytes(token),
+                                    RedisKeys.bytes(Long.toString(leaseMillis))));
+                  } catch (RedisLink.Unavailable | RuntimeException e) {
+                    // The lease may run out: another replica then fetches too, nothing worse.
+                  }
+                },
+                every,
+                every,
+                TimeUnit.MILLISECONDS);
+  }
+
+  private void stopRenewing() {
+    ScheduledFuture<?> running = renewal;
+    if (running != null) {
+      running.cancel(false);
+    }
+  }
+
+  @Override
+  public StoredListing land(StoredListing listing, CachePolicy keepFor, String staleBecause) {
+    stopRenewing();
+    RedisStats.NotShared kept = level.keptHere(listing);
+    if (kept != null) {
+      level.stats().keptHere(kept);
+      abandon();
+      return null;
+    }
+    try {
+      long flightSeq = token != null ? seq : nextSeq();
+      String version = Seal.newVersion();
+      long now = listing.storedAtMillis();
+      boolean cache = keepFor != null && staleBecause == null;
+      String listingName = level.keys().listing(key);
+      byte[] value =
+          cache ? level.sealListing(listingName, listing, keepFor, version, flightSeq) : null;
+      List<byte[]> landing = new ArrayList<>();
+      if (token != null) {
+        landing.add(
+            landing(
+                cache ? Landing.CACHED : Landing.INLINE,
+                staleBecause,
+                version,
+                cache ? null : listing,
+                now,
+                flightSeq));
+      }
+      level
+          .link()
+          .all(
+              RedisStats.Op.CACHE_WRITE,
+              commands -> {
+                List<io.lettuce.core.RedisFuture<?>> sent = new ArrayList<>();
+                if (value != null) {
+                  sent.add(
+                      commands.set(
+                          RedisKeys.bytes(listingName),
+                          value,
+                          SetArgs.Builder.px(keepFor.retention().toMillis())));
+                }
+                if (token != null) {
+                  sent.addAll(release(commands, landing.get(0)));
+                }
+                return sent;
+              });
+      return cache ? listing.as(version, flightSeq, now) : null;
+    } catch (RedisLink.Unavailable | RuntimeException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public void abandon() {
+    stopRenewing();
+    if (token == null) {
+      return;
+    }
+    try {
+      byte[] landing = landing(Landing.ABANDONED, null, "", null, System.currentTimeMillis(), seq);
+      level.link().all(RedisStats.Op.CACHE_WRITE, commands -> release(commands, landing));
+    } catch (RedisLink.Unavailable | RuntimeException e) {
+      // The lease runs out on its own.
+    }
+  }
+
+  /** The landing written, the lease let go, the replicas waiting told: in this order. */
+  private List<io.lettuce.core.RedisFuture<?>> release(
+      io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]> commands, byte[] landing) {
+    RedisKeys keys = level.keys();
+    return List.of(
+        commands.set(
+            RedisKeys.bytes(keys.landed(flight, token)),
+            landing,
+            SetArgs.Builder.px(LANDED_MILLIS)),
+        commands.<Long>eval(
+            RedisListings.RELEASE,
+            io.lettuce.core.ScriptOutputType.INTEGER,
+            new byte[][] {RedisKeys.bytes(keys.lease(flight))},
+            RedisKeys.bytes(token)),
+        commands.publish(
+            RedisKeys.bytes(keys.channel()),
+            level.events().message(RedisEvents.Kind.LANDED, flight, token)));
+  }
+
+  private long nextSeq() throws RedisLink.Unavailable {
+    return level
+        .link()
+        .one(
+            RedisStats.Op.CACHE_WRITE,
+            commands -> commands.incr(RedisKeys.bytes(level.keys().seq())));
+  }
+
+  private byte[] landing(
+      Landing kind, String staleBecause, String version, StoredListing inline, long now, long s) {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (DataOutputStream out = new DataOutputStream(bytes)) {
+      out.writeByte(kind.ordinal());
+      ListingCodec.text(out, staleBecause == null ? "" : staleBecause);
+      if (kind == Landing.CACHED) {
+        ListingCodec.text(out, version);
+        ListingCodec.text(out, key);
+      } else if (kind == Landing.INLINE) {
+        out.write(ListingCodec.write(inline.pages()));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    String name = level.keys().landed(flight, token);
+    return level
+        .seal()
+        .seal(
+            name,
+            now,
+            now + LANDED_MILLIS,
+            s,
+            version.isEmpty() ? Seal.newVersion() : version,
+            bytes.toByteArray());
+  }
+}

@@ -1,0 +1,302 @@
+package io.github.appsetmapper.redis;
+
+import io.github.appsetmapper.files.BoundedFiles;
+import io.lettuce.core.ClientOptions;
+import io.lettuce.core.RedisClient;
+import io.lettuce.core.RedisCommandExecutionException;
+import io.lettuce.core.RedisCredentials;
+import io.lettuce.core.RedisCredentialsProvider;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.RedisURI;
+import io.lettuce.core.SocketOptions;
+import io.lettuce.core.SslOptions;
+import io.lettuce.core.TimeoutOptions;
+import io.lettuce.core.api.StatefulRedisConnection;
+import io.lettuce.core.api.async.RedisAsyncCommands;
+import io.lettuce.core.codec.ByteArrayCodec;
+import io.lettuce.core.pubsub.RedisPubSubAdapter;
+import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BiConsumer;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The connection to Redis, and the circuit breaker in front of it: a failing Redis costs a
+ * getparams nothing. Commands share one multiplexed connection (Lettuce pipelines what is sent
+ * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout}.
+ * A timeout or a lost connection is a failure; {@link #FAILURES_TO_OPEN} in a row (no success
+ * between) open the breaker, so that one slow answer on a busy machine does not (a lost connection
+ * fails every command at once): from then on every operation is refused at once ({@link
+ * Unavailable}, the caller uses its own memory) while a background probe tries Redis every {@code
+ * probeInterval}; the first answer closes it. Going down and coming back are logged once each and
+ * shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full one
+ * refusing a write) fails that operation only. Connecting happens in the background too: a server
+ * starts, and is ready, whether Redis is there or not.
+ */
+final class RedisLink implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.redis");
+
+  /** Redis cannot answer now: use this replica's memory. */
+  static final class Unavailable extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    Unavailable() {
+      super(null, null, false, false);
+    }
+  }
+
+  /** Failures in a row that open the breaker. */
+  static final int FAILURES_TO_OPEN = 3;
+
+  private final java.util.concurrent.atomic.AtomicInteger failures =
+      new java.util.concurrent.atomic.AtomicInteger();
+  private final RedisSettings settings;
+  private final RedisStats stats;
+  private final RedisClient client;
+  private final ScheduledExecutorService probe;
+  private final byte[] channel;
+  private final BiConsumer<byte[], byte[]> onMessage;
+  private volatile StatefulRedisConnection<byte[], byte[]> connection;
+  private volatile StatefulRedisPubSubConnection<byte[], byte[]> subscription;
+  private volatile boolean closed;
+  private volatile boolean triedOnce;
+
+  /**
+   * @param onMessage called with each message of {@code channel} (on a Lettuce thread: keep it
+   *     short)
+   */
+  RedisLink(
+      RedisSettings settings,
+      RedisStats stats,
+      String channel,
+      BiConsumer<byte[], byte[]> onMessage) {
+    this.settings = settings;
+    this.stats = stats;
+    this.channel = channel.getBytes(StandardCharsets.UTF_8);
+    this.onMessage = onMessage;
+    this.client = RedisClient.create(uri(settings));
+    client.setOptions(options(settings));
+    this.probe =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread thread = new Thread(r, "redis-probe");
+              thread.setDaemon(true);
+              return thread;
+            });
+    probe.execute(this::probe);
+  }
+
+  private static RedisURI uri(RedisSettings settings) {
+    RedisURI uri = RedisURI.create(settings.url());
+    uri.setTimeout(settings.timeout());
+    if (settings.usernameFile() != null || settings.passwordFile() != null) {
+      // Read at each (re)connection: a rotated password takes effect without a restart.
+      uri.setCredentialsProvider(
+          RedisCredentialsProvider.from(
+              () ->
+                  RedisCredentials.just(
+                      read(settings.usernameFile()), read(settings.passwordFile()))));
+    }
+    return uri;
+  }
+
+  private static String read(Path file) {
+    if (file == null) {
+      return null;
+    }
+    try {
+      return BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES).strip();
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + file + ": " + BoundedFiles.reason(e));
+    }
+  }
+
+  private static ClientOptions options(RedisSettings settings) {
+    ClientOptions.Builder options =
+        ClientOptions.builder()
+            .autoReconnect(true)
+            // Refused at once while disconnected, never queued for later.
+            .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
+            .requestQueueSize(10_000)
+            .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
+            .socketOptions(
+                SocketOptions.builder()
+                    .connectTimeout(settings.timeout().multipliedBy(8))
+                    .keepAlive(true)
+                    .build());
+    if (settings.caFile() != null) {
+      options.sslOptions(
+          SslOptions.builder().jdkSslProvider().trustManager(settings.caFile().toFile()).build());
+    }
+    return options.build();
+  }
+
+  /** Whether commands are sent now (the breaker is closed). */
+  boolean up() {
+    return stats.up() && connection != null;
+  }
+
+  /**
+   * Sends the commands {@code commands} issues (pipelined) and waits for all of them, at most the
+   * timeout.
+   */
+  List<Object> all(
+      RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands)
+      throws Unavailable {
+    StatefulRedisConnection<byte[], byte[]> now = connection;
+    if (now == null || !stats.up()) {
+      stats.skip();
+      throw new Unavailable();
+    }
+    long end = System.nanoTime() + settings.timeout().toNanos();
+    try {
+      List<RedisFuture<?>> sent = commands.apply(now.async());
+      Object[] answers = new Object[sent.size()];
+      for (int i = 0; i < answers.length; i++) {
+        answers[i] = sent.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+      }
+      failures.set(0);
+      return java.util.Arrays.asList(answers);
+    } catch (ExecutionException e) {
+      stats.error(op);
+      if (e.getCause() instanceof RedisCommandExecutionException refusal) {
+        // Redis answered (full, read-only, a script error): this operation fails, Redis stays.
+        LOG.debug("redis: {} refused: {}", op, refusal.getMessage());
+        throw new Unavailable();
+      }
+      down(op, e.getCause());
+      throw new Unavailable();
+    } catch (TimeoutException e) {
+      stats.error(op);
+      down(op, new TimeoutException("no answer within " + settings.timeout().toMillis() + " ms"));
+      throw new Unavailable();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new Unavailable();
+    } catch (RuntimeException e) {
+      stats.error(op);
+      down(op, e);
+      throw new Unavailable();
+    }
+  }
+
+  /** One command. */
+  @SuppressWarnings("unchecked")
+  <T> T one(RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<T>> command)
+      throws Unavailable {
+    return (T) all(op, commands -> List.of(command.apply(commands))).get(0);
+  }
+
+  /** Sends a message to every replica (this one included). */
+  void publish(byte[] message) throws Unavailable {
+    one(RedisStats.Op.PUBLISH, commands -> commands.publish(channel, message));
+  }
+
+  private void down(RedisStats.Op op, Throwable cause) {
+    if (failures.incrementAndGet() < FAILURES_TO_OPEN) {
+      return;
+    }
+    if (stats.up(false)) {
+      LOG.warn(
+          "redis: {} failed ({}): every replica uses its own memory until Redis answers again"
+              + " (appset_mapper_redis_up 0)",
+          op.name().toLowerCase(java.util.Locale.ROOT),
+          describe(cause));
+      if (!closed) {
+        probe.schedule(this::probe, settings.probeInterval().toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  /** Connects when not yet connected, then PINGs; up on an answer, else tries again later. */
+  private void probe() {
+    if (closed) {
+      return;
+    }
+    try {
+      if (connection == null) {
+        connection = client.connect(ByteArrayCodec.INSTANCE);
+      }
+      if (subscription == null) {
+        StatefulRedisPubSubConnection<byte[], byte[]> pubsub =
+            client.connectPubSub(ByteArrayCodec.INSTANCE);
+        pubsub.addListener(
+            new RedisPubSubAdapter<>() {
+              @Override
+              public void message(byte[] from, byte[] message) {
+                try {
+                  onMessage.accept(from, message);
+                } catch (RuntimeException e) {
+                  LOG.debug("redis: a message was not handled: {}", e.toString());
+                }
+              }
+            });
+        pubsub
+            .async()
+            .subscribe(channel)
+            .get(settings.timeout().toMillis() * 8, TimeUnit.MILLISECONDS);
+        subscription = pubsub;
+      }
+      connection.async().ping().get(settings.timeout().toMillis() * 4, TimeUnit.MILLISECONDS);
+      failures.set(0);
+      if (stats.up(true)) {
+        LOG.info(
+            "redis: {} answers: replicas share the cache, leases and baselines", settings.where());
+      }
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      if (connection == null && !triedOnce) {
+        triedOnce = true;
+        LOG.warn(
+            "redis: cannot connect to {} ({}): every replica uses its own memory until it can",
+            settings.where(),
+            describe(e));
+      }
+      if (!closed) {
+        probe.schedule(this::probe, settings.probeInterval().toMillis(), TimeUnit.MILLISECONDS);
+      }
+    }
+  }
+
+  private static String describe(Throwable cause) {
+    Throwable root = cause;
+    while (root instanceof ExecutionException && root.getCause() != null) {
+      root = root.getCause();
+    }
+    String message = root == null ? null : root.getMessage();
+    return root == null
+        ? "unknown"
+        : root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+    probe.shutdownNow();
+    try {
+      if (subscription != null) {
+        subscription.close();
+      }
+      if (connection != null) {
+        connection.close();
+      }
+    } catch (RuntimeException e) {
+      // Closing: nothing left to do with it.
+    }
+    client.shutdown(Duration.ZERO, Duration.ofSeconds(2));
+  }
+}

@@ -1,0 +1,275 @@
+package io.github.appsetmapper.redis;
+
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.cache.SharedLevel;
+import io.github.appsetmapper.upstream.cache.StoredListing;
+import io.github.appsetmapper.upstream.call.CachePolicy;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.lettuce.core.RedisFuture;
+import io.lettuce.core.ScriptOutputType;
+import io.lettuce.core.SetArgs;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Consumer;
+
+/**
+ * The listing cache and coalescing shared by every replica, on Redis. A listing is one sealed value
+ * holding every page ({@link ListingCodec}), never page by page, kept for its retention ({@code
+ * PX}); this replica's copy is confirmed by reading the value's header alone (its version). Owner
+ * tags are invalidated by a sealed record of the flight {@code seq} at that moment: a listing
+ * fetched by a flight with a lower seq is expired for callers with that tag. Fetches are made once
+ * across replicas by {@link RedisFlight}.
+ */
+final class RedisListings implements SharedLevel {
+  /** How long an invalidation is remembered: longer than any listing is kept. */
+  static final long INVALIDATION_MILLIS = 30L * 24 * 3600 * 1000;
+
+  private final RedisLink link;
+  private final Seal seal;
+  private final RedisKeys keys;
+  private final RedisStats stats;
+  private final RedisEvents events;
+  private final Redactor redactor;
+  private final RedisSettings settings;
+  private final ScheduledExecutorService timers;
+
+  RedisListings(
+      RedisLink link,
+      Seal seal,
+      RedisKeys keys,
+      RedisStats stats,
+      RedisEvents events,
+      Redactor redactor,
+      RedisSettings settings,
+      ScheduledExecutorService timers) {
+    this.link = link;
+    this.seal = seal;
+    this.keys = keys;
+    this.stats = stats;
+    this.events = events;
+    this.redactor = redactor;
+    this.settings = settings;
+    this.timers = timers;
+  }
+
+  @Override
+  public Lookup lookup(String key, Set<String> owners, String localVersion, long localSeq) {
+    String name = keys.listing(key);
+    List<String> tags = new ArrayList<>(new TreeSet<>(owners));
+    List<Object> answers;
+    try {
+      answers =
+          link.all(
+              RedisStats.Op.CACHE_READ,
+              commands -> {
+                List<RedisFuture<?>> sent = new ArrayList<>();
+                sent.add(commands.getrange(RedisKeys.bytes(name), 0, Seal.HEADER_MAX - 1));
+                for (String tag : tags) {
+                  sent.add(commands.get(RedisKeys.bytes(keys.invalidation(tag))));
+                }
+                return sent;
+              });
+    } catch (RedisLink.Unavailable e) {
+      return Lookup.UNAVAILABLE;
+    }
+    byte[] head = (byte[]) answers.get(0);
+    if (head == null || head.length == 0) {
+      return Lookup.ABSENT;
+    }
+    long invalidatedAt = 0;
+    for (int i = 0; i < tags.size(); i++) {
+      invalidatedAt =
+          Math.max(invalidatedAt, invalidation(tags.get(i), (byte[]) answers.get(i + 1)));
+    }
+    Seal.Header header;
+    try {
+      header = Seal.header(head);
+    } catch (Seal.Refused e) {
+      stats.integrityFailure(RedisStats.Sealed.LISTING);
+      return Lookup.ABSENT;
+    }
+    if (localVersion != null && localVersion.equals(header.version())) {
+      // The copy held here was verified whole when it was read; its own seq counts.
+      return new Lookup(State.SAME, null, localSeq < invalidatedAt);
+    }
+    StoredListing listing = read(name);
+    if (listing == null) {
+      return Lookup.ABSENT;
+    }
+    return new Lookup(State.OTHER, listing, listing.seq() < invalidatedAt);
+  }
+
+  /** The seq of the last invalidation of {@code tag} (0: none, or refused). */
+  private long invalidation(String tag, byte[] value) {
+    if (value == null) {
+      return 0;
+    }
+    try {
+      return seal.open(keys.invalidation(tag), value, System.currentTimeMillis()).header().seq();
+    } catch (Seal.Refused e) {
+      stats.integrityFailure(RedisStats.Sealed.INVALIDATION);
+      return 0;
+    }
+  }
+
+  /** The listing kept under {@code name}, read whole and verified; null when none or refused. */
+  StoredListing read(String name) {
+    byte[] value;
+    try {
+      value = link.one(RedisStats.Op.CACHE_READ, commands -> commands.get(RedisKeys.bytes(name)));
+    } catch (RedisLink.Unavailable e) {
+      return null;
+    }
+    if (value == null) {
+      return null;
+    }
+    try {
+      Seal.Opened opened = seal.open(name, value, System.currentTimeMillis());
+      Seal.Header header = opened.header();
+      return new StoredListing(
+          header.version(), header.seq(), header.storedAt(), ListingCodec.read(opened.plain()));
+    } catch (Seal.Refused | IOException | RuntimeException e) {
+      stats.integrityFailure(RedisStats.Sealed.LISTING);
+      return null;
+    }
+  }
+
+  @Override
+  public Flight fly(String key, String flight, UpstreamRequest first) {
+    if (!link.up()) {
+      stats.skip();
+      return Flight.ALONE;
+    }
+    return RedisFlight.join(this, key, RedisKeys.digest(flight), first);
+  }
+
+  @Override
+  public boolean invalidate(String tag) {
+    try {
+      long seq =
+          link.one(
+              RedisStats.Op.INVALIDATE, commands -> commands.incr(RedisKeys.bytes(keys.seq())));
+      long now = System.currentTimeMillis();
+      String name = keys.invalidation(tag);
+      byte[] value =
+          seal.seal(name, now, now + INVALIDATION_MILLIS, seq, Seal.newVersion(), new byte[0]);
+      byte[] message = events.message(RedisEvents.Kind.INVALIDATED, tag);
+      link.all(
+          RedisStats.Op.INVALIDATE,
+          commands ->
+              List.of(
+                  commands.set(
+                      RedisKeys.bytes(name), value, SetArgs.Builder.px(INVALIDATION_MILLIS)),
+                  commands.publish(RedisKeys.bytes(keys.channel()), message)));
+      return true;
+    } catch (RedisLink.Unavailable e) {
+      return false;
+    }
+  }
+
+  @Override
+  public void onInvalidate(Consumer<String> listener) {
+    events.listen(
+        event -> {
+          if (event.kind() == RedisEvents.Kind.INVALIDATED && event.fields().size() == 1) {
+            listener.accept(event.fields().get(0));
+          }
+        });
+  }
+
+  /**
+   * Why {@code listing} must stay in this replica, or null when it may be shared: too large, marked
+   * {@code no-store}, or it holds a secret this server knows (an upstream echoing a token, a URL
+   * carrying one).
+   */
+  RedisStats.NotShared keptHere(StoredListing listing) {
+    if (listing.bodyBytes() > settings.maxEntryBytes()) {
+      return RedisStats.NotShared.TOO_LARGE;
+    }
+    for (StoredListing.Page page : listing.pages()) {
+      var response = page.response();
+      for (String control : response.headers().all("Cache-Control")) {
+        if (control.toLowerCase(java.util.Locale.ROOT).contains("no-store")) {
+          return RedisStats.NotShared.NO_STORE;
+        }
+      }
+    }
+    for (StoredListing.Page page : listing.pages()) {
+      var response = page.response();
+      if (holdsSecret(response.uri() == null ? "" : response.uri().toString())
+          || holdsSecret(new String(response.body(), StandardCharsets.UTF_8))) {
+        return RedisStats.NotShared.SECRET;
+      }
+      for (var field : ListingCodec.shared(response.headers())) {
+        if (holdsSecret(field.value())) {
+          return RedisStats.NotShared.SECRET;
+        }
+      }
+    }
+    return null;
+  }
+
+  private boolean holdsSecret(String text) {
+    return !redactor.redact(text).equals(text);
+  }
+
+  /** Seals and keeps {@code listing} for {@code policy}'s retention; null when it could not. */
+  byte[] sealListing(
+      String name, StoredListing listing, CachePolicy policy, String version, long seq) {
+    long now = listing.storedAtMillis();
+    return seal.seal(
+        name,
+        now,
+        now + policy.retention().toMillis(),
+        seq,
+        version,
+        ListingCodec.write(listing.pages()));
+  }
+
+  // What RedisFlight needs.
+  RedisLink link() {
+    return link;
+  }
+
+  Seal seal() {
+    return seal;
+  }
+
+  RedisKeys keys() {
+    return keys;
+  }
+
+  RedisStats stats() {
+    return stats;
+  }
+
+  RedisEvents events() {
+    return events;
+  }
+
+  ScheduledExecutorService timers() {
+    return timers;
+  }
+
+  static final String ACQUIRE =
+      "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
+          + " return {1, redis.call('INCR', KEYS[2])} end"
+          + " local holder = redis.call('GET', KEYS[1])"
+          + " if holder then return {0, holder} end"
+          + " return {0}";
+  static final String RENEW =
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then"
+          + " return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0";
+  static final String RELEASE =
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end"
+          + " return 0";
+
+  static ScriptOutputType multi() {
+    return ScriptOutputType.MULTI;
+  }
+}

@@ -1,0 +1,276 @@
+package io.github.appsetmapper.runtime;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.MappingLoader;
+import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.metrics.Metrics;
+import io.github.appsetmapper.redis.RedisSettings;
+import io.github.appsetmapper.redis.RedisSharing;
+import io.github.appsetmapper.redis.RedisStats;
+import io.github.appsetmapper.reload.MappingReloader;
+import io.github.appsetmapper.replay.ExchangeFile;
+import io.github.appsetmapper.replay.ReplayUpstream;
+import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.server.AppServer;
+import io.github.appsetmapper.server.MappingRegistry;
+import io.github.appsetmapper.server.ServerOptions;
+import io.github.appsetmapper.upstream.HttpUpstream;
+import io.github.appsetmapper.upstream.UpstreamOptions;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
+import io.github.appsetmapper.upstream.call.Upstream;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * The application wired in one place, for every command ({@code serve}, {@code run}, {@code test},
+ * {@code validate}) and every test that runs it whole: the redactor every part shares, how mappings
+ * compile ({@code --var}s, the environment, a test file's secret values), the upstream transport
+ * (HTTP, a replay, or a test's), the enrich pool, the memory budget and the engine over them, the
+ * metrics, and from these the server and the reloader. Closing it stops the pool and the transport
+ * (a server and a reloader it made are closed by their owner).
+ */
+public final class AppRuntime implements AutoCloseable {
+  private final Redactor redactor;
+  private final CompileOptions compileOptions;
+  private final Metrics metrics;
+  private final Upstream transport;
+  private final ExecutorService pool;
+  private final Engine engine;
+  private final RedisSharing redis;
+
+  private AppRuntime(
+      Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
+    this.redactor = builder.redactor;
+    this.redis = redis;
+    this.compileOptions =
+        new CompileOptions(builder.vars, builder.environment, redactor, secretValues);
+    this.metrics = builder.metrics != null ? builder.metrics : new Metrics();
+    this.transport = transport;
+    // Threads are made as tasks come: a runtime that only loads never makes one.
+    this.pool = Executors.newFixedThreadPool(builder.enrichThreads, daemon("enrich"));
+    if (transport == null) {
+      this.engine = null;
+    } else {
+      this.engine =
+          Engine.builder()
+              .transport(transport)
+              .pool(pool)
+              .redactor(redactor)
+              .clock(builder.clock)
+              .memoryBudget(new MemoryBudget(builder.memoryBudget))
+              .ticker(builder.ticker)
+              .sharing(redis == null ? Engine.Sharing.ALONE : redis.sharing())
+              .build();
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The one redactor: every secret read and every token fetched is scrubbed by it. */
+  public Redactor redactor() {
+    return redactor;
+  }
+
+  /** How mappings compile here. */
+  public CompileOptions compileOptions() {
+    return compileOptions;
+  }
+
+  public Metrics metrics() {
+    return metrics;
+  }
+
+  /** What the Redis level did (null when this replica is alone). */
+  public RedisStats redisStats() {
+    return redis == null ? null : redis.stats();
+  }
+
+  /** The engine; a runtime built without a transport only loads ({@code validate}). */
+  public Engine engine() {
+    if (engine == null) {
+      throw new IllegalStateException("this runtime has no upstream: it only loads mappings");
+    }
+    return engine;
+  }
+
+  /** Where enrich requests run (also for {@code test}, which runs its own engine per case). */
+  public ExecutorService pool() {
+    return pool;
+  }
+
+  /** Every mapping of {@code paths}, loaded once, with every problem (no reload after). */
+  public MappingLoader.Result load(List<Path> paths) {
+    return MappingLoader.load(paths, compileOptions);
+  }
+
+  /**
+   * A reloader of {@code paths} that hands each registry to {@code publish}; its {@link
+   * MappingReloader#loadFirst} is the strict first load, its timer the reloads after.
+   */
+  public MappingReloader reloader(
+      List<Path> paths, String defaultMapping, Consumer<MappingRegistry> publish) {
+    return new MappingReloader(paths, compileOptions, defaultMapping, publish, metrics::reload);
+  }
+
+  /** The server over this engine and these metrics, serving {@code registry} (not started). */
+  public AppServer server(ServerOptions options, MappingRegistry registry) {
+    if (redis != null) {
+      metrics.bindRedis(redis.stats());
+    }
+    return new AppServer(options, registry, engine(), metrics);
+  }
+
+  @Override
+  public void close() {
+    pool.shutdownNow();
+    if (transport != null) {
+      transport.close();
+    }
+    if (redis != null) {
+      redis.close();
+    }
+  }
+
+  static ThreadFactory daemon(String prefix) {
+    AtomicInteger count = new AtomicInteger();
+    return r -> {
+      Thread thread = new Thread(r, prefix + "-" + count.incrementAndGet());
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** Sets what differs between a command, a deployment and a test; the rest has its default. */
+  public static final class Builder {
+    private Redactor redactor = new Redactor();
+    private VarValues vars = VarValues.NONE;
+    private Function<String, String> environment = System::getenv;
+    private Map<String, String> secretValues = Map.of();
+    private UpstreamOptions http;
+    private Path replay;
+    private Upstream transport;
+    private int enrichThreads = 16;
+    private long memoryBudget = MemoryBudget.DEFAULT_BYTES;
+    private Clock clock = Clock.systemUTC();
+    private Ticker ticker = Ticker.systemTicker();
+    private Metrics metrics;
+    private RedisSettings redis;
+
+    private Builder() {}
+
+    /** Replicas share the cache, coalescing and baselines on this Redis (null: alone). */
+    public Builder redis(RedisSettings settings) {
+      this.redis = settings;
+      return this;
+    }
+
+    /** Calls go over HTTP with these settings. */
+    public Builder http(UpstreamOptions options) {
+      this.http = options;
+      return this;
+    }
+
+    /**
+     * Calls are answered from a test file's recorded exchanges, whose secret values stand in for
+     * the mapping's sources (null: no replay).
+     */
+    public Builder replay(Path testFile) {
+      this.replay = testFile;
+      return this;
+    }
+
+    /** Calls go through {@code upstream} (a test's), closed with the runtime. */
+    public Builder transport(Upstream upstream) {
+      this.transport = upstream;
+      return this;
+    }
+
+    /** {@code --var}s. */
+    public Builder vars(VarValues values) {
+      this.vars = values;
+      return this;
+    }
+
+    /** {@code --var}s as given ({@code NAME} or {@code MAPPING.NAME} keys). */
+    public Builder vars(Map<String, String> given) {
+      return vars(VarValues.parse(given));
+    }
+
+    /** Where vars' {@code env} and secrets' {@code env} are read (default: the process's). */
+    public Builder environment(Function<String, String> lookup) {
+      this.environment = lookup;
+      return this;
+    }
+
+    /** Secret values that replace the mappings' sources (a test file's). */
+    public Builder secretValues(Map<String, String> values) {
+      this.secretValues = Map.copyOf(values);
+      return this;
+    }
+
+    public Builder redactor(Redactor value) {
+      this.redactor = value;
+      return this;
+    }
+
+    /** Threads that run enrich requests (default 16). */
+    public Builder enrichThreads(int threads) {
+      this.enrichThreads = threads;
+      return this;
+    }
+
+    /** Bytes of upstream answers held in flight and in the cache, at most. */
+    public Builder memoryBudget(long bytes) {
+      this.memoryBudget = bytes;
+      return this;
+    }
+
+    /** What decides when cached tokens expire. */
+    public Builder clock(Clock value) {
+      this.clock = value;
+      return this;
+    }
+
+    /** What tells the answer cache the time. */
+    public Builder ticker(Ticker value) {
+      this.ticker = value;
+      return this;
+    }
+
+    public Builder metrics(Metrics value) {
+      this.metrics = value;
+      return this;
+    }
+
+    /**
+     * @throws IOException when the replay file cannot be read, or Redis's integrity keys file
+     */
+    public AppRuntime build() throws IOException {
+      if ((http != null ? 1 : 0) + (replay != null ? 1 : 0) + (transport != null ? 1 : 0) > 1) {
+        throw new IllegalStateException("one transport: http, replay or a test's");
+      }
+      ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
+      Upstream chosen =
+          recorded != null
+              ? new ReplayUpstream(recorded.allExchanges())
+              : http != null ? new HttpUpstream(http) : transport;
+      Map<String, String> secrets =
+          recorded != null && secretValues.isEmpty() ? recorded.secrets() : secretValues;
+      RedisSharing sharing = redis == null ? null : RedisSharing.start(redis, redactor);
+      return new AppRuntime(this, chosen, secrets, sharing);
+    }
+  }
+}

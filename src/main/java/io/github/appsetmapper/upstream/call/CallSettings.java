@@ -1,0 +1,76 @@
+package io.github.appsetmapper.upstream.call;
+
+/**
+ * How one call is made beyond its method, URL, headers and body: token-based auth to apply (null:
+ * none, or static headers already set), how many retries an idempotent call may take, the TLS
+ * settings (null: the JVM's trust store), the answer's deadline and the cache policy (null: not
+ * cached, only coalesced with identical calls in flight). The compiler sets what a request's
+ * options say; auth and the deadline are added per call.
+ */
+public record CallSettings(
+    UpstreamAuth auth, int retries, TlsSettings tls, Deadline deadline, CachePolicy cache) {
+  public static final CallSettings PLAIN = new CallSettings(null, 0, null, Deadline.NONE, null);
+
+  public CallSettings withDeadline(Deadline next) {
+    return toBuilder().deadline(next).build();
+  }
+
+  public CallSettings withAuth(UpstreamAuth next) {
+    return toBuilder().auth(next).build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder holding this one's values, to change some of them. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.auth = auth;
+    b.retries = retries;
+    b.tls = tls;
+    b.deadline = deadline;
+    b.cache = cache;
+    return b;
+  }
+
+  /** Sets the components by name, so that two of one type can never be swapped. */
+  public static final class Builder {
+    private UpstreamAuth auth;
+    private int retries;
+    private TlsSettings tls;
+    private Deadline deadline;
+    private CachePolicy cache;
+
+    private Builder() {}
+
+    public Builder auth(UpstreamAuth value) {
+      this.auth = value;
+      return this;
+    }
+
+    public Builder retries(int value) {
+      this.retries = value;
+      return this;
+    }
+
+    public Builder tls(TlsSettings value) {
+      this.tls = value;
+      return this;
+    }
+
+    public Builder deadline(Deadline value) {
+      this.deadline = value;
+      return this;
+    }
+
+    public Builder cache(CachePolicy value) {
+      this.cache = value;
+      return this;
+    }
+
+    public CallSettings build() {
+      return new CallSettings(auth, retries, tls, deadline, cache);
+    }
+  }
+}
