@@ -30,7 +30,8 @@ public record CompiledMapping(
     int concurrency,
     HostPolicy hosts,
     Duration deadline,
-    io.github.appsetmapper.config.MaxDrop maxDrop) {
+    io.github.appsetmapper.config.MaxDrop maxDrop,
+    java.util.Set<String> metricHosts) {
   public static Builder builder() {
     return new Builder();
   }
@@ -195,7 +196,8 @@ public record CompiledMapping(
           concurrency,
           hosts,
           deadline,
-          maxDrop);
+          maxDrop,
+          MetricHosts.of(vars, list, enrich, hosts));
     }
   }
 }

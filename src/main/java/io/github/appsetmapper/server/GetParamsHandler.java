@@ -63,7 +63,7 @@ final class GetParamsHandler implements HttpHandler {
       }
       CompiledMapping mapping = mappings.require(mappingName);
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
-      trace = new MetricsTrace(metrics, mapping.name());
+      trace = new MetricsTrace(metrics, mapping.name(), mapping.metricHosts());
       Answer answer = engine.answer(mapping, invocation, trace);
       List<Map<String, Object>> parameters = answer.parameters();
       String body = Json.answer(parameters);
