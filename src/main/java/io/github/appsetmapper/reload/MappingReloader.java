@@ -158,6 +158,8 @@ public final class MappingReloader implements AutoCloseable {
         next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
         if (previous != null) {
           LOG.info("reloaded {}: {}", file, names(result.mappings()));
+        } else {
+          LOG.info("loaded new file {}: {}", file, names(result.mappings()));
         }
       } else {
         failed = true;
@@ -173,6 +175,12 @@ public final class MappingReloader implements AutoCloseable {
         List<CompiledMapping> kept = previous == null ? List.of() : previous.mappings();
         Instant loadedAt = previous == null ? null : previous.loadedAt();
         next.put(file, new FileState(entry.getValue(), kept, loadedAt, error));
+      }
+    }
+    for (Map.Entry<Path, FileState> gone : files.entrySet()) {
+      if (!next.containsKey(gone.getKey()) && !gone.getValue().mappings().isEmpty()) {
+        LOG.info(
+            "{} is gone: no longer serving {}", gone.getKey(), names(gone.getValue().mappings()));
       }
     }
     files = next;
@@ -209,7 +217,14 @@ public final class MappingReloader implements AutoCloseable {
     }
   }
 
+  /**
+   * Duplicate names logged already: a registry is built at every reload, and the same error logged
+   * at each reload of any other file would read as a new one.
+   */
+  private java.util.Set<String> loggedDuplicates = java.util.Set.of();
+
   private MappingRegistry registry() {
+    java.util.Set<String> duplicates = new java.util.HashSet<>();
     List<CompiledMapping> mappings = new ArrayList<>();
     Map<String, MappingStatus> status = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
@@ -227,7 +242,10 @@ public final class MappingReloader implements AutoCloseable {
                   + "' (also in "
                   + status.get(mapping.name()).source()
                   + ")";
-          LOG.error(error);
+          duplicates.add(error);
+          if (!loggedDuplicates.contains(error)) {
+            LOG.error(error);
+          }
           failures.add(error);
           continue;
         }
@@ -237,6 +255,7 @@ public final class MappingReloader implements AutoCloseable {
             new MappingStatus(entry.getKey().toString(), state.loadedAt(), state.error()));
       }
     }
+    loggedDuplicates = java.util.Set.copyOf(duplicates);
     String fallback = defaultName != null && !status.containsKey(defaultName) ? null : defaultName;
     if (defaultName != null && fallback == null) {
       failures.add("--default-mapping '" + defaultName + "' is not loaded");
