@@ -68,6 +68,11 @@ public final class MappingParser {
           problems.add(YamlMap.pos(file, document, "(document)"), tooLarge);
           continue;
         }
+        ScalarNode notText = YamlLimits.loneSurrogate(document);
+        if (notText != null) {
+          problems.add(YamlMap.pos(file, notText, "(text)"), YamlLimits.LONE_SURROGATE);
+          continue;
+        }
         MappingSpec spec = mapping(new YamlMap(file, "", mapping, problems));
         if (spec != null) {
           specs.add(spec);

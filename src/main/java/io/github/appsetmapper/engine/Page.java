@@ -162,6 +162,7 @@ final class Page {
           case NUMBER -> "number-bounds";
           case LIMIT -> "json-limit";
           case SYNTAX -> "not-json";
+          case TEXT -> "not-unicode";
         });
     return RequestFailure.of(request, ResponseBodies.refusal(e, owner::excerpt)).causedBy(e);
   }

@@ -160,8 +160,12 @@ final class BoundedMethods {
     return budget.built(out.toString(), method);
   }
 
-  /** {@code String.split} as the JDK does it (trailing empty parts dropped for a limit of 0). */
-  private static String[] split(String text, Object regex, Object limit) {
+  /**
+   * {@code String.split} as the JDK does it (trailing empty parts dropped for a limit of 0), as a
+   * list: what every other step reads as a JSON list ({@code size()}, {@code contains}, a
+   * distinctBy key by value). The JDK's array had none of these.
+   */
+  private static List<String> split(String text, Object regex, Object limit) {
     if (!(limit instanceof Number number)) {
       throw new ExpressionLimitException("split: the limit must be a number");
     }
@@ -180,7 +184,7 @@ final class BoundedMethods {
       index = matcher.end();
     }
     if (index == 0 && parts.isEmpty()) {
-      return new String[] {text};
+      return List.of(text);
     }
     parts.add(text.substring(index));
     int size = parts.size();
@@ -189,7 +193,7 @@ final class BoundedMethods {
         size--;
       }
     }
-    return parts.subList(0, size).toArray(new String[0]);
+    return List.copyOf(parts.subList(0, size));
   }
 
   /**

@@ -306,6 +306,7 @@ public final class JsonCodec {
           }
           case FIELD_NAME -> {
             String key = parser.currentName();
+            unicode(key, parser);
             bytes += MEMBER_BYTES + STRING_BYTES + key.length();
             stack.peek().key = key;
             token = parser.nextToken();
@@ -327,11 +328,35 @@ public final class JsonCodec {
       }
     }
 
+    /**
+     * JSON's {@code \\ud800} escapes can write half of a surrogate pair, which is no character: it
+     * has no UTF-8 form, so a URL, a header, a log line or the answer would carry a '?' or fail to
+     * be written. Refused where it is read, as any other text that is not text.
+     */
+    private static void unicode(String text, JsonParser parser) throws JsonRefusal {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          throw new JsonRefusal(
+              JsonRefusal.Kind.TEXT,
+              "has a string holding half of a surrogate pair (\\u"
+                  + Integer.toHexString(c)
+                  + " alone), which is not Unicode text",
+              where(parser.currentTokenLocation()));
+        }
+      }
+    }
+
     private Object scalar(JsonParser parser, JsonToken token) throws IOException {
       bytes += VALUE_BYTES;
       switch (token) {
         case VALUE_STRING -> {
           String text = parser.getText();
+          unicode(text, parser);
           bytes += STRING_BYTES + text.length();
           return text;
         }

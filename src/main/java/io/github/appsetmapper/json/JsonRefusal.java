@@ -20,7 +20,9 @@ public final class JsonRefusal extends IOException {
     SYNTAX,
     DUPLICATE_KEY,
     NUMBER,
-    LIMIT
+    LIMIT,
+    /** A string that is not Unicode text: half of a surrogate pair. */
+    TEXT
   }
 
   private final Kind kind;

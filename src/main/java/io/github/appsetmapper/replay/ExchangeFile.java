@@ -58,6 +58,11 @@ public record ExchangeFile(
       if (tooLarge != null) {
         throw new IOException(path + ": " + tooLarge);
       }
+      var notText = documents.isEmpty() ? null : YamlLimits.loneSurrogate(documents.get(0));
+      if (notText != null) {
+        throw new IOException(
+            path + ":" + (notText.getStartMark().getLine() + 1) + ": " + YamlLimits.LONE_SURROGATE);
+      }
       loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
     } catch (RuntimeException e) {
       throw new IOException(path + ": not valid YAML: " + e.getMessage());

@@ -248,4 +248,17 @@ class YamlBoundsTest {
       }
     }
   }
+
+  @Test
+  void halfASurrogatePairInAMappingIsALoadError(@TempDir Path dir) throws IOException {
+    Path file = dir.resolve("surrogate.yaml");
+    Files.writeString(file, SMALL.replace("x: item.x", "x: \"'\\ud800'\""));
+    CliTest.Result result = CliTest.run("validate", file.toString());
+    assertThat(result.exit()).isEqualTo(1);
+    assertThat(result.err())
+        .isEqualTo(
+            file
+                + ":7:6 (text): holds half of a surrogate pair (a \\uD800-\\uDFFF escape alone),"
+                + " which is not Unicode text\n");
+  }
 }

@@ -752,6 +752,51 @@ class ErrorTableTest {
     }
   }
 
+  /** Text that cannot travel as written (red team LOW h, i). */
+  @Nested
+  class Text {
+    private static final String NAMED =
+        "name: named\ninput:\n  name: {required: true}\nvars:\n"
+            + "  up: {default: 'http://unset.invalid'}\nsecrets: {api: {env: TEXT_TOKEN}}\n"
+            + "list:\n  request:\n    url: \"#{vars.up}/repos/ok/items\"\n"
+            + "    headers: {X-Name: \"#{input.name}\"}\n    auth: {bearer: {secret: api}}\n"
+            + "  items: \"$.items[*]\"\nparameters: {id: item.id}\n";
+
+    @Test
+    void aHeaderValueBeyondLatin1(@TempDir Path tmp) {
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of("TEXT_TOKEN", "t"), NAMED)) {
+        Answer answer =
+            other.getparams("named", "{\"input\":{\"parameters\":{\"name\":\"\u20ac\"}}}");
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body()).contains("cannot hold a character beyond Latin-1");
+      }
+    }
+
+    @Test
+    void aSecretBeyondLatin1InAHeader(@TempDir Path tmp) {
+      try (PluginServer other =
+          PluginServer.withYaml(
+              tmp, Map.of("up", stub.url()), Map.of("TEXT_TOKEN", "\u20ac-token"), NAMED)) {
+        assertError(
+            other.getparams("named", "{\"input\":{\"parameters\":{\"name\":\"x\"}}}"),
+            500,
+            "mapping 'named': secret 'api' cannot be sent in a header: it holds a character beyond"
+                + " Latin-1 (it would be sent as '?'); percent-encode it, or send it in the query or"
+                + " the body");
+      }
+    }
+
+    @Test
+    void halfASurrogatePairInTheBody() {
+      assertError(
+          plugin.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"\\udc00\"}}}"),
+          400,
+          "the request body has a string holding half of a surrogate pair (\\udc00 alone), which"
+              + " is not Unicode text (line 1, column 33)");
+    }
+  }
+
   /** Requests refused before they are sent, for where they would have gone. */
   @Nested
   class RefusedRequests {
