@@ -132,6 +132,11 @@ final class Page {
   }
 
   /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
+  /** Upstream text as an error may quote it: redacted whole, then cut. */
+  String excerpt(String upstreamText) {
+    return owner.excerpt(upstreamText);
+  }
+
   void refusedBy(String reason) {
     owner.refused(reason);
   }

@@ -213,7 +213,8 @@ public final class Metrics {
   /**
    * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
    * incomplete-status, duplicate-key, number-bounds, not-json, not-unicode, json-limit,
-   * missing-container, cursor-holder, cursor-stuck, identical-page, memory-budget.
+   * missing-container, cursor-holder, cursor-stuck, malformed-signal, listing-cut, identical-page,
+   * memory-budget.
    */
   public void refusedAnswer(String mapping, String reason) {
     counter(

@@ -797,6 +797,47 @@ class ErrorTableTest {
     }
   }
 
+  /** Pagination signals read strictly and believed (red team C5, H2). */
+  @Nested
+  class Signals {
+    private static final String LINKED =
+        "name: linked\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+            + "  request: {url: \"#{vars.up}/signals\"}\n  items: \"$[*]\"\n"
+            + "  paginate: {linkHeader: next}\nparameters: {id: item}\n";
+
+    @Test
+    void aPaginationSignalThatDoesNotParse(@TempDir Path tmp) {
+      try (StubUpstream signals = new StubUpstream();
+          PluginServer other =
+              PluginServer.withYaml(tmp, Map.of("up", signals.url()), Map.of(), LINKED)) {
+        signals.on("GET /signals", Reply.json(200, "[1]").withHeader("Link", "next-page"));
+        assertError(
+            other.getparams("linked", "{}"),
+            502,
+            "mapping 'linked': list GET "
+                + signals.url()
+                + "/signals: the Link header does not parse (a link does not start with '<' at"
+                + " character 1): 'next-page'; the listing cannot tell whether more pages remain");
+      }
+    }
+
+    @Test
+    void aListingThatEndsWhileASignalSaysMoreRemain(@TempDir Path tmp) {
+      try (StubUpstream signals = new StubUpstream();
+          PluginServer other =
+              PluginServer.withYaml(tmp, Map.of("up", signals.url()), Map.of(), LINKED)) {
+        signals.on("GET /signals", Reply.json(200, "[1]").withHeader("X-Total-Pages", "2"));
+        assertError(
+            other.getparams("linked", "{}"),
+            502,
+            "mapping 'linked': list GET "
+                + signals.url()
+                + "/signals: the listing ends at page 1 (no next link) while X-Total-Pages says 2"
+                + " pages, 1 were read");
+      }
+    }
+  }
+
   /** Requests refused before they are sent, for where they would have gone. */
   @Nested
   class RefusedRequests {
