@@ -102,9 +102,25 @@ final class Page {
   Map<String, Object> view() throws RequestFailure {
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("status", response.status());
-    view.put("headers", response.headers().asMap());
+    view.put("headers", presentHeaders());
     view.put("body", lenient());
     return view;
+  }
+
+  /**
+   * The headers as {@code response.headers} reads them: a header sent with an empty value reads as
+   * absent (null), so that it is "missing" to an enrich, never a blank parameter.
+   */
+  private Map<String, Object> presentHeaders() {
+    Map<String, Object> all = response.headers().asMap();
+    Map<String, Object> present = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    all.forEach(
+        (name, value) -> {
+          if (value != null && !value.toString().isBlank()) {
+            present.put(name, value);
+          }
+        });
+    return java.util.Collections.unmodifiableMap(present);
   }
 
   /**

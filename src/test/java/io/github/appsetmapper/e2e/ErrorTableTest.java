@@ -838,6 +838,28 @@ class ErrorTableTest {
     }
   }
 
+  /** An enrich that finds nothing is missing, whatever shape the nothing takes (red team C6). */
+  @Nested
+  class EnrichMissing {
+    @Test
+    void anEnrichAnswerThatIsJsonNull(@TempDir Path tmp) {
+      String yaml =
+          "name: nullbody\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "enrich:\n  detail:\n    request: {url: \"#{vars.up}/repos/jsonnull/items\"}\n"
+              + "    select: \"$.sha\"\nparameters: {id: item.id, sha: detail}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("nullbody", "{}"),
+            502,
+            "mapping 'nullbody': enrich.detail GET "
+                + stub.url()
+                + "/repos/jsonnull/items: the answer is JSON null");
+      }
+    }
+  }
+
   /** Requests refused before they are sent, for where they would have gone. */
   @Nested
   class RefusedRequests {
