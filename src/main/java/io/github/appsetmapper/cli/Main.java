@@ -25,8 +25,35 @@ public final class Main implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
+  /** Set (to anything) to print the stack trace of an unexpected error. */
+  static final String TRACE_ENV = "APPSET_MAPPER_STACK_TRACES";
+
   static CommandLine commandLine() {
-    return new CommandLine(new Main()).setCaseInsensitiveEnumValuesAllowed(true);
+    return new CommandLine(new Main())
+        .setCaseInsensitiveEnumValuesAllowed(true)
+        .setExecutionExceptionHandler(Main::unexpected);
+  }
+
+  /**
+   * What no command expected: one line and exit 1. Every error a user can cause has its own line
+   * and code; this is for the rest, whose trace is for us ({@link #TRACE_ENV}).
+   */
+  private static int unexpected(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    var err = command.getErr();
+    String message =
+        e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
+    err.println(
+        "error: unexpected "
+            + e.getClass().getSimpleName()
+            + message
+            + " (set "
+            + TRACE_ENV
+            + "=1 for the stack trace)");
+    if (System.getenv(TRACE_ENV) != null) {
+      e.printStackTrace(err);
+    }
+    err.flush();
+    return ExitCode.FAILED;
   }
 
   @Override

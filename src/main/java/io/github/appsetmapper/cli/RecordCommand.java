@@ -4,8 +4,10 @@ import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.replay.CapturingUpstream;
@@ -259,7 +261,8 @@ final class RecordCommand implements Callable<Integer> {
       SecretScrubber scrubber)
       throws IOException {
     TestFileWriter writer = new TestFileWriter(testFile);
-    String before = existing == null ? null : Files.readString(testFile, StandardCharsets.UTF_8);
+    String before =
+        existing == null ? null : BoundedFiles.readText(testFile, YamlLimits.TEST.fileBytes());
     String text;
     if (existing == null) {
       text =

@@ -13,6 +13,7 @@ import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
+import io.github.appsetmapper.server.KubernetesNames;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.net.ProxySettings;
@@ -99,13 +100,27 @@ final class RunCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    try (AppRuntime runtime =
-        AppRuntime.builder()
-            .vars(given)
-            .http(replay == null ? httpOptions() : null)
-            .replay(replay)
-            .enrichThreads(16)
-            .build()) {
+    if (!KubernetesNames.isNameOrEmpty(appSet)) {
+      // As the server refuses it: what run answers must be what serve would.
+      err.println("error: --app-set must be " + KubernetesNames.RULE);
+      err.flush();
+      return ExitCode.USAGE;
+    }
+    AppRuntime started;
+    try {
+      started =
+          AppRuntime.builder()
+              .vars(given)
+              .http(replay == null ? httpOptions() : null)
+              .replay(replay)
+              .enrichThreads(16)
+              .build();
+    } catch (IOException e) {
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCode.USAGE;
+    }
+    try (AppRuntime runtime = started) {
       MappingLoader.Result loaded = runtime.load(List.of(file));
       boolean varsRefused = VarOption.refused(loaded, err, true);
       if (!loaded.problems().isEmpty()) {

@@ -237,6 +237,12 @@ final class ServeCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     logFormat.apply();
     var err = spec.commandLine().getErr();
+    String outOfRange = checkFlags();
+    if (outOfRange != null) {
+      err.println("error: " + outOfRange);
+      err.flush();
+      return ExitCode.USAGE;
+    }
     Tokens tokens;
     try {
       tokens = tokens();
@@ -257,19 +263,6 @@ final class ServeCommand implements Callable<Integer> {
       shadowFlags.check();
     } catch (IllegalArgumentException e) {
       err.println("error: " + e.getMessage());
-      err.flush();
-      return 2;
-    }
-    // Every getparams thread may call upstream itself (the list request) beside the enrich
-    // threads: the connection pool must hold both, or callers queue on it.
-    if (memoryBudget < 1024 * 1024) {
-      err.println("error: --memory-budget must be at least 1Mi");
-      err.flush();
-      return 2;
-    }
-    if (idleTimeout.isZero() || readTimeout.isZero() || webhookMaxBodyBytes < 1) {
-      err.println(
-          "error: --idle-timeout, --read-timeout and --webhook-max-body-bytes must be positive");
       err.flush();
       return 2;
     }
@@ -299,12 +292,11 @@ final class ServeCommand implements Callable<Integer> {
               .redis(redis)
               .build();
     } catch (IOException e) {
-      if (redis == null) {
-        throw e;
-      }
-      err.println("error: --redis-integrity-keys-file: " + e.getMessage());
+      // The replay file (its message names it) or Redis's integrity keys file.
+      err.println(
+          "error: " + (replay != null ? "" : "--redis-integrity-keys-file: ") + e.getMessage());
       err.flush();
-      return 2;
+      return ExitCode.USAGE;
     }
     AtomicReference<AppServer> serving = new AtomicReference<>();
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
@@ -384,14 +376,35 @@ final class ServeCommand implements Callable<Integer> {
     return 0;
   }
 
+  /** The first numeric or address flag out of its range, as one line; null when none is. */
+  private String checkFlags() {
+    return new FlagChecks()
+        .range("--port", port, 0, 65535)
+        .address("--host", host)
+        .range("--upstream-threads", upstreamThreads, 1, 1024)
+        .range("--worker-threads", workerThreads, 1, 4096)
+        .range("--max-body-bytes", maxBodyBytes, 1, FlagChecks.GI)
+        .range("--host-max-connections", hostMaxConnections, 1, 10_000)
+        .size("--memory-budget", memoryBudget, FlagChecks.MI, FlagChecks.TI)
+        .size("--webhook-max-body-bytes", webhookMaxBodyBytes, 1, 64 * FlagChecks.MI)
+        .duration("--reload-interval", reloadInterval, Duration.ofMillis(100), Duration.ofHours(1))
+        .duration("--drain-delay", drainDelay, Duration.ofMillis(1), Duration.ofMinutes(10))
+        .duration("--grace-period", gracePeriod, Duration.ofMillis(1), Duration.ofMinutes(10))
+        .duration("--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24))
+        .duration("--read-timeout", readTimeout, Duration.ofMillis(100), Duration.ofHours(1))
+        .duration(
+            "--redis-timeout", redisFlags.timeout, Duration.ofMillis(1), Duration.ofMinutes(1))
+        .size("--redis-max-entry-bytes", redisFlags.maxEntryBytes, 1, FlagChecks.GI)
+        .problem();
+  }
+
   private UpstreamOptions upstreamOptions() {
     List<RateRule> rules = new java.util.ArrayList<>();
     for (String text : hostRateLimits) {
       rules.add(RateRule.parse(text));
     }
-    if (hostMaxConnections < 1) {
-      throw new IllegalArgumentException("--host-max-connections must be at least 1");
-    }
+    // Every getparams thread may call upstream itself (the list request) beside the enrich
+    // threads: the connection pool must hold both, or callers queue on it.
     return UpstreamOptions.defaults(
             workerThreads + upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
         .withServerHosts(new HostPolicy(allowedHosts.stream().map(String::trim).toList()))

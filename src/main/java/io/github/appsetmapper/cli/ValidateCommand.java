@@ -7,10 +7,10 @@ import io.github.appsetmapper.config.MappingSchema;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.runtime.AppRuntime;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -94,7 +94,7 @@ final class ValidateCommand implements Callable<Integer> {
     List<Problem> all = new ArrayList<>(loaded);
     for (Path file : files) {
       try {
-        String content = Files.readString(file, StandardCharsets.UTF_8);
+        String content = BoundedFiles.readText(file, YamlLimits.MAPPING.fileBytes());
         for (Problem problem : MappingSchema.check(file.toString(), content)) {
           if (places.add(place(problem.pos()))) {
             all.add(problem);

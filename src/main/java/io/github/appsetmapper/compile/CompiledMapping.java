@@ -31,7 +31,8 @@ public record CompiledMapping(
     HostPolicy hosts,
     Duration deadline,
     io.github.appsetmapper.config.MaxDrop maxDrop,
-    List<String> key) {
+    List<String> key,
+    java.util.Set<String> metricHosts) {
   public static Builder builder() {
     return new Builder();
   }
@@ -204,7 +205,8 @@ public record CompiledMapping(
           hosts,
           deadline,
           maxDrop,
-          key);
+          key,
+          MetricHosts.of(vars, list, enrich, hosts));
     }
   }
 }

@@ -3,6 +3,7 @@ package io.github.appsetmapper.compile;
 import io.github.appsetmapper.config.Expr;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.Suggestions;
+import io.github.appsetmapper.expr.BuildCounting;
 import io.github.appsetmapper.expr.Inspection;
 import io.github.appsetmapper.expr.SandboxChecker;
 import io.github.appsetmapper.expr.Scope;
@@ -33,15 +34,16 @@ final class ExpressionCompiler {
    * at about 5x faster than interpreted. The compiled code calls only what the sandboxed context
    * resolved while interpreting, so the sandbox holds.
    */
-  private static final SpelExpressionParser PARSER =
-      new SpelExpressionParser(
-          new SpelParserConfiguration(
-              SpelCompilerMode.MIXED,
-              ExpressionCompiler.class.getClassLoader(),
-              false,
-              false,
-              0,
-              10_000));
+  private static final SpelParserConfiguration CONFIGURATION =
+      new SpelParserConfiguration(
+          SpelCompilerMode.MIXED,
+          ExpressionCompiler.class.getClassLoader(),
+          false,
+          false,
+          0,
+          10_000);
+
+  private static final SpelExpressionParser PARSER = new SpelExpressionParser(CONFIGURATION);
 
   private static final TemplateParserContext TEMPLATE = new TemplateParserContext("#{", "}");
 
@@ -105,8 +107,9 @@ final class ExpressionCompiler {
       problems.add(expr.pos(), violation + " (in '" + expr.text() + "')");
     }
     checkNames(expr, inspection, scope);
+    // Checked as written; run instrumented, so that what it builds is counted as it is built.
     return problems.list().size() == before
-        ? new CompiledExpression(parsed, expr, inspection)
+        ? new CompiledExpression(BuildCounting.instrument(parsed, CONFIGURATION), expr, inspection)
         : null;
   }
 

@@ -6,9 +6,9 @@ import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,21 +53,43 @@ public final class MappingLoader {
     }
   }
 
-  /** The mappings of one file, or its problems (then no mapping of it is returned). */
+  /**
+   * The mappings of one file, or its problems (then no mapping of it is returned), as a reload
+   * loads it: a bare {@code --var} no earlier load bound is bound here to what this file's mappings
+   * say it is, so that whichever mapping arrives first fixes it and a later one that declares it
+   * differently does not load. {@link Result#options} carries the binding on; a file that does not
+   * load binds nothing.
+   */
   public static Result loadFile(Path file, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
     List<MappingSpec> specs = parse(file, problems);
-    return specs == null ? new Result(List.of(), problems) : compile(specs, options);
+    if (specs == null) {
+      return new Result(List.of(), problems);
+    }
+    VarValues.Binding binding = options.vars().bind(specs);
+    if (!binding.errors().isEmpty()) {
+      Pos where = specs.get(0).namePos();
+      return new Result(
+          List.of(),
+          binding.errors().stream().map(error -> new Problem(where, error)).toList(),
+          options,
+          List.of(),
+          VarValues.declared(specs));
+    }
+    CompileOptions bound = options.withVars(binding.vars());
+    Result compiled = compile(specs, bound);
+    return compiled.ok()
+        ? new Result(compiled.mappings(), List.of(), bound, List.of(), VarValues.declared(specs))
+        : compiled;
   }
 
   /** The specs of one file, or null with its problems added. */
   private static List<MappingSpec> parse(Path file, List<Problem> problems) {
     String content;
     try {
-      content = Files.readString(file, StandardCharsets.UTF_8);
+      content = BoundedFiles.readText(file, YamlLimits.MAPPING.fileBytes());
     } catch (IOException e) {
-      problems.add(
-          new Problem(new Pos(file.toString(), 1, 1, ""), "cannot read: " + e.getMessage()));
+      problems.add(new Problem(new Pos(file.toString(), 1, 1, ""), BoundedFiles.why(e)));
       return null;
     }
     try {

@@ -19,8 +19,9 @@ import java.util.TreeSet;
  * (the same {@code env}, or without one the same default). The catalogue's mappings all call their
  * base URL {@code api}: one bare value for a GitHub and a GitLab mapping would send the GitLab
  * token to the GitHub host, so a bare var the mappings disagree on is refused, and {@link #bind}
- * fixes what each bare var is for at the first load so that a mapping added later by a reload
- * cannot quietly take a value meant for others.
+ * fixes what each bare var is for when the first mapping declaring it loads (at start, or by a
+ * reload when none declared it at start) so that a mapping arriving later cannot quietly take a
+ * value meant for others.
  *
  * @param bare the bare values by var name
  * @param qualified the qualified values by mapping name, then var name
@@ -116,13 +117,15 @@ public record VarValues(
           var.pos(),
           "--var "
               + var.name()
-              + " was given for the mappings whose '"
+              + " is bound to the mappings whose '"
               + var.name()
               + "' "
               + describe(bound)
-              + ", and this one's "
+              + "; this mapping declares it differently (its '"
+              + var.name()
+              + "' "
               + describe(meaning(mapping, var))
-              + ": give it its own with --var "
+              + "): give it its own with --var "
               + mapping
               + "."
               + var.name()

@@ -1,14 +1,10 @@
 package io.github.appsetmapper.config;
 
-import java.io.StringReader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -63,12 +59,20 @@ public final class MappingParser {
     Problems problems = new Problems();
     List<MappingSpec> specs = new ArrayList<>();
     try {
-      for (Node document : yaml().composeAll(new StringReader(content))) {
-        if (document == null) {
-          continue;
-        }
+      for (Node document : YamlLimits.MAPPING.documents(content)) {
         if (!(document instanceof MappingNode mapping)) {
           problems.add(YamlMap.pos(file, document, "(document)"), "a mapping must be a YAML map");
+          continue;
+        }
+        // Its size once aliases are expanded is checked on the nodes, before any walk expands it.
+        String tooLarge = YamlLimits.MAPPING.sizeProblem(document);
+        if (tooLarge != null) {
+          problems.add(YamlMap.pos(file, document, "(document)"), tooLarge);
+          continue;
+        }
+        ScalarNode notText = YamlLimits.loneSurrogate(document);
+        if (notText != null) {
+          problems.add(YamlMap.pos(file, notText, "(text)"), YamlLimits.LONE_SURROGATE);
           continue;
         }
         MappingSpec spec = mapping(new YamlMap(file, "", mapping, problems));
@@ -89,15 +93,6 @@ public final class MappingParser {
     }
     problems.throwIfAny();
     return List.copyOf(specs);
-  }
-
-  private static Yaml yaml() {
-    LoaderOptions options = new LoaderOptions();
-    options.setAllowDuplicateKeys(false);
-    options.setMaxAliasesForCollections(200);
-    options.setNestingDepthLimit(50);
-    options.setCodePointLimit(2 * 1024 * 1024);
-    return new Yaml(new SafeConstructor(options));
   }
 
   private static MappingSpec mapping(YamlMap top) {

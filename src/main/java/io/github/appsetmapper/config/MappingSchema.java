@@ -8,7 +8,6 @@ import com.networknt.schema.SpecificationVersion;
 import com.networknt.schema.path.NodePath;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,9 +15,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -55,32 +51,26 @@ public final class MappingSchema {
 
   /** The schema's problems with every document of a file; none when the YAML does not parse. */
   public static List<Problem> check(String file, String content) {
-    return check(SCHEMA, file, content);
+    return check(SCHEMA, YamlLimits.MAPPING, file, content);
   }
 
   /** The test-file schema's problems with a {@code *.test.yaml}, as {@link #check} gives them. */
   public static List<Problem> checkTestFile(String file, String content) {
-    return check(TEST_FILE_SCHEMA, file, content);
+    return check(TEST_FILE_SCHEMA, YamlLimits.TEST, file, content);
   }
 
-  private static List<Problem> check(Schema schema, String file, String content) {
+  private static List<Problem> check(
+      Schema schema, YamlLimits limits, String file, String content) {
     List<Problem> problems = new ArrayList<>();
     Iterable<Node> documents;
     try {
-      LoaderOptions options = new LoaderOptions();
-      options.setMaxAliasesForCollections(200);
-      options.setNestingDepthLimit(50);
-      options.setCodePointLimit(2 * 1024 * 1024);
-      List<Node> all = new ArrayList<>();
-      new Yaml(new SafeConstructor(options))
-          .composeAll(new StringReader(content))
-          .forEach(all::add);
-      documents = all;
+      documents = limits.documents(content);
     } catch (YAMLException e) {
       return List.of(); // the loader names the YAML error
     }
     for (Node document : documents) {
-      if (document instanceof MappingNode) {
+      // A document too large once expanded is the loader's to report, never the schema's to walk.
+      if (document instanceof MappingNode && limits.sizeProblem(document) == null) {
         YamlJson.Located located = YamlJson.convert(file, document);
         if (!located.truncated()) {
           problems.addAll(check(schema, located));

@@ -58,7 +58,7 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
 
   @Override
   public Rendered bearer(CompiledAuth.Bearer bearer) throws RequestFailure {
-    return Rendered.header("Authorization", "Bearer " + renderer.secret(bearer.secret()));
+    return Rendered.header("Authorization", "Bearer " + renderer.headerSecret(bearer.secret()));
   }
 
   @Override
@@ -85,7 +85,7 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
 
   @Override
   public Rendered header(CompiledAuth.Header header) throws RequestFailure {
-    return Rendered.header(header.name(), renderer.secret(header.secret()));
+    return Rendered.header(header.name(), renderer.headerSecret(header.secret()));
   }
 
   @Override

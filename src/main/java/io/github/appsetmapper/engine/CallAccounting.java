@@ -1,5 +1,6 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import io.github.appsetmapper.upstream.call.Deadline;
@@ -26,12 +27,14 @@ final class CallAccounting implements Page.Owner {
   static final int ROW_BYTES = 256;
 
   private final Trace trace;
+  private final Redactor redactor;
   private final Deadline deadline;
   private final CallTimings timings = new CallTimings();
   private final HeldMemory held;
   private final Set<String> stale = Collections.synchronizedSet(new LinkedHashSet<>());
 
-  CallAccounting(MemoryBudget budget, Trace trace, Deadline deadline) {
+  CallAccounting(MemoryBudget budget, Trace trace, Deadline deadline, Redactor redactor) {
+    this.redactor = redactor;
     this.trace = trace;
     this.deadline = deadline;
     this.held = new HeldMemory(budget, this::refused);
@@ -142,6 +145,12 @@ final class CallAccounting implements Page.Owner {
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
     }
+  }
+
+  /** A key an answer quotes in an error: 80 characters, after redaction. */
+  @Override
+  public String excerpt(String upstreamText) {
+    return redactor.excerpt(upstreamText, 80);
   }
 
   /** Why answers came from the cache in place of a failing upstream (empty: none did). */

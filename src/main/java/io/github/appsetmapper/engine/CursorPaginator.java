@@ -39,8 +39,16 @@ final class CursorPaginator implements Paginator {
         && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope))) {
       return null;
     }
-    String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from");
+    String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
     if (after == null) {
+      String more =
+          PageSignals.of(page, false)
+              .more(page, number, -1, uri -> PageSignals.pageParameter(uri, "page", 1));
+      if (more != null) {
+        page.refusedBy("listing-cut");
+        throw RequestFailure.of(
+            page.request(), "the listing ends at page " + number + " (no cursor) while " + more);
+      }
       return null;
     }
     if (after.equals(last)) {

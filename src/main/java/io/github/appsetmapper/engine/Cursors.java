@@ -21,8 +21,9 @@ final class Cursors {
    *
    * @param holder what holds it (null: the body itself)
    * @param field the setting, for errors ({@code next}, {@code cursor.from})
+   * @param numbers whether a number is a value (a cursor may be an offset; a URL is text)
    */
-  static String value(Page page, JsonPath path, JsonPath holder, String field)
+  static String value(Page page, JsonPath path, JsonPath holder, String field, boolean numbers)
       throws RequestFailure {
     Object body = page.json();
     Object held = holder == null ? body : read(holder, body);
@@ -43,6 +44,19 @@ final class Cursors {
     if (value == null) {
       return null;
     }
+    if (!(value instanceof String) && !(numbers && value instanceof Number)) {
+      // An object's or a list's text sent as a cursor or followed as a URL ends nowhere useful.
+      page.refusedBy("malformed-signal");
+      throw RequestFailure.of(
+          page.request(),
+          field
+              + " '"
+              + path.getPath()
+              + "' gave "
+              + (value instanceof Map || value instanceof List ? kindOf(value) : kind(value))
+              + ", not "
+              + (numbers ? "a string or a number" : "a string"));
+    }
     String text = Values.text(value);
     return text.isBlank() ? null : text;
   }
@@ -53,6 +67,10 @@ final class Cursors {
     } catch (PathNotFoundException e) {
       return null;
     }
+  }
+
+  private static String kindOf(Object value) {
+    return value instanceof Map ? "an object" : "a list";
   }
 
   private static String kind(Object value) {

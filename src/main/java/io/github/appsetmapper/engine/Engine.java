@@ -230,7 +230,7 @@ public final class Engine {
   private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws RequestFailure {
     CallAccounting books =
-        new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()));
+        new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
     Execution run =
         new Execution(
             mapping,

@@ -147,9 +147,12 @@ final class EnrichStage {
       }
       throw checks.incomplete(first.request(), first.response()).inStep(step);
     }
-    Object value;
+    Object value = null;
     String missing = null;
     try {
+      // A body that is JSON null has nothing to select or read: missing, as a 404 is, never a
+      // blank value nor an internal error.
+      boolean nullBody = first.response().body().length > 0 && first.lenient() == null;
       if (enrich.rows() != null) {
         List<Object> joined = new ArrayList<>();
         for (Page page : pages) {
@@ -157,17 +160,34 @@ final class EnrichStage {
         }
         value = joined;
       } else if (enrich.select() != null) {
-        value = read(enrich.select(), first.json());
-        if (value == NOTHING) {
-          missing = "select '" + enrich.select().getPath() + "' found nothing";
+        if (nullBody) {
+          missing = "the answer is JSON null";
+        } else {
+          value = read(enrich.select(), first.json());
+          if (value == NOTHING) {
+            value = null;
+            missing = "select '" + enrich.select().getPath() + "' found nothing";
+          }
         }
       } else if (enrich.value() != null) {
-        value = Expressions.onRow(enrich.value(), Scopes.response(scope, first), row);
-        if (value == null) {
+        try {
+          value = Expressions.onRow(enrich.value(), Scopes.response(scope, first), row);
+        } catch (RequestFailure e) {
+          if (!nullBody) {
+            throw e;
+          }
+          missing =
+              "the answer is JSON null ('" + enrich.value().source().text() + "' failed on it)";
+        }
+        if (value == null && missing == null) {
+          // An absent header, an empty one (read as absent), a null field.
           missing = "value '" + enrich.value().source().text() + "' is null";
         }
       } else {
         value = first.lenient();
+        if (nullBody) {
+          missing = "the answer is JSON null";
+        }
       }
     } catch (RequestFailure e) {
       throw e.inStep(step);

@@ -43,11 +43,20 @@ final class LinkPaginator implements Paginator {
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
     UpstreamRequest current = page.request();
     fetched.add(current.uri());
+    PageSignals signals = PageSignals.of(page, link != null);
     String target =
         link != null
-            ? LinkHeader.find(page.response().headers().all("Link"), link.rel())
-            : Cursors.value(page, next.next(), next.holder(), "next");
+            ? signals.link(link.rel().toLowerCase(java.util.Locale.ROOT))
+            : Cursors.value(page, next.next(), next.holder(), "next", false);
     if (target == null || target.isBlank()) {
+      // The end, unless the page says more remain: a short 200 is what Argo CD must never get.
+      String more =
+          signals.more(page, number, -1, uri -> PageSignals.pageParameter(uri, "page", 1));
+      if (more != null) {
+        page.refusedBy("listing-cut");
+        throw RequestFailure.of(
+            current, "the listing ends at page " + number + " (no next link) while " + more);
+      }
       return null;
     }
     URI uri;

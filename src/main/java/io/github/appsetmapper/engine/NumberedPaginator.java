@@ -2,7 +2,6 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.upstream.PercentEncoding;
-import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
@@ -62,34 +61,43 @@ final class NumberedPaginator implements Paginator {
               + " with endStatus or stopOnShortPage, or use linkHeader");
     }
     before = body;
-    return last(current.response().headers(), number, rows) ? null : request(number + 1);
+    PageSignals signals = PageSignals.of(current, true);
+    if (!last(signals, number, rows)) {
+      return request(number + 1);
+    }
+    // A signal that more pages remain wins over the rule that chose the end: numbered pages can
+    // go on. An empty page that says so contradicts itself.
+    String more = signals.more(current, number, rowsSoFar, this::numberOf);
+    if (more == null) {
+      return null;
+    }
+    if (rows == 0) {
+      current.refusedBy("listing-cut");
+      throw RequestFailure.of(
+          current.request(),
+          "page " + number + " is empty while " + more + "; the listing would be cut short");
+    }
+    return request(number + 1);
   }
 
   /** Whether the page, the {@code number}th with {@code rows} rows, is the last. */
-  private boolean last(Headers headers, int number, int rows) {
-    var links = headers.all("Link");
-    if (LinkHeader.find(links, "next") != null) {
+  private boolean last(PageSignals signals, int number, int rows) {
+    if (signals.link("next") != null) {
       return false;
     }
-    if (LinkHeader.find(links, "prev") != null
-        || LinkHeader.find(links, "first") != null
-        || LinkHeader.find(links, "last") != null) {
+    if (signals.link("prev") != null
+        || signals.link("first") != null
+        || signals.link("last") != null) {
       return true;
     }
-    String nextPage = headers.first("X-Next-Page");
-    if (nextPage != null) {
-      return nextPage.isBlank();
+    if (signals.nextPage() != null) {
+      return signals.nextPage().isBlank();
     }
-    Long totalPages = number(headers.first("X-Total-Pages"));
-    if (totalPages != null) {
-      return number >= totalPages;
+    if (signals.totalPages() != null) {
+      return number >= signals.totalPages();
     }
-    Long total = number(headers.first("X-Total"));
-    if (total == null) {
-      total = number(headers.first("X-Total-Count"));
-    }
-    if (total != null) {
-      return rowsSoFar >= total;
+    if (signals.total() != null) {
+      return rowsSoFar >= signals.total();
     }
     if (page.stopOnShortPage() && page.size() != null && rows < page.size()) {
       return true;
@@ -97,15 +105,9 @@ final class NumberedPaginator implements Paginator {
     return rows == 0;
   }
 
-  private static Long number(String header) {
-    if (header == null) {
-      return null;
-    }
-    try {
-      return Long.parseLong(header.trim());
-    } catch (NumberFormatException e) {
-      return null;
-    }
+  /** The page number a URL of this listing asks for, or null when it does not say. */
+  private Integer numberOf(URI uri) {
+    return PageSignals.pageParameter(uri, page.param(), page.start());
   }
 
   /** The request for page {@code number}, its page parameters set. */

@@ -30,6 +30,9 @@ final class Page {
     void hold(Page page, long bytes) throws RequestFailure;
 
     void refused(String reason);
+
+    /** Upstream text as an error quotes it: redacted whole, then cut. */
+    String excerpt(String upstreamText);
   }
 
   private final UpstreamRequest request;
@@ -117,9 +120,25 @@ final class Page {
   Map<String, Object> view() throws RequestFailure {
     Map<String, Object> view = new LinkedHashMap<>();
     view.put("status", response.status());
-    view.put("headers", response.headers().asMap());
+    view.put("headers", presentHeaders());
     view.put("body", lenient());
     return view;
+  }
+
+  /**
+   * The headers as {@code response.headers} reads them: a header sent with an empty value reads as
+   * absent (null), so that it is "missing" to an enrich, never a blank parameter.
+   */
+  private Map<String, Object> presentHeaders() {
+    Map<String, Object> all = response.headers().asMap();
+    Map<String, Object> present = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+    all.forEach(
+        (name, value) -> {
+          if (value != null && !value.toString().isBlank()) {
+            present.put(name, value);
+          }
+        });
+    return java.util.Collections.unmodifiableMap(present);
   }
 
   /**
@@ -214,6 +233,11 @@ final class Page {
   }
 
   /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
+  /** Upstream text as an error may quote it: redacted whole, then cut. */
+  String excerpt(String upstreamText) {
+    return owner.excerpt(upstreamText);
+  }
+
   void refusedBy(String reason) {
     owner.refused(reason);
   }
@@ -250,9 +274,12 @@ final class Page {
           case LIMIT -> format + "-limit";
           case SYNTAX -> "not-" + format;
           case UNSUPPORTED -> format + "-unsupported";
+          case TEXT -> "not-unicode";
         });
     String why =
-        format == BodyFormat.JSON ? ResponseBodies.refusal(e) : "the answer " + e.located();
+        format == BodyFormat.JSON
+            ? ResponseBodies.refusal(e, owner::excerpt)
+            : "the answer " + e.located(owner::excerpt);
     return RequestFailure.of(request, why).causedBy(e);
   }
 }

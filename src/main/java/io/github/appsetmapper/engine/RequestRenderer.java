@@ -211,7 +211,9 @@ final class RequestRenderer {
   /**
    * Why {@code text} cannot be a header value, or null: a line break would end the header and start
    * another; other control characters are split on, dropped or refused by servers and proxies in
-   * different ways.
+   * different ways. A character beyond Latin-1 has no byte in a header: the HTTP client would send
+   * a '?' in its place, a different value from the one written. The character is not named (it may
+   * be part of a secret).
    */
   static String headerProblem(String text) {
     if (text.indexOf('\r') >= 0 || text.indexOf('\n') >= 0) {
@@ -221,6 +223,10 @@ final class RequestRenderer {
       char c = text.charAt(i);
       if ((c < 0x20 && c != '\t') || c == 0x7f) {
         return "cannot hold a control character";
+      }
+      if (c > 0xff) {
+        return "cannot hold a character beyond Latin-1 (it would be sent as '?'); percent-encode"
+            + " it, or send it in the query or the body";
       }
     }
     return null;
@@ -232,6 +238,21 @@ final class RequestRenderer {
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
       throw new RequestFailure(
           "secret '" + name + "' holds a line break and cannot be sent in a header",
+          RequestFailure.Kind.SECRET);
+    }
+    return value;
+  }
+
+  /** A secret sent as (part of) a header value as it is: also no control character, no '?'. */
+  String headerSecret(String name) throws RequestFailure {
+    String value = secret(name);
+    String problem = headerProblem(value);
+    if (problem != null) {
+      throw new RequestFailure(
+          "secret '"
+              + name
+              + "' cannot be sent in a header: it "
+              + problem.replace("cannot hold", "holds"),
           RequestFailure.Kind.SECRET);
     }
     return value;

@@ -27,9 +27,14 @@ final class ResponseBodies {
 
   /** Why the codec refused an answer, as the end of an error line. */
   static String refusal(JsonRefusal e) {
+    return refusal(e, java.util.function.UnaryOperator.identity());
+  }
+
+  /** {@link #refusal(JsonRefusal)}, the answer's text it quotes through {@code excerpt}. */
+  static String refusal(JsonRefusal e, java.util.function.UnaryOperator<String> excerpt) {
     return e.kind() == JsonRefusal.Kind.SYNTAX
         ? "the answer is not valid JSON"
-        : "the answer " + e.located();
+        : "the answer " + e.located(excerpt);
   }
 
   /** The body as JSON when it parses, else as text; null when empty (HEAD, 204). */

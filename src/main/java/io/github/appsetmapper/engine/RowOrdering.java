@@ -10,9 +10,14 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
-/** filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. */
+/**
+ * filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. A key step never loses
+ * a row silently: a row without a {@code distinctBy} key, or {@code sortBy} keys of different kinds
+ * (which have no order), fail the answer naming the step and the rows.
+ */
 final class RowOrdering {
   private RowOrdering() {}
 
@@ -41,6 +46,17 @@ final class RowOrdering {
       List<Row> distinct = new ArrayList<>();
       for (Row row : kept) {
         Object key = normalize(key(mapping.distinctBy(), row, base));
+        if (key == null) {
+          // Every row without a key would be one key: all but the first would vanish from a 2xx.
+          throw RequestFailure.expression(
+              "distinctBy '"
+                  + mapping.distinctBy().source().text()
+                  + "' gave no key (null) on row "
+                  + row.index()
+                  + ": rows without a key are never merged; filter them out first if they should"
+                  + " go",
+              null);
+        }
         if (seen.add(key)) {
           distinct.add(row);
         } else {
@@ -86,8 +102,46 @@ final class RowOrdering {
       CompiledExpression sortBy, SortOrder order, List<Row> rows, Scope base)
       throws RequestFailure {
     List<Keyed> keyed = new ArrayList<>(rows.size());
+    Keyed first = null;
     for (Row row : rows) {
-      keyed.add(new Keyed(row, normalize(key(sortBy, row, base))));
+      Keyed next = new Keyed(row, normalize(key(sortBy, row, base)));
+      String kind = kind(next.key());
+      if (kind == null) {
+        throw RequestFailure.expression(
+            "sortBy '"
+                + sortBy.source().text()
+                + "' gave "
+                + (next.key() instanceof Map
+                    ? "an object"
+                    : next.key() instanceof List
+                        ? "a list"
+                        : "a " + next.key().getClass().getSimpleName())
+                + " on row "
+                + row.index()
+                + "; a sort key is a number, a string or a boolean",
+            null);
+      }
+      if (next.key() != null) {
+        if (first == null) {
+          first = next;
+        } else if (!kind.equals(kind(first.key()))) {
+          // Mixed kinds have no order: compared as text one pair at a time they make cycles.
+          throw RequestFailure.expression(
+              "sortBy '"
+                  + sortBy.source().text()
+                  + "' gave "
+                  + kind(first.key())
+                  + " on row "
+                  + first.row().index()
+                  + " and "
+                  + kind
+                  + " on row "
+                  + row.index()
+                  + "; the keys must be of one kind to be ordered",
+              null);
+        }
+      }
+      keyed.add(next);
     }
     Comparator<Object> byKey = RowOrdering::compareKeys;
     Comparator<Object> directed = order == SortOrder.DESC ? byKey.reversed() : byKey;
@@ -103,8 +157,28 @@ final class RowOrdering {
     return Expressions.onRow(expression, Scopes.row(base, row), row);
   }
 
+  /** "a number", "a string", "a boolean", "none" for null; null for a key that has no order. */
+  private static String kind(Object key) {
+    if (key == null) {
+      return "none";
+    }
+    if (key instanceof Number) {
+      return "a number";
+    }
+    if (key instanceof String) {
+      return "a string";
+    }
+    if (key instanceof Boolean) {
+      return "a boolean";
+    }
+    return null;
+  }
+
   /** Numbers compare by value whatever their Java type; 1 and 1.0 are one key. */
   private static Object normalize(Object key) {
+    if (key instanceof Character c) {
+      return c.toString();
+    }
     if ((key instanceof Double || key instanceof Float)
         && !Double.isFinite(((Number) key).doubleValue())) {
       // NaN and infinity have no BigDecimal: kept as doubles (against a number, compared as text).
@@ -121,9 +195,10 @@ final class RowOrdering {
 
   @SuppressWarnings({"unchecked", "rawtypes"})
   private static int compareKeys(Object a, Object b) {
-    if (a instanceof Comparable ca && b != null && a.getClass() == b.getClass()) {
-      return ca.compareTo(b);
+    if (a instanceof Double || b instanceof Double) {
+      // NaN or an infinity beside decimals: one total order, NaN last.
+      return Double.compare(((Number) a).doubleValue(), ((Number) b).doubleValue());
     }
-    return String.valueOf(a).compareTo(String.valueOf(b));
+    return ((Comparable) a).compareTo(b);
   }
 }

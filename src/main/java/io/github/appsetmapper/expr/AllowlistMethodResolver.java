@@ -12,7 +12,9 @@ import org.springframework.expression.spel.support.DataBindingMethodResolver;
  * Resolves only allowlisted instance methods on data values; the load-time check refuses the rest
  * already, this is the second wall at run time. Methods that take a regex or can grow a string run
  * as {@link BoundedMethods}, never as the JDK's (and so are never compiled to bytecode that would
- * call the JDK's directly).
+ * call the JDK's directly), as do those whose JDK version is quadratic ({@code containsAll}, a
+ * string's {@code contains}/{@code indexOf}/{@code lastIndexOf}). Every other allowlisted method is
+ * at most linear in what it reads, and checks the deadline before it runs.
  */
 final class AllowlistMethodResolver implements MethodResolver {
   private final MethodResolver instanceMethods =
@@ -28,6 +30,15 @@ final class AllowlistMethodResolver implements MethodResolver {
     if (BoundedMethods.handles(target, name)) {
       return BoundedMethods.resolve(target, name, argumentTypes);
     }
-    return instanceMethods.resolve(context, target, name, argumentTypes);
+    MethodExecutor jdk = instanceMethods.resolve(context, target, name, argumentTypes);
+    if (jdk == null) {
+      return null;
+    }
+    // Each call is at most linear in what it reads; a projection or selection repeating one
+    // over a large list stops at the deadline, checked before every call.
+    return (EvaluationContext c, Object on, Object... arguments) -> {
+      EvaluationBudget.current().checkDeadline();
+      return jdk.execute(c, on, arguments);
+    };
   }
 }

@@ -18,7 +18,10 @@ import org.springframework.expression.TypedValue;
  * ones ({@code matches}, {@code replaceAll}, {@code replaceFirst}, {@code split}) run on RE2/J, and
  * whatever builds a string ({@code replace}, {@code concat}, case changes, a collection's or map's
  * {@code toString}) is refused before it would pass {@link EvaluationBudget#MAX_STRING_CHARS}. Nine
- * chained {@code replace} calls then fail the row cleanly instead of filling the heap.
+ * chained {@code replace} calls then fail the row cleanly instead of filling the heap. Those whose
+ * JDK version takes quadratic time run in linear time here: a collection's {@code containsAll}
+ * (hashing) and a string's {@code contains}, {@code indexOf}, {@code lastIndexOf} and {@code
+ * replace} ({@link TextSearch}).
  */
 final class BoundedMethods {
   private static final Set<String> STRING_METHODS =
@@ -30,7 +33,10 @@ final class BoundedMethods {
           "replace",
           "concat",
           "toLowerCase",
-          "toUpperCase");
+          "toUpperCase",
+          "contains",
+          "indexOf",
+          "lastIndexOf");
 
   private BoundedMethods() {}
 
@@ -39,6 +45,9 @@ final class BoundedMethods {
     if (target instanceof CharSequence) {
       return STRING_METHODS.contains(name);
     }
+    if (target instanceof Collection && name.equals("containsAll")) {
+      return true;
+    }
     return (target instanceof Collection || target instanceof Map) && name.equals("toString");
   }
 
@@ -46,9 +55,22 @@ final class BoundedMethods {
   static MethodExecutor resolve(Object target, String name, List<TypeDescriptor> arguments) {
     int count = arguments.size();
     if (!(target instanceof CharSequence)) {
+      if (name.equals("containsAll")) {
+        return count == 1
+            ? executor(Collection.class, (list, args) -> containsAll(list, args[0]))
+            : null;
+      }
       return count == 0 ? executor(Object.class, (text, args) -> Rendering.text(text)) : null;
     }
     return switch (name) {
+      case "contains" ->
+          count == 1
+              ? string((text, args) -> TextSearch.indexOf(text, argument(args[0], name), 0) >= 0)
+              : null;
+      case "indexOf" ->
+          count == 1 || count == 2 ? string((text, args) -> indexOf(text, args, false)) : null;
+      case "lastIndexOf" ->
+          count == 1 || count == 2 ? string((text, args) -> indexOf(text, args, true)) : null;
       case "matches" -> count == 1 ? string((text, args) -> matches(text, args[0])) : null;
       case "replaceAll" ->
           count == 2 ? string((text, args) -> replace(text, args[0], args[1], true)) : null;
@@ -83,6 +105,7 @@ final class BoundedMethods {
 
   private static <T> MethodExecutor executor(Class<T> type, Body<T> body) {
     return (EvaluationContext context, Object target, Object... arguments) -> {
+      EvaluationBudget.current().checkDeadline();
       if (!type.isInstance(target)) {
         throw new ExpressionLimitException("no such method on " + Rendering.kind(target));
       }
@@ -137,8 +160,12 @@ final class BoundedMethods {
     return budget.built(out.toString(), method);
   }
 
-  /** {@code String.split} as the JDK does it (trailing empty parts dropped for a limit of 0). */
-  private static String[] split(String text, Object regex, Object limit) {
+  /**
+   * {@code String.split} as the JDK does it (trailing empty parts dropped for a limit of 0), as a
+   * list: what every other step reads as a JSON list ({@code size()}, {@code contains}, a
+   * distinctBy key by value). The JDK's array had none of these.
+   */
+  private static List<String> split(String text, Object regex, Object limit) {
     if (!(limit instanceof Number number)) {
       throw new ExpressionLimitException("split: the limit must be a number");
     }
@@ -157,7 +184,7 @@ final class BoundedMethods {
       index = matcher.end();
     }
     if (index == 0 && parts.isEmpty()) {
-      return new String[] {text};
+      return List.of(text);
     }
     parts.add(text.substring(index));
     int size = parts.size();
@@ -166,27 +193,87 @@ final class BoundedMethods {
         size--;
       }
     }
-    return parts.subList(0, size).toArray(new String[0]);
+    return List.copyOf(parts.subList(0, size));
   }
 
-  /** {@code String.replace}: every occurrence, literally; the result's size is known first. */
+  /**
+   * {@code String.replace}: every occurrence, literally, found in linear time (the JDK's search is
+   * quadratic in the worst case); the result's size is known before it is built.
+   */
   private static String literal(String text, Object target, Object replacement) {
     String from = argument(target, "replace");
     String to = argument(replacement, "replace");
     EvaluationBudget budget = EvaluationBudget.current();
-    if (to.length() > from.length()) {
-      long occurrences = 0;
-      if (from.isEmpty()) {
-        occurrences = text.length() + 1L;
-      } else {
-        for (int at = text.indexOf(from); at >= 0; at = text.indexOf(from, at + from.length())) {
-          occurrences++;
-          budget.tick();
-        }
-      }
-      budget.reserve(text.length() + occurrences * (to.length() - from.length()), "replace");
+    if (from.isEmpty()) {
+      budget.reserve(text.length() + (text.length() + 1L) * to.length(), "replace");
+      return budget.built(text.replace(from, to), "replace");
     }
-    return budget.built(text.replace(from, to), "replace");
+    List<Integer> at = new java.util.ArrayList<>();
+    for (int i = TextSearch.indexOf(text, from, 0);
+        i >= 0;
+        i = TextSearch.indexOf(text, from, i + from.length())) {
+      at.add(i);
+    }
+    if (at.isEmpty()) {
+      return text;
+    }
+    budget.reserve(text.length() + (long) at.size() * (to.length() - from.length()), "replace");
+    StringBuilder out = new StringBuilder();
+    int copied = 0;
+    for (int i : at) {
+      out.append(text, copied, i).append(to);
+      copied = i + from.length();
+    }
+    return budget.built(out.append(text, copied, text.length()).toString(), "replace");
+  }
+
+  /**
+   * {@code indexOf}/{@code lastIndexOf} of a string (linear) or of a character code (the JDK's).
+   */
+  private static int indexOf(String text, Object[] args, boolean last) {
+    String method = last ? "lastIndexOf" : "indexOf";
+    int from = last ? Integer.MAX_VALUE : 0;
+    if (args.length == 2) {
+      if (!(args[1] instanceof Number number)) {
+        throw new ExpressionLimitException(method + ": the start must be a number");
+      }
+      from = number.intValue();
+    }
+    if (args[0] instanceof Number code) {
+      return last ? text.lastIndexOf(code.intValue(), from) : text.indexOf(code.intValue(), from);
+    }
+    String pattern = argument(args[0], method);
+    return last
+        ? TextSearch.lastIndexOf(text, pattern, from)
+        : TextSearch.indexOf(text, pattern, from);
+  }
+
+  /**
+   * {@code Collection.containsAll} by hashing: the JDK's checks each element against the whole
+   * list, 125,000 against 125,000 took a minute. Same answer: JSON values hash as they compare.
+   */
+  private static boolean containsAll(Collection<?> list, Object other) {
+    if (!(other instanceof Collection<?> wanted)) {
+      throw new ExpressionLimitException(
+          "containsAll: expected a list argument, got " + Rendering.kind(other));
+    }
+    EvaluationBudget budget = EvaluationBudget.current();
+    Collection<?> lookup = list;
+    if (!(list instanceof Set) && wanted.size() > 1) {
+      java.util.HashSet<Object> set = new java.util.HashSet<>();
+      for (Object element : list) {
+        budget.tick();
+        set.add(element);
+      }
+      lookup = set;
+    }
+    for (Object element : wanted) {
+      budget.tick();
+      if (!lookup.contains(element)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static String concat(String text, Object other) {

@@ -2,9 +2,13 @@ package io.github.appsetmapper.expr;
 
 /**
  * What expressions on one thread may spend: the mapping's deadline (set by the engine for the
- * answer being computed), and per evaluation the characters that strings built by methods and
- * functions may hold. SpEL's own operators are bounded by SpEL itself (a concatenation at most
- * 100,000 characters, a repeat 256, 10,000 operations per evaluation).
+ * answer being computed), and per evaluation the size of what it builds: every string a method, a
+ * function or an operator ({@code +}, {@code *}) makes, and every element a projection or an inline
+ * list or map holds, counted as the JSON text it would write (a string its length, a list or map
+ * what its elements count, so a list holding the same large list a thousand times counts a thousand
+ * times). {@link BuildCounting} instruments the parsed expressions so that each is counted as it is
+ * built, one element or one string at a time. SpEL bounds its operators too (a concatenation
+ * 100,000 characters when interpreted, a repeat 256, 10,000 operations).
  *
  * <p>Thread-confined state: SpEL hands a method only the shared evaluation context, so the budget
  * of the evaluation in progress is found by thread. The engine opens a deadline with {@link
@@ -85,12 +89,87 @@ public final class EvaluationBudget {
               + " allowed");
     }
     if (built + chars > MAX_BUILT_CHARS) {
-      throw new ExpressionLimitException(
-          what
-              + " would take the strings built by this expression past "
-              + MAX_BUILT_CHARS
-              + " characters");
+      throw overBudget(what);
     }
+  }
+
+  /** The most digits a number an operator builds may have (inputs hold at most 1,000). */
+  public static final int MAX_NUMBER_DIGITS = 10_000;
+
+  /**
+   * A value built (a projection's element, an inline list or map, a string or number an operator
+   * made): counted as the JSON text it would write, shared parts once for each place they appear.
+   * The walk stops as soon as the allowance is spent, so it costs at most the allowance.
+   */
+  void charge(Object value, String what) {
+    if (value instanceof CharSequence text) {
+      reserve(text.length(), what);
+      add(text.length() + 2L, what);
+      return;
+    }
+    java.util.ArrayDeque<Object> todo = new java.util.ArrayDeque<>();
+    todo.push(value == null ? Boolean.FALSE : value);
+    while (!todo.isEmpty()) {
+      Object next = todo.pop();
+      if (next instanceof CharSequence text) {
+        add(text.length() + 2L, what);
+      } else if (next instanceof java.util.Map<?, ?> map) {
+        add(2L + map.size(), what);
+        for (java.util.Map.Entry<?, ?> entry : map.entrySet()) {
+          add(String.valueOf(entry.getKey()).length() + 3L, what);
+          todo.push(entry.getValue() == null ? Boolean.FALSE : entry.getValue());
+        }
+      } else if (next instanceof java.util.Collection<?> list) {
+        add(2L + list.size(), what);
+        for (Object element : list) {
+          todo.push(element == null ? Boolean.FALSE : element);
+        }
+      } else if (next instanceof Object[] array) {
+        add(2L + array.length, what);
+        for (Object element : array) {
+          todo.push(element == null ? Boolean.FALSE : element);
+        }
+      } else {
+        add(digits(next, what), what);
+      }
+    }
+  }
+
+  /** Digits of a number an operator built; refused past {@link #MAX_NUMBER_DIGITS}. */
+  private static long digits(Object value, String what) {
+    long digits;
+    if (value instanceof java.math.BigInteger big) {
+      digits = (long) (big.bitLength() * 0.302) + 1;
+    } else if (value instanceof java.math.BigDecimal decimal) {
+      // precision() reads every digit: the bit length rules out a huge one first, cheaply.
+      digits =
+          decimal.unscaledValue().bitLength() * 0.302 > MAX_NUMBER_DIGITS
+              ? Long.MAX_VALUE
+              : decimal.precision();
+    } else {
+      return 8;
+    }
+    if (digits > MAX_NUMBER_DIGITS) {
+      throw new ExpressionLimitException(
+          what + " would build a number of more than " + MAX_NUMBER_DIGITS + " digits");
+    }
+    return digits;
+  }
+
+  private void add(long units, String what) {
+    if (built + units > MAX_BUILT_CHARS) {
+      throw overBudget(what);
+    }
+    built += units;
+    tick();
+  }
+
+  private static ExpressionLimitException overBudget(String what) {
+    return new ExpressionLimitException(
+        what
+            + " would take what this expression builds past "
+            + MAX_BUILT_CHARS
+            + " characters (strings, and lists and maps counted as the JSON they would write)");
   }
 
   /** A string built: counted, refused when too large. */

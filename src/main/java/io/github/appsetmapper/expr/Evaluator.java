@@ -20,6 +20,7 @@ public final class Evaluator {
         SimpleEvaluationContext.forPropertyAccessors(
                 new LenientMapAccessor(), new MapEntryAccessor())
             .withMethodResolvers(new AllowlistMethodResolver())
+            .withTypeConverter(new CountingTypeConverter())
             .withAssignmentDisabled()
             .build();
     for (Map.Entry<String, Method> function : Functions.all().entrySet()) {
@@ -34,6 +35,28 @@ public final class Evaluator {
    */
   public static Object evaluate(Expression expression, Map<String, Object> root) {
     EvaluationBudget.current().begin();
-    return expression.getValue(CONTEXT, root);
+    try {
+      return expression.getValue(CONTEXT, root);
+    } catch (IndexOutOfBoundsException
+        | NullPointerException
+        | ClassCastException
+        | ArithmeticException e) {
+      // SpEL rethrows what an allowlisted method throws as it is (list.get(9) on three
+      // elements, 'abc'.substring(5), text.contains(null)): an expression failure like any other
+      // (the row fails, naming it), not an internal error.
+      throw new org.springframework.expression.EvaluationException(javaMessage(e), e);
+    }
+  }
+
+  private static String javaMessage(RuntimeException e) {
+    if (e instanceof NullPointerException) {
+      return "a value the expression needs is null";
+    }
+    if (e instanceof ArithmeticException && e.getMessage() != null) {
+      return e.getMessage(); // "/ by zero" says it all
+    }
+    return e.getMessage() == null
+        ? e.getClass().getSimpleName()
+        : e.getClass().getSimpleName() + ": " + e.getMessage();
   }
 }

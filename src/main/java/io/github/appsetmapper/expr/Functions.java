@@ -148,6 +148,8 @@ public final class Functions {
 
   /** The value as compact JSON text (the expression function: within the evaluation's budget). */
   public static String json(Object value) {
+    // Counted before it is written: the text is as large as what it counts.
+    EvaluationBudget.current().charge(value, "#json");
     return EvaluationBudget.current().built(writeJson(value), "#json");
   }
 

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.json;
 
+import com.fasterxml.jackson.core.ErrorReportConfiguration;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
@@ -43,6 +44,15 @@ public final class JsonCodec {
   private static final JsonFactory FACTORY =
       JsonFactory.builder()
           .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          // Jackson's messages quote no document text of their own: a token it cut would be a
+          // secret's prefix the redactor can no longer match (an upstream may echo a token
+          // anywhere). The one quote kept, a duplicate key, is kept whole (JsonRefusal).
+          .disable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+          .errorReportConfiguration(
+              ErrorReportConfiguration.builder()
+                  .maxErrorTokenLength(0)
+                  .maxRawContentLength(0)
+                  .build())
           .streamReadConstraints(
               StreamReadConstraints.builder()
                   // The digits and the exponent are checked by Numbers; this only keeps the
@@ -110,9 +120,14 @@ public final class JsonCodec {
       String original = e.getOriginalMessage();
       if (original != null && original.startsWith("Duplicate field ")) {
         String key = original.substring("Duplicate field ".length());
+        if (key.length() >= 2 && key.startsWith("'") && key.endsWith("'")) {
+          key = key.substring(1, key.length() - 1);
+        }
         throw new JsonRefusal(
             JsonRefusal.Kind.DUPLICATE_KEY,
-            "has the key " + Numbers.shorten(key) + " twice in one object",
+            "has the key '",
+            key,
+            "' twice in one object",
             where(e.getLocation()));
       }
       throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, syntax(original), where(e.getLocation()));
@@ -291,6 +306,7 @@ public final class JsonCodec {
           }
           case FIELD_NAME -> {
             String key = parser.currentName();
+            unicode(key, parser);
             bytes += MEMBER_BYTES + STRING_BYTES + key.length();
             stack.peek().key = key;
             token = parser.nextToken();
@@ -312,11 +328,35 @@ public final class JsonCodec {
       }
     }
 
+    /**
+     * JSON's {@code \\ud800} escapes can write half of a surrogate pair, which is no character: it
+     * has no UTF-8 form, so a URL, a header, a log line or the answer would carry a '?' or fail to
+     * be written. Refused where it is read, as any other text that is not text.
+     */
+    private static void unicode(String text, JsonParser parser) throws JsonRefusal {
+      for (int i = 0; i < text.length(); i++) {
+        char c = text.charAt(i);
+        if (Character.isHighSurrogate(c)
+            && i + 1 < text.length()
+            && Character.isLowSurrogate(text.charAt(i + 1))) {
+          i++;
+        } else if (Character.isSurrogate(c)) {
+          throw new JsonRefusal(
+              JsonRefusal.Kind.TEXT,
+              "has a string holding half of a surrogate pair (\\u"
+                  + Integer.toHexString(c)
+                  + " alone), which is not Unicode text",
+              where(parser.currentTokenLocation()));
+        }
+      }
+    }
+
     private Object scalar(JsonParser parser, JsonToken token) throws IOException {
       bytes += VALUE_BYTES;
       switch (token) {
         case VALUE_STRING -> {
           String text = parser.getText();
+          unicode(text, parser);
           bytes += STRING_BYTES + text.length();
           return text;
         }

@@ -111,6 +111,23 @@ public final class Metrics {
     }
   }
 
+  /** The HTTP statuses labelled as they are; any other is labelled by its class ("2xx"). */
+  private static final Set<Integer> NAMED_STATUSES =
+      Set.of(
+          200, 201, 202, 203, 204, 206, 301, 302, 303, 304, 307, 308, 400, 401, 403, 404, 405, 406,
+          408, 409, 410, 412, 413, 415, 422, 429, 500, 501, 502, 503, 504);
+
+  /**
+   * An upstream status as a label value: the common ones as they are, others by class, anything
+   * outside 100-599 "other". An upstream chooses its statuses: each value is a time series.
+   */
+  public static String statusLabel(int status) {
+    if (NAMED_STATUSES.contains(status)) {
+      return Integer.toString(status);
+    }
+    return status >= 100 && status <= 599 ? status / 100 + "xx" : "other";
+  }
+
   /** One upstream call; {@code status} is the HTTP status, or "error" when none came. */
   public void upstream(String mapping, String host, String status, long nanos) {
     UpstreamMeters meters =
@@ -195,9 +212,9 @@ public final class Metrics {
 
   /**
    * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
-   * incomplete-status, duplicate-key, number-bounds, not-json, json-limit, not-yaml, yaml-limit,
-   * yaml-unsupported, not-text, text-limit, missing-container, cursor-holder, cursor-stuck,
-   * identical-page, memory-budget.
+   * incomplete-status, duplicate-key, number-bounds, not-json, not-unicode, json-limit, not-yaml,
+   * yaml-limit, yaml-unsupported, not-text, text-limit, missing-container, cursor-holder,
+   * cursor-stuck, malformed-signal, listing-cut, identical-page, memory-budget.
    */
   public void refusedAnswer(String mapping, String reason) {
     counter(

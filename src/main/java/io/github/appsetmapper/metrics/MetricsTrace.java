@@ -4,17 +4,24 @@ import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.engine.UpstreamCall;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Records a getparams' upstream calls as metrics and counts them for its log line. */
 public final class MetricsTrace implements Trace {
   private final Metrics metrics;
   private final String mapping;
+  private final Set<String> hosts;
   private final AtomicInteger calls = new AtomicInteger();
 
-  public MetricsTrace(Metrics metrics, String mapping) {
+  /**
+   * @param hosts the host label values allowed (the hosts the mapping names itself); any other host
+   *     is labelled "other"
+   */
+  public MetricsTrace(Metrics metrics, String mapping, Set<String> hosts) {
     this.metrics = metrics;
     this.mapping = mapping;
+    this.hosts = hosts;
   }
 
   @Override
@@ -39,8 +46,8 @@ public final class MetricsTrace implements Trace {
     try {
       metrics.upstream(
           mapping,
-          host == null ? "none" : host,
-          response == null ? "error" : Integer.toString(response.status()),
+          hostLabel(host),
+          response == null ? "error" : Metrics.statusLabel(response.status()),
           call.nanos());
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
@@ -63,6 +70,18 @@ public final class MetricsTrace implements Trace {
     } catch (RuntimeException e) {
       // Bookkeeping must never fail a getparams.
     }
+  }
+
+  /**
+   * A host the mapping names, or "other": next links, redirects and upstream data choose hosts, and
+   * each label value is a time series kept for the process's life.
+   */
+  private String hostLabel(String host) {
+    if (host == null) {
+      return "none";
+    }
+    String lower = host.toLowerCase(java.util.Locale.ROOT);
+    return hosts.contains(lower) ? lower : "other";
   }
 
   /** Upstream calls made (shared ones and cache hits not counted). */

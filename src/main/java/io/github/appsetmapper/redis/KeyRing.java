@@ -1,8 +1,8 @@
 package io.github.appsetmapper.redis;
 
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
@@ -46,7 +46,13 @@ final class KeyRing {
   }
 
   static KeyRing read(Path file) throws IOException {
-    return parse(Files.readString(file, StandardCharsets.UTF_8), file.toString());
+    String text;
+    try {
+      text = BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES);
+    } catch (IOException e) {
+      throw new IOException(file + ": " + BoundedFiles.reason(e));
+    }
+    return parse(text, file.toString());
   }
 
   /** Parses the text of a key file; {@code where} names it in errors (never a secret). */

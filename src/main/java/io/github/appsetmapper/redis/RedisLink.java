@@ -1,5 +1,6 @@
 package io.github.appsetmapper.redis;
 
+import io.github.appsetmapper.files.BoundedFiles;
 import io.lettuce.core.ClientOptions;
 import io.lettuce.core.RedisClient;
 import io.lettuce.core.RedisCommandExecutionException;
@@ -17,7 +18,6 @@ import io.lettuce.core.pubsub.RedisPubSubAdapter;
 import io.lettuce.core.pubsub.StatefulRedisPubSubConnection;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -116,9 +116,9 @@ final class RedisLink implements AutoCloseable {
       return null;
     }
     try {
-      return Files.readString(file, StandardCharsets.UTF_8).strip();
+      return BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES).strip();
     } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + file + ": " + e.getMessage());
+      throw new IllegalStateException("cannot read " + file + ": " + BoundedFiles.reason(e));
     }
   }
 

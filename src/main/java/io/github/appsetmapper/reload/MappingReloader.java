@@ -5,17 +5,15 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.MappingStatus;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,7 +37,14 @@ public final class MappingReloader implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.reload");
 
   private final List<Path> paths;
+
+  /**
+   * What each bare {@code --var} is bound to grows as mappings arrive: a var no mapping declared at
+   * the first load is bound by the first file that loads with it (changed only under this object's
+   * lock, by {@link #reloadIfChanged}).
+   */
   private CompileOptions options;
+
   private final String defaultName;
   private final Consumer<MappingRegistry> publish;
   private final Consumer<String> onReload;
@@ -147,9 +152,14 @@ public final class MappingReloader implements AutoCloseable {
       }
       MappingLoader.Result result = load(file);
       if (result.ok()) {
+        if (result.options() != null) {
+          options = result.options();
+        }
         next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
         if (previous != null) {
           LOG.info("reloaded {}: {}", file, names(result.mappings()));
+        } else {
+          LOG.info("loaded new file {}: {}", file, names(result.mappings()));
         }
       } else {
         failed = true;
@@ -165,6 +175,12 @@ public final class MappingReloader implements AutoCloseable {
         List<CompiledMapping> kept = previous == null ? List.of() : previous.mappings();
         Instant loadedAt = previous == null ? null : previous.loadedAt();
         next.put(file, new FileState(entry.getValue(), kept, loadedAt, error));
+      }
+    }
+    for (Map.Entry<Path, FileState> gone : files.entrySet()) {
+      if (!next.containsKey(gone.getKey()) && !gone.getValue().mappings().isEmpty()) {
+        LOG.info(
+            "{} is gone: no longer serving {}", gone.getKey(), names(gone.getValue().mappings()));
       }
     }
     files = next;
@@ -201,7 +217,14 @@ public final class MappingReloader implements AutoCloseable {
     }
   }
 
+  /**
+   * Duplicate names logged already: a registry is built at every reload, and the same error logged
+   * at each reload of any other file would read as a new one.
+   */
+  private java.util.Set<String> loggedDuplicates = java.util.Set.of();
+
   private MappingRegistry registry() {
+    java.util.Set<String> duplicates = new java.util.HashSet<>();
     List<CompiledMapping> mappings = new ArrayList<>();
     Map<String, MappingStatus> status = new LinkedHashMap<>();
     List<String> failures = new ArrayList<>();
@@ -219,7 +242,10 @@ public final class MappingReloader implements AutoCloseable {
                   + "' (also in "
                   + status.get(mapping.name()).source()
                   + ")";
-          LOG.error(error);
+          duplicates.add(error);
+          if (!loggedDuplicates.contains(error)) {
+            LOG.error(error);
+          }
           failures.add(error);
           continue;
         }
@@ -229,6 +255,7 @@ public final class MappingReloader implements AutoCloseable {
             new MappingStatus(entry.getKey().toString(), state.loadedAt(), state.error()));
       }
     }
+    loggedDuplicates = java.util.Set.copyOf(duplicates);
     String fallback = defaultName != null && !status.containsKey(defaultName) ? null : defaultName;
     if (defaultName != null && fallback == null) {
       failures.add("--default-mapping '" + defaultName + "' is not loaded");
@@ -247,7 +274,7 @@ public final class MappingReloader implements AutoCloseable {
       }
       for (Path file : found) {
         try {
-          out.put(file, sha256(Files.readAllBytes(file)));
+          out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
         } catch (IOException e) {
           // Mid-swap a file can vanish for an instant; the next poll sees the new one.
         }
@@ -258,14 +285,6 @@ public final class MappingReloader implements AutoCloseable {
 
   private static String names(List<CompiledMapping> mappings) {
     return mappings.stream().map(CompiledMapping::name).collect(Collectors.joining(", "));
-  }
-
-  private static String sha256(byte[] content) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(content));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   @Override

@@ -1,20 +1,19 @@
 package io.github.appsetmapper.replay;
 
 import io.github.appsetmapper.config.Suggestions;
+import io.github.appsetmapper.config.YamlLimits;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.Numbers;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * A mapping test file ({@code *.test.yaml}): the mapping it tests, the vars and secret values to
@@ -41,13 +40,30 @@ public record ExchangeFile(
   public static final List<String> ERROR_KEYS = List.of("status", "message");
 
   public static ExchangeFile read(Path path) throws IOException {
+    String content;
+    try {
+      content = BoundedFiles.readText(path, YamlLimits.TEST.fileBytes());
+    } catch (IOException e) {
+      throw new IOException(path + ": " + BoundedFiles.why(e));
+    }
     Object loaded;
     try {
-      LoaderOptions options = new LoaderOptions();
-      options.setAllowDuplicateKeys(false);
-      loaded =
-          new Yaml(new SafeConstructor(options))
-              .load(Files.readString(path, StandardCharsets.UTF_8));
+      List<Node> documents = YamlLimits.TEST.documents(content);
+      if (documents.size() > 1) {
+        throw new IOException(
+            path + ": holds " + documents.size() + " YAML documents; a test file is one");
+      }
+      // Its size once aliases are expanded is checked on the nodes, before any walk expands it.
+      String tooLarge = documents.isEmpty() ? null : YamlLimits.TEST.sizeProblem(documents.get(0));
+      if (tooLarge != null) {
+        throw new IOException(path + ": " + tooLarge);
+      }
+      var notText = documents.isEmpty() ? null : YamlLimits.loneSurrogate(documents.get(0));
+      if (notText != null) {
+        throw new IOException(
+            path + ":" + (notText.getStartMark().getLine() + 1) + ": " + YamlLimits.LONE_SURROGATE);
+      }
+      loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
     } catch (RuntimeException e) {
       throw new IOException(path + ": not valid YAML: " + e.getMessage());
     }
@@ -196,7 +212,13 @@ public record ExchangeFile(
     }
     byte[] body = new byte[0];
     if (response.get("bodyFile") != null) {
-      body = Files.readAllBytes(path.resolveSibling(response.get("bodyFile").toString()));
+      Path bodyFile = path.resolveSibling(response.get("bodyFile").toString());
+      try {
+        body = BoundedFiles.readBytes(bodyFile, BoundedFiles.TEST_BYTES);
+      } catch (IOException x) {
+        throw new IOException(
+            path + ": " + where + ".response.bodyFile " + bodyFile + ": " + BoundedFiles.why(x));
+      }
     } else if (response.get("body") instanceof String text) {
       body = text.getBytes(StandardCharsets.UTF_8);
     } else if (response.get("body") != null) {

@@ -7,8 +7,10 @@ import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSchema;
 import io.github.appsetmapper.config.Problem;
+import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
@@ -16,7 +18,6 @@ import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -167,7 +168,7 @@ public final class MappingTestRun {
 
   /** The test-file JSON Schema's problems with the file, each with its line and column. */
   private static List<String> schemaProblems(Path testFile) throws IOException {
-    String content = Files.readString(testFile, StandardCharsets.UTF_8);
+    String content = BoundedFiles.readText(testFile, YamlLimits.TEST.fileBytes());
     List<Problem> problems = MappingSchema.checkTestFile(testFile.toString(), content);
     if (problems.isEmpty()) {
       return List.of();

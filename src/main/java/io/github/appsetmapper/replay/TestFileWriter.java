@@ -1,7 +1,7 @@
 package io.github.appsetmapper.replay;
 
+import io.github.appsetmapper.config.YamlLimits;
 import java.io.IOException;
-import java.io.StringReader;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
@@ -81,7 +80,8 @@ public final class TestFileWriter {
    * not a block list that ends the file (then the text cannot be appended to safely).
    */
   public String appended(String existing, Case recorded) throws IOException {
-    Node root = new Yaml(new LoaderOptions()).compose(new StringReader(existing));
+    List<Node> documents = YamlLimits.TEST.documents(existing);
+    Node root = documents.size() == 1 ? documents.get(0) : null;
     if (!(root instanceof MappingNode top) || top.getValue().isEmpty()) {
       return null;
     }

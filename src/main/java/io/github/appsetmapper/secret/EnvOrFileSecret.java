@@ -12,7 +12,15 @@ public final class EnvOrFileSecret implements SecretSource {
 
   @Override
   public String value() throws SecretUnavailableException {
-    return env.isSet() ? env.value() : file.value();
+    if (env.isSet()) {
+      return env.value();
+    }
+    try {
+      return file.value();
+    } catch (SecretUnavailableException e) {
+      // Both places were looked in: say so, or the one not named is the one nobody checks.
+      throw new SecretUnavailableException(env.describe() + " is not set and " + e.getMessage());
+    }
   }
 
   @Override

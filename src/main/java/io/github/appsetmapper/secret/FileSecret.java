@@ -1,7 +1,7 @@
 package io.github.appsetmapper.secret;
 
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -9,7 +9,8 @@ import java.nio.file.attribute.BasicFileAttributes;
 /**
  * A secret in a file, re-read when its modification time or size changes, so a rotated Kubernetes
  * Secret (an atomic symlink swap) takes effect without a restart. The redactor holds the value read
- * last (the previous one for its grace period after a rotation).
+ * last (the previous one for its grace period after a rotation). A leading byte order mark and the
+ * surrounding white space, CR LF included, are not part of the value.
  */
 public final class FileSecret implements SecretSource {
   private final Path path;
@@ -34,7 +35,7 @@ public final class FileSecret implements SecretSource {
           && java.util.Objects.equals(current.fileKey, attributes.fileKey())) {
         return current.value;
       }
-      String value = held.use(Files.readString(path, StandardCharsets.UTF_8).strip());
+      String value = held.use(BoundedFiles.readText(path, BoundedFiles.SECRET_BYTES).strip());
       snapshot =
           new Snapshot(
               attributes.fileKey(),
@@ -43,7 +44,8 @@ public final class FileSecret implements SecretSource {
               value);
       return value;
     } catch (IOException e) {
-      throw new SecretUnavailableException("cannot read " + describe());
+      throw new SecretUnavailableException(
+          "cannot read " + describe() + ": " + BoundedFiles.reason(e));
     }
   }
 

@@ -35,6 +35,9 @@ public final class Redactor {
 
   private static final String MASK = "***";
 
+  /** Layers of percent-encoding and JSON escaping undone together, nested in any order. */
+  static final int MAX_LAYERS = 3;
+
   /** Something using a secret value; releasing it lets the value go once no one else holds it. */
   public interface Held {
     /** Idempotent. */
@@ -117,18 +120,10 @@ public final class Redactor {
       return text;
     }
     Spans spans = new Spans();
-    TextView plain = TextView.of(text);
-    List<TextView> bases = new ArrayList<>(2);
-    bases.add(plain);
-    if (plain.contains('\\')) {
-      bases.add(plain.jsonUnescaped());
-    }
-    for (TextView base : bases) {
-      for (TextView view : decodings(base)) {
-        needles.find(view, spans);
-        for (int offset = 0; offset < 4; offset++) {
-          needles.find(view.base64Decoded(offset, MIN_BASE64_CHARS), spans);
-        }
+    for (TextView view : decodings(TextView.of(text))) {
+      needles.find(view, spans);
+      for (int offset = 0; offset < 4; offset++) {
+        needles.find(view.base64Decoded(offset, MIN_BASE64_CHARS), spans);
       }
     }
     return spans.isEmpty() ? text : spans.mask(text, MASK);
@@ -161,19 +156,37 @@ public final class Redactor {
     return holders.size() + retiredUntil.size();
   }
 
-  private List<TextView> decodings(TextView base) {
-    List<TextView> out = new ArrayList<>(4);
-    out.add(base);
-    boolean percent = base.contains('%');
+  /**
+   * The text and its views with encodings undone: percent-encoding (form encoding too) and JSON
+   * string escapes alone, and up to {@value #MAX_LAYERS} layers of both at once, which covers them
+   * nested in any order (a JSON string holding JSON, percent-encoded into a next link, echoed in
+   * JSON again). At most eight views, each built only when the text holds what it would undo.
+   */
+  private static List<TextView> decodings(TextView plain) {
+    List<TextView> out = new ArrayList<>(8);
+    out.add(plain);
+    boolean percent = plain.contains('%');
+    boolean escaped = plain.contains('\\');
     if (percent) {
-      TextView once = base.percentDecoded(false);
-      out.add(once);
-      if (once.contains('%')) {
-        out.add(once.percentDecoded(false));
-      }
+      out.add(plain.percentDecoded(false));
     }
-    if (base.contains('+')) {
-      out.add(base.percentDecoded(true));
+    if (plain.contains('+')) {
+      out.add(plain.percentDecoded(true));
+    }
+    if (escaped) {
+      out.add(plain.jsonUnescaped());
+    }
+    TextView layer = plain;
+    for (int depth = 0; depth < MAX_LAYERS && (percent || escaped); depth++) {
+      layer = layer.layerUndone();
+      if (depth > 0 || (percent && escaped)) {
+        out.add(layer);
+      }
+      percent = layer.contains('%');
+      escaped = layer.contains('\\');
+    }
+    if (out.size() > 1 && out.get(out.size() - 1).contains('+')) {
+      out.add(out.get(out.size() - 1).percentDecoded(true));
     }
     return out;
   }

@@ -67,9 +67,30 @@ final class TextView {
 
   /** JSON string escapes undone: {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code uXXXX}. */
   TextView jsonUnescaped() {
+    return unescaped(false);
+  }
+
+  /**
+   * One layer of both percent-encoding and JSON string escapes undone in one pass: each layer of a
+   * secret nested in JSON inside a URL inside JSON (in any order) comes off with one more pass.
+   */
+  TextView layerUndone() {
+    return unescaped(true);
+  }
+
+  private TextView unescaped(boolean percentToo) {
     Builder out = new Builder(length);
     for (int i = 0; i < length; i++) {
       byte b = bytes[i];
+      if (percentToo
+          && b == '%'
+          && i + 2 < length
+          && hex(bytes[i + 1]) >= 0
+          && hex(bytes[i + 2]) >= 0) {
+        out.add((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
+        i += 2;
+        continue;
+      }
       if (b != '\\' || i + 1 >= length) {
         out.add(b, from[i], to[i]);
         continue;

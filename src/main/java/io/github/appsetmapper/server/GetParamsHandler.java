@@ -70,7 +70,7 @@ final class GetParamsHandler implements HttpHandler {
       CompiledMapping mapping = mappings.require(mappingName);
       live = mapping;
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
-      trace = new MetricsTrace(metrics, mapping.name());
+      trace = new MetricsTrace(metrics, mapping.name(), mapping.metricHosts());
       watched = shadowing.watch(mapping, trace);
       Answer answer = engine.answer(mapping, invocation, watched);
       List<Map<String, Object>> parameters = answer.parameters();

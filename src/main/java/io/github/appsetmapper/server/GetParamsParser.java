@@ -41,12 +41,7 @@ final class GetParamsParser {
     if (!KubernetesNames.isNameOrEmpty(applicationSetName)) {
       // Never echoed: it may be a megabyte long or hold a line break.
       throw new HttpError(
-          400,
-          "applicationSetName must be a Kubernetes name: at most "
-              + KubernetesNames.MAX_LENGTH
-              + " lowercase letters, digits, '-' and '.', starting and ending with a letter or"
-              + " digit",
-          "bad_application_set_name");
+          400, "applicationSetName must be " + KubernetesNames.RULE, "bad_application_set_name");
     }
     Object input = top.get("input");
     Map<String, Object> parameters = Map.of();

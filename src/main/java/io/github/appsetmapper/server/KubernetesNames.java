@@ -5,8 +5,15 @@ package io.github.appsetmapper.server;
  * (lowercase alphanumerics, '-' and '.', each dot-separated label starting and ending
  * alphanumeric), at most 253 characters. Checked by hand, no regex, in one pass.
  */
-final class KubernetesNames {
+public final class KubernetesNames {
   static final int MAX_LENGTH = 253;
+
+  /** What a name must be, for the one line that refuses one (never echoing it). */
+  public static final String RULE =
+      "a Kubernetes name: at most "
+          + MAX_LENGTH
+          + " lowercase letters, digits, '-' and '.', starting and ending with a letter or"
+          + " digit";
 
   private KubernetesNames() {}
 
@@ -14,7 +21,7 @@ final class KubernetesNames {
    * Empty is accepted: Argo CD always sends the name, but {@code argocd appset generate} and
    * hand-written calls may leave it out, and nothing keyed by it needs it.
    */
-  static boolean isNameOrEmpty(String name) {
+  public static boolean isNameOrEmpty(String name) {
     return name.isEmpty() || isSubdomain(name);
   }
 

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,7 +15,8 @@ import java.util.Objects;
 /**
  * The accepted bearer tokens: from {@code APPSET_MAPPER_TOKEN}, or from the token file, re-read
  * when it changes. Several tokens, one per line, are all accepted, so a rotation needs no downtime.
- * Comparison is in constant time over digests of equal length; an empty token never matches.
+ * Comparison is in constant time over digests of equal length; an empty token never matches. A
+ * leading byte order mark and CR LF line ends (a file saved on Windows) are not part of a token.
  */
 public final class Tokens {
   private final Path file;
@@ -68,7 +70,14 @@ public final class Tokens {
         && Objects.equals(current.fileKey(), attributes.fileKey())) {
       return;
     }
-    String content = Files.readString(file, StandardCharsets.UTF_8);
+    String content;
+    try {
+      content = BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES);
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw e;
+    } catch (IOException e) {
+      throw new IOException("token file " + file + ": " + BoundedFiles.reason(e));
+    }
     snapshot =
         new Snapshot(
             attributes.fileKey(),

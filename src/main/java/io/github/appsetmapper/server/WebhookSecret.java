@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -89,7 +90,12 @@ public final class WebhookSecret {
     if (now == modified && value != null) {
       return;
     }
-    String content = Files.readString(file, StandardCharsets.UTF_8).strip();
+    String content;
+    try {
+      content = BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES).strip();
+    } catch (IOException e) {
+      throw new IOException("webhook secret file " + file + ": " + BoundedFiles.reason(e));
+    }
     int newline = content.indexOf('\n');
     value = (newline < 0 ? content : content.substring(0, newline)).strip();
     modified = now;

@@ -836,6 +836,150 @@ class ErrorTableTest {
     }
   }
 
+  /** A step keyed per row never loses a row silently (red team M1). */
+  @Nested
+  class KeySteps {
+    @Test
+    void aRowWithoutADistinctByKey(@TempDir Path tmp) {
+      String yaml =
+          "name: nokey\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "distinctBy: item.sha\nparameters: {id: item.id}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("nokey", "{}"),
+            500,
+            "mapping 'nokey': distinctBy 'item.sha' gave no key (null) on row 0: rows without a"
+                + " key are never merged; filter them out first if they should go");
+      }
+    }
+
+    @Test
+    void sortByKeysOfDifferentKinds(@TempDir Path tmp) {
+      String yaml =
+          "name: mixed\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "sortBy: \"item.id == 1 ? 'one' : item.id\"\nparameters: {id: item.id}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("mixed", "{}"),
+            500,
+            "mapping 'mixed': sortBy 'item.id == 1 ? 'one' : item.id' gave a string on row 0 and a"
+                + " number on row 1; the keys must be of one kind to be ordered");
+      }
+    }
+  }
+
+  /** Text that cannot travel as written (red team LOW h, i). */
+  @Nested
+  class Text {
+    private static final String NAMED =
+        "name: named\ninput:\n  name: {required: true}\nvars:\n"
+            + "  up: {default: 'http://unset.invalid'}\nsecrets: {api: {env: TEXT_TOKEN}}\n"
+            + "list:\n  request:\n    url: \"#{vars.up}/repos/ok/items\"\n"
+            + "    headers: {X-Name: \"#{input.name}\"}\n    auth: {bearer: {secret: api}}\n"
+            + "  items: \"$.items[*]\"\nparameters: {id: item.id}\n";
+
+    @Test
+    void aHeaderValueBeyondLatin1(@TempDir Path tmp) {
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of("TEXT_TOKEN", "t"), NAMED)) {
+        Answer answer =
+            other.getparams("named", "{\"input\":{\"parameters\":{\"name\":\"\u20ac\"}}}");
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body()).contains("cannot hold a character beyond Latin-1");
+      }
+    }
+
+    @Test
+    void aSecretBeyondLatin1InAHeader(@TempDir Path tmp) {
+      try (PluginServer other =
+          PluginServer.withYaml(
+              tmp, Map.of("up", stub.url()), Map.of("TEXT_TOKEN", "\u20ac-token"), NAMED)) {
+        assertError(
+            other.getparams("named", "{\"input\":{\"parameters\":{\"name\":\"x\"}}}"),
+            500,
+            "mapping 'named': secret 'api' cannot be sent in a header: it holds a character beyond"
+                + " Latin-1 (it would be sent as '?'); percent-encode it, or send it in the query or"
+                + " the body");
+      }
+    }
+
+    @Test
+    void halfASurrogatePairInTheBody() {
+      assertError(
+          plugin.getparams("items", "{\"input\":{\"parameters\":{\"owner\":\"\\udc00\"}}}"),
+          400,
+          "the request body has a string holding half of a surrogate pair (\\udc00 alone), which"
+              + " is not Unicode text (line 1, column 33)");
+    }
+  }
+
+  /** Pagination signals read strictly and believed (red team C5, H2). */
+  @Nested
+  class Signals {
+    private static final String LINKED =
+        "name: linked\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+            + "  request: {url: \"#{vars.up}/signals\"}\n  items: \"$[*]\"\n"
+            + "  paginate: {linkHeader: next}\nparameters: {id: item}\n";
+
+    @Test
+    void aPaginationSignalThatDoesNotParse(@TempDir Path tmp) {
+      try (StubUpstream signals = new StubUpstream();
+          PluginServer other =
+              PluginServer.withYaml(tmp, Map.of("up", signals.url()), Map.of(), LINKED)) {
+        signals.on("GET /signals", Reply.json(200, "[1]").withHeader("Link", "next-page"));
+        assertError(
+            other.getparams("linked", "{}"),
+            502,
+            "mapping 'linked': list GET "
+                + signals.url()
+                + "/signals: the Link header does not parse (a link does not start with '<' at"
+                + " character 1): 'next-page'; the listing cannot tell whether more pages remain");
+      }
+    }
+
+    @Test
+    void aListingThatEndsWhileASignalSaysMoreRemain(@TempDir Path tmp) {
+      try (StubUpstream signals = new StubUpstream();
+          PluginServer other =
+              PluginServer.withYaml(tmp, Map.of("up", signals.url()), Map.of(), LINKED)) {
+        signals.on("GET /signals", Reply.json(200, "[1]").withHeader("X-Total-Pages", "2"));
+        assertError(
+            other.getparams("linked", "{}"),
+            502,
+            "mapping 'linked': list GET "
+                + signals.url()
+                + "/signals: the listing ends at page 1 (no next link) while X-Total-Pages says 2"
+                + " pages, 1 were read");
+      }
+    }
+  }
+
+  /** An enrich that finds nothing is missing, whatever shape the nothing takes (red team C6). */
+  @Nested
+  class EnrichMissing {
+    @Test
+    void anEnrichAnswerThatIsJsonNull(@TempDir Path tmp) {
+      String yaml =
+          "name: nullbody\nvars:\n  up: {default: 'http://unset.invalid'}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/repos/ok/items\"}\n  items: \"$.items[*]\"\n"
+              + "enrich:\n  detail:\n    request: {url: \"#{vars.up}/repos/jsonnull/items\"}\n"
+              + "    select: \"$.sha\"\nparameters: {id: item.id, sha: detail}\n";
+      try (PluginServer other =
+          PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), yaml)) {
+        assertError(
+            other.getparams("nullbody", "{}"),
+            502,
+            "mapping 'nullbody': enrich.detail GET "
+                + stub.url()
+                + "/repos/jsonnull/items: the answer is JSON null");
+      }
+    }
+  }
+
   /** Requests refused before they are sent, for where they would have gone. */
   @Nested
   class RefusedRequests {
@@ -1063,6 +1207,43 @@ class ErrorTableTest {
                 + grow
                 + "' failed on row 0: replace would build a string of 3543121 characters, more"
                 + " than 1048576 allowed");
+      }
+    }
+
+    @Test
+    void anExpressionThatBuildsTooMuchInOneEvaluation(@TempDir Path tmp) {
+      String many =
+          "name: many\ninput:\n  a: {type: list}\n  b: {type: list}\n"
+              + "parameters:\n  x: \"input.a.![#root.input.b]\"\n";
+      StringBuilder b = new StringBuilder("[0");
+      b.append(",0".repeat(99_999)).append(']');
+      try (PluginServer other = PluginServer.withYaml(tmp, Map.of(), Map.of(), many)) {
+        assertError(
+            other.getparams(
+                "many",
+                "{\"input\":{\"parameters\":{\"a\":[1,2,3,4,5,6,7,8,9,10,11],\"b\":" + b + "}}}"),
+            500,
+            "mapping 'many': parameters.x 'input.a.![#root.input.b]' failed on row 0: a projection"
+                + " would take what this expression builds past 8388608 characters (strings, and"
+                + " lists and maps counted as the JSON they would write)");
+      }
+    }
+
+    @Test
+    void anExpressionThatBuildsTooLargeANumber(@TempDir Path tmp) {
+      String product =
+          "name: product\ninput:\n  n: {type: number}\n"
+              + "parameters:\n  x: \"input.n * input.n * input.n * input.n * input.n * input.n"
+              + " * input.n * input.n * input.n * input.n * input.n\"\n";
+      try (PluginServer other = PluginServer.withYaml(tmp, Map.of(), Map.of(), product)) {
+        Answer answer =
+            other.getparams(
+                "product", "{\"input\":{\"parameters\":{\"n\":" + "9".repeat(1000) + "}}}");
+        assertThat(answer.status()).isEqualTo(500);
+        assertThat(answer.body())
+            .endsWith(
+                "failed on row 0: the operator '*' would build a number of more than 10000"
+                    + " digits\"}");
       }
     }
   }

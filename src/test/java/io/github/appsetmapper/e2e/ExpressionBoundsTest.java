@@ -98,6 +98,85 @@ class ExpressionBoundsTest {
     }
   }
 
+  /**
+   * Methods whose JDK version is quadratic: containsAll on two 80,000-element lists (the red team's
+   * 125,000 took 56 s against a 25 s deadline), and a string search whose pattern almost matches
+   * everywhere (10^12 steps). Both now answer; before, the deadline (5 s) ran out.
+   */
+  @Test
+  void quadraticMethodsRunInLinearTime(@TempDir Path dir) {
+    StringBuilder a = new StringBuilder("[");
+    for (int i = 0; i < 80_000; i++) {
+      a.append(i == 0 ? "" : ",").append("\"tag-").append(i).append('"');
+    }
+    String list = a.append("]").toString();
+    String text = "a".repeat(2_000_000);
+    String pattern = "a".repeat(1_000_000) + "b";
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /items",
+          Reply.json(
+              200,
+              "[{\"a\":"
+                  + list
+                  + ",\"b\":"
+                  + list.replace("\"tag-79999\"", "\"tag-missing\"")
+                  + ",\"text\":\""
+                  + text
+                  + "\",\"pattern\":\""
+                  + pattern
+                  + "\"}]"));
+      String deadline = "deadline: 5s\n";
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping(
+                  "all", deadline, "item.a.containsAll(item.b) + ' ' + item.a.containsAll(item.a)"),
+              mapping(
+                  "search",
+                  deadline,
+                  "item.text.contains(item.pattern) + ' ' + item.text.indexOf(item.pattern) + ' '"
+                      + " + item.text.lastIndexOf(item.pattern) + ' '"
+                      + " + item.text.replace(item.pattern, 'x').length()"))) {
+        assertThat(plugin.getparams("all", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"false true\"}]}}");
+        assertThat(plugin.getparams("search", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"false -1 -1 2000000\"}]}}");
+      }
+    }
+  }
+
+  @Test
+  void whatAnAllowlistedMethodThrowsFailsTheRowNamingItNotAsAnInternalError(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /items", Reply.json(200, "[{\"title\":\"abc\",\"tags\":[1,2,3]}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("get", "", "item.tags.get(9)"),
+              mapping("substring", "", "item.title.substring(5)"),
+              mapping("contains", "", "item.title.startsWith(item.missing)"))) {
+        assertThat(plugin.getparams("get", "{}").body())
+            .isEqualTo(
+                "{\"error\":\"mapping 'get': parameters.value 'item.tags.get(9)' failed on row 0:"
+                    + " IndexOutOfBoundsException: Index 9 out of bounds for length 3\"}");
+        assertThat(plugin.getparams("substring", "{}").body())
+            .isEqualTo(
+                "{\"error\":\"mapping 'substring': parameters.value 'item.title.substring(5)'"
+                    + " failed on row 0: StringIndexOutOfBoundsException: begin 5, end 3, length"
+                    + " 3\"}");
+        Answer contains = plugin.getparams("contains", "{}");
+        assertThat(contains.status()).isEqualTo(500);
+        assertThat(contains.body())
+            .endsWith("failed on row 0: a value the expression needs is null\"}");
+      }
+    }
+  }
+
   @Test
   void evaluationCountsAgainstTheDeadline(@TempDir Path dir) {
     StringBuilder items = new StringBuilder("[");

@@ -71,6 +71,51 @@ class LeakTest {
       parameters: {id: item}
       """;
 
+  /**
+   * Longer than any cut a message makes of a quote, so a prefix cut before redaction would show;
+   * ASCII, as a bearer token in a header must be.
+   */
+  private static final String LONG =
+      "L0ng~!*'();:@&=+$,/?#[]% \"\\-0123456789abcdefghijklmnopqrstuvwxyz-" + "Zq7".repeat(30);
+
+  private static final String CLIENT = "cl1ent~" + SecretForms.NASTY + "-" + "Wx9".repeat(30);
+
+  /** An upstream that uses the credentials it was sent as JSON keys, and in its next link. */
+  private static final String KEYS =
+      """
+      name: keys
+      input:
+        how: {required: true, pattern: "[a-z]{1,20}"}
+      vars: {up: {default: "http://unset.invalid"}}
+      secrets: {long: {env: LONG}, client: {env: CLIENT}}
+      list:
+        request:
+          url: "#{vars.up}/keys/#{input.how}"
+          auth: {bearer: {secret: long}}
+          retries: 0
+        items: "$.items[*]"
+        paginate: {next: "$.next"}
+      parameters: {id: item}
+      """;
+
+  private static final String OAUTH =
+      """
+      name: oauth
+      vars: {up: {default: "http://unset.invalid"}}
+      secrets: {client: {env: CLIENT}}
+      list:
+        request:
+          url: "#{vars.up}/items"
+          retries: 0
+          auth:
+            oauth2:
+              tokenUrl: "#{vars.up}/oauth/token"
+              clientId: appset-mapper
+              clientSecret: {secret: client}
+        items: "$[*]"
+      parameters: {id: item}
+      """;
+
   private StubUpstream stub;
   private PluginServer plugin;
   private LogCapture logs;
@@ -109,9 +154,56 @@ class LeakTest {
                             + "/pages?key="
                             + SecretForms.percent(KEY, null, true)
                             + "&page=2>; rel=\"next\""));
+    // The bearer token as a key given twice: the codec's message quotes the key.
+    stub.on(
+        "GET /keys/twice",
+        r -> {
+          String key = Json.write(r.header("authorization").substring("Bearer ".length()));
+          return Reply.json(200, "{\"items\":[]," + key + ":1," + key + ":2}");
+        });
+    // The token inside a JSON string inside JSON, percent-encoded into the next link, which
+    // then fails: the error quotes the link.
+    stub.on(
+        "GET /keys/nested",
+        r -> {
+          if (r.rawUri().contains("state=")) {
+            return Reply.json(500, "{\"message\":\"no such page\"}");
+          }
+          String token = r.header("authorization").substring("Bearer ".length());
+          String state = Json.write(Json.write(Map.of("token", token)));
+          return Reply.json(
+              200,
+              "{\"items\":[1],\"next\":"
+                  + Json.write(
+                      stub.url() + "/keys/nested?state=" + SecretForms.percent(state, "", true))
+                  + "}");
+        });
+    // A token endpoint that answers 200 with the client secret as a key, twice.
+    stub.on(
+        "POST /oauth/token",
+        r -> {
+          String form = java.net.URLDecoder.decode(r.bodyText(), StandardCharsets.UTF_8);
+          String basic = r.header("authorization");
+          String secret =
+              basic == null
+                  ? form.replaceAll("(?s).*client_secret=([^&]*).*", "$1")
+                  : new String(
+                          Base64.getDecoder().decode(basic.substring("Basic ".length())),
+                          StandardCharsets.UTF_8)
+                      .split(":", 2)[1];
+          secret = java.net.URLDecoder.decode(secret, StandardCharsets.UTF_8);
+          String key = Json.write(secret);
+          return Reply.json(200, "{" + key + ":1," + key + ":2}");
+        });
     plugin =
         PluginServer.withYaml(
-            dir, Map.of("up", stub.url()), Map.of("PW", PASSWORD, "KEY", KEY), BASIC, KEYED);
+            dir,
+            Map.of("up", stub.url()),
+            Map.of("PW", PASSWORD, "KEY", KEY, "LONG", LONG, "CLIENT", CLIENT),
+            BASIC,
+            KEYED,
+            KEYS,
+            OAUTH);
   }
 
   @AfterAll
@@ -172,6 +264,43 @@ class LeakTest {
     assertNoLeak(explain("keyed", "{}", ""), KEY);
     assertNoLeak(explain("keyed", "{}", "?format=text"), KEY);
     assertNoLeak(String.join("\n", logs.lines()), KEY);
+  }
+
+  @Test
+  void aSecretAnUpstreamSendsAsAKeyTwiceIsRedactedBeforeItIsCut() {
+    String body = "{\"input\":{\"parameters\":{\"how\":\"twice\"}}}";
+    Answer answer = plugin.getparams("keys", body);
+    assertThat(answer.status()).isEqualTo(502);
+    assertThat(answer.body())
+        .startsWith(
+            "{\"error\":\"mapping 'keys': list GET "
+                + stub.url()
+                + "/keys/twice: the answer has the key '***' twice in one object (line 1,");
+    assertNoLeak(explain("keys", body, ""), LONG);
+    assertNoLeak(explain("keys", body, "?format=text"), LONG);
+    assertNoLeak(String.join("\n", logs.lines()), LONG);
+  }
+
+  @Test
+  void aTokenEndpointEchoingTheClientSecretAsAKeyLeaksNothing() {
+    Answer answer = plugin.getparams("oauth", "{}");
+    assertThat(answer.status()).isEqualTo(502);
+    assertThat(answer.body()).contains("the answer has the key '***' twice in one object");
+    assertNoLeak(answer.body(), CLIENT);
+    assertNoLeak(explain("oauth", "{}", ""), CLIENT);
+    assertNoLeak(String.join("\n", logs.lines()), CLIENT);
+  }
+
+  @Test
+  void aSecretNestedInJsonInsideJsonInANextLinkIsScrubbed() {
+    String body = "{\"input\":{\"parameters\":{\"how\":\"nested\"}}}";
+    Answer answer = plugin.getparams("keys", body);
+    assertThat(answer.status()).isEqualTo(502);
+    assertThat(answer.body()).contains("answered 500 (no such page)").contains("***");
+    assertNoLeak(answer.body(), LONG);
+    assertNoLeak(explain("keys", body, ""), LONG);
+    assertNoLeak(explain("keys", body, "?format=text"), LONG);
+    assertNoLeak(String.join("\n", logs.lines()), LONG);
   }
 
   private String explain(String mapping, String body, String query) {

@@ -379,7 +379,10 @@ class PipelineTest {
             Reply.custom(
                 exchange -> gzip(exchange, "{\"ok\":true}".getBytes(StandardCharsets.UTF_8))));
         // 11 MiB of zeros compress to about 11 KiB: the cap must count what it inflates to.
-        stub.on("POST /bomb", Reply.custom(exchange -> gzip(exchange, new byte[11 * 1024 * 1024])));
+        // Compressed once, before the call: compressing 11 MiB inside the 600 ms timeout made
+        // the test depend on how busy the machine is.
+        byte[] zeros = gzipped(new byte[11 * 1024 * 1024]);
+        stub.on("POST /bomb", Reply.custom(exchange -> sendGzipped(exchange, zeros)));
         try (PluginServer plugin = plugin(stub)) {
           assertThat(call(plugin, "small").body())
               .isEqualTo("{\"output\":{\"parameters\":[{\"got\":\"{\\\"ok\\\":true}\"}]}}");
@@ -561,14 +564,25 @@ class PipelineTest {
 
   private static void gzip(io.undertow.server.HttpServerExchange exchange, byte[] content)
       throws Exception {
+    sendGzipped(exchange, gzipped(content));
+  }
+
+  private static byte[] gzipped(byte[] content) {
     ByteArrayOutputStream compressed = new ByteArrayOutputStream();
     try (GZIPOutputStream gz = new GZIPOutputStream(compressed)) {
       gz.write(content);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
+    return compressed.toByteArray();
+  }
+
+  private static void sendGzipped(io.undertow.server.HttpServerExchange exchange, byte[] body)
+      throws Exception {
     exchange.setStatusCode(200);
     exchange.getResponseHeaders().put(new HttpString("Content-Type"), "application/json");
     exchange.getResponseHeaders().put(new HttpString("Content-Encoding"), "gzip");
-    exchange.getOutputStream().write(compressed.toByteArray());
+    exchange.getOutputStream().write(body);
     exchange.endExchange();
   }
 }

@@ -241,4 +241,40 @@ class ReloadTest {
     assertThat(getparams("a"))
         .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"after\"}]}}");
   }
+
+  /**
+   * A file added or removed by hot reload is logged as a changed one is; a name defined in two
+   * files is one error naming both, logged once however many reloads follow (red team LOW c, g).
+   */
+  @Test
+  void addedAndRemovedFilesAreLoggedAndADuplicateNameOnce(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Files.writeString(dir.resolve("b.yaml"), mapping("b", "bee"));
+      assertThat(reloader.reloadIfChanged()).isTrue();
+      assertThat(getparams("b")).startsWith("200 ");
+      Files.writeString(dir.resolve("c.yaml"), mapping("a", "again"));
+      reloader.reloadIfChanged();
+      replace(dir.resolve("b.yaml"), mapping("b", "bee two"));
+      reloader.reloadIfChanged();
+      Files.delete(dir.resolve("b.yaml"));
+      reloader.reloadIfChanged();
+      String duplicate =
+          dir.resolve("c.yaml")
+              + ":1:7 name: duplicate mapping name 'a' (also in "
+              + dir.resolve("a.yaml")
+              + ")";
+      assertThat(logs.lines().stream().filter(l -> !l.startsWith("mapping=")))
+          .containsExactly(
+              "loaded new file " + dir.resolve("b.yaml") + ": b",
+              "loaded new file " + dir.resolve("c.yaml") + ": a",
+              duplicate,
+              "reloaded " + dir.resolve("b.yaml") + ": b",
+              dir.resolve("b.yaml") + " is gone: no longer serving b");
+      assertThat(getparams("a")).contains("one");
+      assertThat(call("/mappings", "GET")).contains("duplicate mapping name");
+    }
+  }
 }

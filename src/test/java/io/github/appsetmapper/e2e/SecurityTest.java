@@ -234,7 +234,7 @@ class SecurityTest {
             .isEqualTo(
                 "{\"error\":\"mapping 'missing-file': cannot read file "
                     + dir.resolve("absent")
-                    + "\"}");
+                    + ": no such file\"}");
         assertThat(stub.calls()).isZero();
       }
     }

@@ -126,9 +126,94 @@ class VarsPerMappingTest {
     assertThat(registry.failures())
         .singleElement(org.assertj.core.api.InstanceOfAssertFactories.STRING)
         .endsWith(
-            "vars.api: --var api was given for the mappings whose 'api' reads $GITHUB_API_URL,"
-                + " and this one's reads $GITLAB_API_URL: give it its own with --var"
-                + " gitlab-merge-requests.api=VALUE");
+            "vars.api: --var api is bound to the mappings whose 'api' reads $GITHUB_API_URL;"
+                + " this mapping declares it differently (its 'api' reads $GITLAB_API_URL): give"
+                + " it its own with --var gitlab-merge-requests.api=VALUE");
+  }
+
+  private static final String GH =
+      """
+      name: gh
+      vars:
+        api: {default: "http://unset.invalid/gh", env: GH_URL}
+      secrets: {t: {env: GH_TOKEN}}
+      list:
+        request:
+          url: "#{vars.api}/items"
+          auth: {bearer: {secret: t}}
+        items: "$.items[*]"
+      parameters: {n: item.name}
+      """;
+
+  private static final String GL =
+      """
+      name: gl
+      vars:
+        api: {default: "http://unset.invalid/gl"}
+      secrets: {t: {env: GL_TOKEN}}
+      list:
+        request:
+          url: "#{vars.api}/items"
+          auth: {bearer: {secret: t}}
+        items: "$.items[*]"
+      parameters: {n: item.name}
+      """;
+
+  /**
+   * The red team's case: {@code --var api=X} while no loaded mapping declares {@code api}; then a
+   * reload brings a GitHub mapping (env GH_URL) and a GitLab one (no env). Whichever arrives first
+   * takes the var; the other does not load, naming its qualified form, and its token never reaches
+   * X. In one reload pass, and in two passes in either order.
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"gh+gl", "gh,gl", "gl,gh"})
+  void aBareVarNoMappingDeclaredAtStartIsBoundByTheFirstToArrive(
+      String arrivals, @TempDir Path start, @TempDir Path dir) throws Exception {
+    Map<String, String> env =
+        Map.of("GH_TOKEN", "gh-token-0123456789", "GL_TOKEN", "gl-token-abcdefghij");
+    try (StubUpstream ghe =
+            new StubUpstream().otherwise(r -> Reply.json(200, "{\"items\":[{\"name\":\"a\"}]}"));
+        PluginServer plugin =
+            PluginServer.withYaml(
+                start,
+                Map.of(),
+                env,
+                "name: other\nlist:\n  request: {url: \"http://unset.invalid/x\"}\n"
+                    + "  items: \"$[*]\"\nparameters: {n: item}\n")) {
+      Files.writeString(
+          dir.resolve("other.yaml"), Files.readString(start.resolve("mapping-0.yaml")));
+      CompileOptions options =
+          new CompileOptions(Map.of("api", ghe.url()), env::get, plugin.redactor);
+      MappingLoader.Result first = MappingLoader.load(List.of(dir), options);
+      assertThat(first.ok()).isTrue();
+      try (MappingReloader reloader =
+          new MappingReloader(
+              List.of(dir), first.options(), null, plugin.server()::swap, r -> {})) {
+        reloader.reloadIfChanged();
+        for (String pass : arrivals.split(",")) {
+          for (String name : pass.split("\\+")) {
+            Files.writeString(dir.resolve(name + ".yaml"), name.equals("gh") ? GH : GL);
+          }
+          reloader.reloadIfChanged();
+        }
+        String firstToArrive = arrivals.substring(0, 2);
+        String refused = firstToArrive.equals("gh") ? "gl" : "gh";
+        assertThat(plugin.getparams(firstToArrive, "{}").status()).isEqualTo(200);
+        PluginServer.Answer other = plugin.getparams(refused, "{}");
+        assertThat(other.status()).isEqualTo(404);
+        String mappings =
+            plugin.send("GET", "/mappings", null, "Bearer " + PluginServer.TOKEN, null).body();
+        assertThat(mappings)
+            .contains("this mapping declares it differently")
+            .contains("give it its own with --var " + refused + ".api=VALUE");
+        assertThat(ghe.received()).isNotEmpty();
+        assertThat(ghe.received())
+            .allSatisfy(
+                r ->
+                    assertThat(r.header("authorization"))
+                        .isEqualTo("Bearer " + env.get(firstToArrive.toUpperCase() + "_TOKEN")));
+      }
+    }
   }
 
   /** The real command: an unknown var is a warning in the log and in GET /mappings. */

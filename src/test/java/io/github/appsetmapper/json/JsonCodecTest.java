@@ -45,6 +45,34 @@ class JsonCodecTest {
     }
 
     @Test
+    void aDuplicateKeyIsQuotedWholeUnlessTheReaderCutsItAfterRedacting() {
+      String key = "k".repeat(300);
+      assertThatThrownBy(() -> JsonCodec.read("{\"" + key + "\":1,\"" + key + "\":2}"))
+          .isInstanceOfSatisfying(
+              JsonRefusal.class,
+              e -> {
+                assertThat(e.reason()).isEqualTo("has the key '" + key + "' twice in one object");
+                assertThat(e.located(text -> text.replace("k", "") + "[cut]"))
+                    .startsWith("has the key '[cut]' twice in one object (line 1,");
+              });
+    }
+
+    @ParameterizedTest
+    @ValueSource(
+        strings = {
+          "{\"a\":SECRETTOKENVALUE0123456789}",
+          "[SECRETTOKENVALUE0123456789]",
+          "SECRETTOKENVALUE0123456789",
+          "{\"a\":\"x\" SECRETTOKENVALUE0123456789}"
+        })
+    void jacksonQuotesNoRunOfTheDocumentItRefuses(String json) {
+      assertThatThrownBy(() -> JsonCodec.read(json))
+          .isInstanceOfSatisfying(
+              JsonRefusal.class,
+              e -> assertThat(e.located()).doesNotContain("SECRETT").contains("not valid JSON"));
+    }
+
+    @Test
     void theSameKeyInTwoObjectsIsFine() throws Exception {
       assertThat(JsonCodec.read("[{\"a\":1},{\"a\":2}]"))
           .isEqualTo(List.of(Map.of("a", 1), Map.of("a", 2)));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.appsetmapper.testing.LogCapture;
 import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.SecretForms;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
 import io.undertow.util.HttpString;
@@ -32,7 +33,9 @@ import org.junit.jupiter.api.io.TempDir;
  * missing, never a hang, never a secret.
  */
 class FaultInjectionTest {
-  private static final String SECRET = "fault-run-secret-4be1c9";
+  /** Longer than any quote a message cuts: a prefix cut before redaction would show. */
+  private static final String SECRET = "fault-run-secret-4be1c9-" + "0123456789abcdef".repeat(8);
+
   private static final int CALLS = 1000;
   private static final String MAPPING =
       """
@@ -71,7 +74,9 @@ class FaultInjectionTest {
     ACCEPTED,
     PARTIAL,
     DUPLICATE_KEY,
-    HUGE_NUMBER
+    HUGE_NUMBER,
+    /** The bearer token sent back as a key given twice: the error quotes the key. */
+    SECRET_KEY_TWICE
   }
 
   enum Outcome {
@@ -131,7 +136,7 @@ class FaultInjectionTest {
                     synchronized (slowest) {
                       slowest[0] = Math.max(slowest[0], millis);
                     }
-                    assertThat(answer.body()).doesNotContain(SECRET);
+                    assertThat(SecretForms.leaks(answer.body(), SECRET)).isEmpty();
                     return classify(answer, expected);
                   }));
         }
@@ -164,7 +169,7 @@ class FaultInjectionTest {
       } finally {
         callers.shutdownNow();
       }
-      assertThat(logs.lines()).noneMatch(l -> l.contains(SECRET));
+      assertThat(SecretForms.leaks(String.join("\n", logs.lines()), SECRET)).isEmpty();
     }
   }
 
@@ -228,6 +233,8 @@ class FaultInjectionTest {
       case PARTIAL -> Reply.json(206, fewer(body));
       case DUPLICATE_KEY -> Reply.json(200, twice(body));
       case HUGE_NUMBER -> Reply.json(200, "{\"n\":1e999999999," + body.substring(1));
+      case SECRET_KEY_TWICE ->
+          Reply.json(200, "{\"" + SECRET + "\":1,\"" + SECRET + "\":2," + body.substring(1));
     };
   }
 

@@ -46,6 +46,10 @@ class SecurityCorpusTest {
     return lines("ssrf-inputs.txt");
   }
 
+  static Stream<String> expressionMultipliers() throws IOException {
+    return lines("expression-multipliers.txt");
+  }
+
   static Stream<String> hostileBodies() throws IOException {
     return Stream.concat(
         lines("hostile-bodies.txt"),
@@ -124,6 +128,36 @@ class SecurityCorpusTest {
     assertThat(path.split("/")).as("one segment between /repos/ and /info").hasSize(4);
     assertThat(query).startsWith("q=").doesNotContain("&");
     assertThat(call.header("x-injected")).isNull();
+  }
+
+  /** A: 200 short strings, b: 100,000 numbers, s: 99,000 characters: about 300 KB. */
+  private static final String MULTIPLIED_INPUT =
+      "{\"input\":{\"parameters\":{\"a\":["
+          + "\"e\",".repeat(199)
+          + "\"e\"],\"b\":[0"
+          + ",0".repeat(99_999)
+          + "],\"s\":\""
+          + "s".repeat(99_000)
+          + "\"}}}";
+
+  @ParameterizedTest
+  @MethodSource("expressionMultipliers")
+  void anExpressionThatMultipliesTheRequestFailsItsRowAndTheServerLives(
+      String expression, @TempDir Path dir) {
+    String yaml =
+        "name: grow\ndeadline: 5s\ninput:\n  a: {type: list}\n  b: {type: list}\n  s: {}\n"
+            + "parameters:\n  x: "
+            + io.github.appsetmapper.server.Json.write(expression)
+            + "\n";
+    try (PluginServer grow = PluginServer.withYaml(dir, Map.of(), Map.of(), yaml)) {
+      Answer answer = grow.getparams("grow", MULTIPLIED_INPUT);
+      assertThat(answer.status()).as(expression + ": " + answer.body()).isIn(500, 504);
+      assertThat(answer.body()).startsWith("{\"error\":\"mapping 'grow': ");
+      Answer small =
+          grow.getparams(
+              "grow", "{\"input\":{\"parameters\":{\"a\":[\"e\"],\"b\":[0],\"s\":\"s\"}}}");
+      assertThat(small.status()).as(expression + ": " + small.body()).isEqualTo(200);
+    }
   }
 
   @ParameterizedTest

@@ -39,6 +39,11 @@ public final class SecretForms {
     out.put("path-style, '/' ':' '@' kept", percent(secret, "/:@", false));
     out.put("encoded twice", percent(percent(secret, "", true), "", true));
     out.put("JSON, '\\/' and \\u escapes", jsonEscaped(secret));
+    // Nested encodings, as an upstream builds them: JSON holding JSON, put in a link.
+    String jsonInJson = jsonEscaped("{\"k\":\"" + jsonEscaped(secret) + "\"}");
+    out.put("JSON inside JSON", jsonInJson);
+    out.put("JSON inside JSON, percent-encoded in a link", percent(jsonInJson, "", true));
+    out.put("encoded three times", percent(percent(percent(secret, "", true), "", true), "", true));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);

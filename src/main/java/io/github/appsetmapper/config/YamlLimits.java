@@ -1,0 +1,135 @@
+package io.github.appsetmapper.config;
+
+import io.github.appsetmapper.files.BoundedFiles;
+import java.io.StringReader;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+import org.yaml.snakeyaml.nodes.Tag;
+
+/**
+ * The bounds of every YAML file the server or the CLI reads, in one place: its bytes (read through
+ * {@link BoundedFiles}), its code points and nesting (SnakeYAML's own limits), and its size once
+ * aliases are expanded ({@link YamlSize}). Mapping files are small; test files carry recorded
+ * upstream answers, so theirs are larger, but still bounded.
+ */
+public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
+  public static final YamlLimits MAPPING =
+      new YamlLimits(BoundedFiles.MAPPING_BYTES, 2 * 1024 * 1024, YamlSize.MAX_CHARS);
+  public static final YamlLimits TEST =
+      new YamlLimits(BoundedFiles.TEST_BYTES, 16 * 1024 * 1024, 32L * 1024 * 1024);
+
+  /**
+   * The documents of {@code content}, without the empty ones: a {@code ---} with nothing after it
+   * (a trailing one, as generators write) is no document, in every file. Throws SnakeYAML's
+   * exceptions for YAML that does not parse or passes a bound.
+   */
+  public List<Node> documents(String content) {
+    List<Node> out = new ArrayList<>();
+    for (Node document :
+        new Yaml(new SafeConstructor(options())).composeAll(new StringReader(content))) {
+      if (document != null && !isEmpty(document)) {
+        out.add(document);
+      }
+    }
+    return out;
+  }
+
+  /** The problem with a document's size once its aliases are expanded, or null. */
+  public String sizeProblem(Node document) {
+    return YamlSize.problem(document, expandedChars);
+  }
+
+  /**
+   * The first scalar holding half of a surrogate pair ({@code "\\ud800"} is valid YAML and no
+   * character: it has no UTF-8 form, so an answer, a URL or a log line would carry a '?' or fail to
+   * be written), or null. Each node is visited once, however many aliases name it.
+   */
+  public static ScalarNode loneSurrogate(Node document) {
+    Set<Node> seen = Collections.newSetFromMap(new IdentityHashMap<>());
+    Deque<Node> todo = new ArrayDeque<>();
+    todo.push(document);
+    while (!todo.isEmpty()) {
+      Node node = todo.pop();
+      if (!seen.add(node)) {
+        continue;
+      }
+      if (node instanceof ScalarNode scalar) {
+        if (hasLoneSurrogate(scalar.getValue())) {
+          return scalar;
+        }
+      } else if (node instanceof SequenceNode sequence) {
+        sequence.getValue().forEach(todo::push);
+      } else if (node instanceof MappingNode mapping) {
+        for (NodeTuple tuple : mapping.getValue()) {
+          todo.push(tuple.getValueNode());
+          todo.push(tuple.getKeyNode());
+        }
+      }
+    }
+    return null;
+  }
+
+  static boolean hasLoneSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The problem a {@link #loneSurrogate} gives, in the loader's words. */
+  public static final String LONE_SURROGATE =
+      "holds half of a surrogate pair (a \\uD800-\\uDFFF escape alone), which is not Unicode"
+          + " text";
+
+  /**
+   * Plain Java data (maps, lists, scalars) of a document already checked by {@link #sizeProblem}.
+   */
+  public Object data(Node document) {
+    return new Constructor(options()).construct(document);
+  }
+
+  private LoaderOptions options() {
+    LoaderOptions options = new LoaderOptions();
+    options.setAllowDuplicateKeys(false);
+    options.setMaxAliasesForCollections(200);
+    options.setNestingDepthLimit(50);
+    options.setCodePointLimit(codePoints);
+    return options;
+  }
+
+  private static boolean isEmpty(Node document) {
+    return document instanceof ScalarNode scalar
+        && Tag.NULL.equals(scalar.getTag())
+        && scalar.getValue().isEmpty();
+  }
+
+  private static final class Constructor extends SafeConstructor {
+    Constructor(LoaderOptions options) {
+      super(options);
+    }
+
+    Object construct(Node document) {
+      return constructDocument(document);
+    }
+  }
+}

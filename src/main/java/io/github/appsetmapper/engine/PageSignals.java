@@ -1,0 +1,134 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.RequestFailure;
+import java.net.URI;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * What a page's headers say about the pages after it: its {@code Link} header, {@code X-Next-Page}
+ * (present and empty: the last page), {@code X-Total-Pages} and {@code X-Total} (or {@code
+ * X-Total-Count}). Read strictly: a signal that is present but does not parse (a Link header that
+ * is not RFC 8288, a count that is not a non-negative integer) is a 502 naming the header, never a
+ * signal ignored, which could end a listing early with a 200. A blank count is taken as absent
+ * (GitLab leaves the totals out above 10,000 rows).
+ */
+record PageSignals(List<LinkHeader.Link> links, String nextPage, Long totalPages, Long total) {
+
+  /** Reads {@code page}'s signals; {@code withLinks}: whether its mode reads the Link header. */
+  static PageSignals of(Page page, boolean withLinks) throws RequestFailure {
+    Headers headers = page.response().headers();
+    List<LinkHeader.Link> links = List.of();
+    if (withLinks) {
+      try {
+        links = LinkHeader.parse(headers.all("Link"));
+      } catch (LinkHeader.Malformed e) {
+        throw malformed(page, "Link", String.join(", ", headers.all("Link")), e.getMessage());
+      }
+    }
+    String nextPage = headers.first("X-Next-Page");
+    if (nextPage != null && !nextPage.isBlank()) {
+      count(page, "X-Next-Page", nextPage);
+    }
+    Long totalPages = count(page, "X-Total-Pages", headers.first("X-Total-Pages"));
+    Long total = count(page, "X-Total", headers.first("X-Total"));
+    if (total == null) {
+      total = count(page, "X-Total-Count", headers.first("X-Total-Count"));
+    }
+    return new PageSignals(links, nextPage, totalPages, total);
+  }
+
+  /**
+   * The page number a URL asks for in its {@code name} query parameter (counting from {@code
+   * start}), or null when it has none or it is not a number.
+   */
+  static Integer pageParameter(URI uri, String name, int start) {
+    if (name == null || uri.getRawQuery() == null) {
+      return null;
+    }
+    for (String pair : uri.getRawQuery().split("&")) {
+      int eq = pair.indexOf('=');
+      if (eq > 0 && pair.substring(0, eq).equals(name)) {
+        try {
+          return Integer.parseInt(pair.substring(eq + 1)) - start + 1;
+        } catch (NumberFormatException e) {
+          return null;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** The target of the first link with relation {@code rel}, or null. */
+  String link(String rel) {
+    for (LinkHeader.Link link : links) {
+      if (link.rels().contains(rel)) {
+        return link.target();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Why more pages remain after {@code page}, the {@code number}th, when {@code rowsSoFar} rows
+   * were read (negative: not counted); null when no signal says so: a {@code last} link beyond this
+   * page, a total of pages above {@code number}, a total of rows above those read.
+   *
+   * @param pageOf the page number a URL asks for, or null when it does not say; a last link whose
+   *     number cannot be told says nothing (GitLab's names the project by id, not by path, and adds
+   *     parameters: another URL for the same page)
+   */
+  String more(Page page, int number, long rowsSoFar, Function<URI, Integer> pageOf) {
+    String last = link("last");
+    if (last != null) {
+      URI current = page.request().uri();
+      Integer lastNumber;
+      try {
+        lastNumber = pageOf.apply(current.resolve(last.trim()));
+      } catch (IllegalArgumentException e) {
+        lastNumber = null;
+      }
+      Integer here = pageOf.apply(current);
+      if (lastNumber != null && lastNumber > (here != null ? here : number)) {
+        return "its Link header has a rel=\"last\" page beyond this one";
+      }
+    }
+    if (totalPages != null && totalPages > number) {
+      return "X-Total-Pages says " + totalPages + " pages, " + number + " were read";
+    }
+    if (total != null && rowsSoFar >= 0 && total > rowsSoFar) {
+      return "X-Total says " + total + " rows, " + rowsSoFar + " were read";
+    }
+    return null;
+  }
+
+  /** A count header: null when absent or blank, else a non-negative integer or a 502. */
+  private static Long count(Page page, String header, String value) throws RequestFailure {
+    if (value == null || value.isBlank()) {
+      return null;
+    }
+    String text = value.trim();
+    boolean digits = !text.isEmpty() && text.length() <= 18;
+    for (int i = 0; i < text.length() && digits; i++) {
+      digits = text.charAt(i) >= '0' && text.charAt(i) <= '9';
+    }
+    if (!digits) {
+      throw malformed(page, header, value, "not a non-negative integer");
+    }
+    return Long.parseLong(text);
+  }
+
+  private static RequestFailure malformed(Page page, String header, String value, String why) {
+    page.refusedBy("malformed-signal");
+    return RequestFailure.of(
+        page.request(),
+        "the "
+            + header
+            + " header does not parse ("
+            + why
+            + "): '"
+            + page.excerpt(value)
+            + "'; the listing cannot tell whether more pages remain");
+  }
+}

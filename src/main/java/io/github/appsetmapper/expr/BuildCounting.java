@@ -1,0 +1,190 @@
+package io.github.appsetmapper.expr;
+
+import java.lang.reflect.Field;
+import org.springframework.asm.MethodVisitor;
+import org.springframework.expression.EvaluationException;
+import org.springframework.expression.TypedValue;
+import org.springframework.expression.spel.CodeFlow;
+import org.springframework.expression.spel.ExpressionState;
+import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.InlineList;
+import org.springframework.expression.spel.ast.InlineMap;
+import org.springframework.expression.spel.ast.OpMultiply;
+import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.ast.Projection;
+import org.springframework.expression.spel.ast.SpelNodeImpl;
+import org.springframework.expression.spel.ast.ValueRef;
+import org.springframework.expression.spel.standard.SpelExpression;
+
+/**
+ * Instruments a parsed and checked expression so that what it builds is counted against the
+ * evaluation's {@link EvaluationBudget} as it is built, not after it exists: each string or number
+ * that {@code +} and {@code *} make, each element of a projection (its body's value, counted whole:
+ * {@code input.a.![#root.input.b]} counts {@code b} once per element of {@code a}), and each inline
+ * list or map that is not a constant. SpEL offers no hook at these places (its operators, its
+ * projection loop), so the nodes are replaced in the tree: {@code +} and {@code *} by subclasses
+ * that count their result, also when SpEL compiles the expression to bytecode; the others wrapped
+ * in a node that counts its child's value. These are the only places an expression can multiply
+ * what it reads (methods and functions count in {@link BoundedMethods} and {@link Functions}; every
+ * other node passes a value on or picks part of one).
+ *
+ * <p>The tree's child array is SpEL's protected field, reached by reflection once; if a Spring
+ * upgrade renames it, every expression fails to load (never runs unbounded).
+ */
+public final class BuildCounting {
+  private static final Field CHILDREN = field("children");
+  private static final Field PARENT = field("parent");
+
+  private BuildCounting() {}
+
+  /** {@code parsed} with its building nodes counted; the same expression text and behaviour. */
+  public static SpelExpression instrument(
+      SpelExpression parsed, SpelParserConfiguration configuration) {
+    SpelNodeImpl root = rewrite((SpelNodeImpl) parsed.getAST());
+    return new SpelExpression(parsed.getExpressionString(), root, configuration);
+  }
+
+  private static SpelNodeImpl rewrite(SpelNodeImpl node) {
+    SpelNodeImpl[] children = children(node);
+    for (int i = 0; i < children.length; i++) {
+      SpelNodeImpl child = rewrite(children[i]);
+      if (node instanceof Projection) {
+        child = new Counted(child, "a projection");
+      }
+      if (child != children[i]) {
+        children[i] = child;
+        set(PARENT, child, node);
+      }
+    }
+    if (node.getClass() == OpPlus.class) {
+      return new CountedPlus(node.getStartPosition(), node.getEndPosition(), children);
+    }
+    if (node.getClass() == OpMultiply.class) {
+      return new CountedMultiply(node.getStartPosition(), node.getEndPosition(), children);
+    }
+    if (node instanceof InlineList list && !list.isConstant()) {
+      return new Counted(node, "an inline list");
+    }
+    if (node instanceof InlineMap map && !map.isConstant()) {
+      return new Counted(node, "an inline map");
+    }
+    return node;
+  }
+
+  /** Counts a string an operator made, from interpreted and from compiled code alike. */
+  public static String counted(String text) {
+    EvaluationBudget.current().charge(text, "the operator '+'");
+    return text;
+  }
+
+  private static TypedValue count(TypedValue value, String what) {
+    Object built = value.getValue();
+    if (built instanceof String || built instanceof Number) {
+      EvaluationBudget.current().charge(built, what);
+    }
+    return value;
+  }
+
+  /** {@code +}, counting what it builds; compiled, it calls {@link #counted} on a string. */
+  static final class CountedPlus extends OpPlus {
+    CountedPlus(int start, int end, SpelNodeImpl... operands) {
+      super(start, end, operands);
+    }
+
+    @Override
+    public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
+      return count(super.getValueInternal(state), "the operator '+'");
+    }
+
+    @Override
+    public void generateCode(MethodVisitor mv, CodeFlow cf) {
+      super.generateCode(mv, cf);
+      countCompiled(mv, exitTypeDescriptor);
+    }
+  }
+
+  /** {@code *}, counting what it builds ({@code 'ab' * 200}, a product of big numbers). */
+  static final class CountedMultiply extends OpMultiply {
+    CountedMultiply(int start, int end, SpelNodeImpl... operands) {
+      super(start, end, operands);
+    }
+
+    @Override
+    public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
+      return count(super.getValueInternal(state), "the operator '*'");
+    }
+
+    @Override
+    public void generateCode(MethodVisitor mv, CodeFlow cf) {
+      super.generateCode(mv, cf);
+      countCompiled(mv, exitTypeDescriptor);
+    }
+  }
+
+  private static void countCompiled(MethodVisitor mv, String descriptor) {
+    if ("Ljava/lang/String".equals(descriptor)) {
+      mv.visitMethodInsn(
+          INVOKESTATIC_OPCODE,
+          "io/github/appsetmapper/expr/BuildCounting",
+          "counted",
+          "(Ljava/lang/String;)Ljava/lang/String;",
+          false);
+    }
+  }
+
+  private static final int INVOKESTATIC_OPCODE = org.springframework.asm.Opcodes.INVOKESTATIC;
+
+  /** A node whose value is counted whole each time it is computed; never compiled. */
+  static final class Counted extends SpelNodeImpl {
+    private final String what;
+
+    Counted(SpelNodeImpl inner, String what) {
+      super(inner.getStartPosition(), inner.getEndPosition(), inner);
+      this.what = what;
+    }
+
+    @Override
+    public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
+      TypedValue value = children[0].getValueInternal(state);
+      EvaluationBudget.current().charge(value.getValue(), what);
+      return value;
+    }
+
+    @Override
+    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
+      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
+    }
+
+    @Override
+    public String toStringAST() {
+      return children[0].toStringAST();
+    }
+  }
+
+  private static SpelNodeImpl[] children(SpelNodeImpl node) {
+    try {
+      return (SpelNodeImpl[]) CHILDREN.get(node);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void set(Field field, SpelNodeImpl node, SpelNodeImpl value) {
+    try {
+      field.set(node, value);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Field field(String name) {
+    try {
+      Field field = SpelNodeImpl.class.getDeclaredField(name);
+      field.setAccessible(true);
+      return field;
+    } catch (NoSuchFieldException e) {
+      throw new IllegalStateException(
+          "SpEL's tree has no '" + name + "' field: expressions cannot be instrumented", e);
+    }
+  }
+}
