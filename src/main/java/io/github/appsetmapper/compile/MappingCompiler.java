@@ -141,7 +141,7 @@ public final class MappingCompiler {
             .secrets(secrets)
             .list(list)
             .enrich(List.copyOf(enrich))
-            .filter(expressions.expression(spec.filter(), rowScope))
+            .filter(filter(expressions.expression(spec.filter(), rowScope)))
             .sortBy(expressions.expression(spec.sortBy(), rowScope))
             .sortOrder(spec.sortOrder())
             .distinctBy(expressions.expression(spec.distinctBy(), rowScope))
@@ -156,6 +156,43 @@ public final class MappingCompiler {
             .build();
     problems.throwIfAny();
     return mapping;
+  }
+
+  /**
+   * The filter with its parts and what each needs: a part that reads no enrich result runs before
+   * the first enrich, one that reads step k's after step k (see {@link CompiledFilter}).
+   */
+  private CompiledFilter filter(CompiledExpression whole) {
+    if (whole == null) {
+      return null;
+    }
+    List<String> steps = List.copyOf(spec.enrich().keySet());
+    for (CompiledFilter.Joiner joiner :
+        List.of(CompiledFilter.Joiner.AND, CompiledFilter.Joiner.OR)) {
+      List<CompiledExpression> operands = expressions.operands(whole, joiner);
+      if (!operands.isEmpty()) {
+        List<CompiledFilter.Part> parts = new ArrayList<>();
+        for (CompiledExpression operand : operands) {
+          parts.add(new CompiledFilter.Part(operand, needs(operand, steps)));
+        }
+        return new CompiledFilter(whole, joiner, parts);
+      }
+    }
+    return new CompiledFilter(
+        whole,
+        CompiledFilter.Joiner.NONE,
+        List.of(new CompiledFilter.Part(whole, needs(whole, steps))));
+  }
+
+  /** How many enrich steps must have run before {@code expression} reads all it reads. */
+  private static int needs(CompiledExpression expression, List<String> steps) {
+    int needs = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      if (expression.inspection().reads(steps.get(i))) {
+        needs = i + 1;
+      }
+    }
+    return needs;
   }
 
   private Map<String, String> vars() {

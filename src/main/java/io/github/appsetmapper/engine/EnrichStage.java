@@ -28,8 +28,11 @@ final class EnrichStage {
   private final CompiledMapping mapping;
   private final Trace trace;
 
-  EnrichStage(Execution run) {
+  private final Scope base;
+
+  EnrichStage(Execution run, Scope base) {
     this.run = run;
+    this.base = base;
     this.mapping = run.mapping();
     this.trace = run.trace();
   }
@@ -179,7 +182,8 @@ final class EnrichStage {
             .inStep(step);
       }
       if (elements.isEmpty()) {
-        trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
+        trace.dropped(
+            "enrich." + enrich.name(), row.index(), label(row), "explode: the list is empty");
       }
       run.books().holdRows(step, first.request(), elements.size());
       List<Row> exploded = new ArrayList<>(elements.size());
@@ -208,12 +212,19 @@ final class EnrichStage {
     return switch (onMissing) {
       case DROP -> {
         trace.dropped(
-            "enrich." + enrich.name(), row.index(), "onMissing: drop (" + why.getMessage() + ")");
+            "enrich." + enrich.name(),
+            row.index(),
+            label(row),
+            "onMissing: drop (" + why.getMessage() + ")");
         yield new Outcome(List.of());
       }
       case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
       default -> throw why;
     };
+  }
+
+  private String label(Row row) {
+    return trace.explaining() ? RowLabels.of(mapping, row, base) : null;
   }
 
   private static String kind(Object value) {

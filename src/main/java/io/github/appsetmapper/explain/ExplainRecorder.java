@@ -65,9 +65,18 @@ final class ExplainRecorder implements Trace {
   }
 
   @Override
-  public synchronized void dropped(String stage, int row, String reason) {
+  public synchronized void dropped(String stage, int row, String label, String reason) {
     see(stage);
-    drops.get(stage).add(new ExplainReport.Drop(row, redactor.redact(reason)));
+    drops
+        .get(stage)
+        .add(
+            new ExplainReport.Drop(
+                row, label == null ? null : redactor.redact(label), redactor.redact(reason)));
+  }
+
+  @Override
+  public boolean explaining() {
+    return true;
   }
 
   @Override

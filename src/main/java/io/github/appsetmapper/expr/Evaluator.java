@@ -36,4 +36,10 @@ public final class Evaluator {
     EvaluationBudget.current().begin();
     return expression.getValue(CONTEXT, root);
   }
+
+  /** As {@link #evaluate}, converted as SpEL converts an operand of {@code and} or {@code or}. */
+  public static <T> T evaluate(Expression expression, Map<String, Object> root, Class<T> type) {
+    EvaluationBudget.current().begin();
+    return expression.getValue(CONTEXT, root, type);
+  }
 }
