@@ -65,6 +65,18 @@ public final class MappingCompiler {
    */
   private final Set<String> fromCaller = new LinkedHashSet<>(CALLER);
 
+  /** The element name of the forEach step whose request is compiling (null: none). */
+  private String element;
+
+  /** The names holding upstream data besides item, response and page: enrich results, elements. */
+  private Set<String> upstreamNames() {
+    Set<String> names = new LinkedHashSet<>(spec.enrich().keySet());
+    if (element != null) {
+      names.add(element);
+    }
+    return names;
+  }
+
   /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
   static final Set<String> CALLER = Set.of(Name.INPUT.word(), Name.APPLICATION_SET_NAME.word());
 
@@ -120,7 +132,9 @@ public final class MappingCompiler {
       }
       CompiledEnrich compiled = enrich(step, rowScope);
       enrich.add(compiled);
-      if (compiled.value() != null && UrlCompiler.firstRead(compiled.value(), fromCaller) != null) {
+      if (compiled.value() != null
+          && (UrlCompiler.firstRead(compiled.value(), fromCaller) != null
+              || elementFromCaller(compiled))) {
         fromCaller.add(step.name());
       }
       rowScope = rowScope.with(step.name(), Scope.UNKNOWN);
@@ -319,8 +333,43 @@ public final class MappingCompiler {
 
   private CompiledEnrich enrich(EnrichSpec step, Scope rowScope) {
     String name = "enrich." + step.name();
+    CompiledEnrich.ForEach forEach = null;
+    boolean elementFromCaller = false;
+    if (step.forEach() != null) {
+      EnrichSpec.ForEach each = step.forEach();
+      CompiledExpression in = expressions.expression(each.in(), rowScope);
+      String as = each.as();
+      if (as != null && (Name.RESERVED.contains(as) || spec.enrich().containsKey(as))) {
+        problems.add(
+            each.pos(),
+            "forEach 'as: "
+                + as
+                + "' is "
+                + (Name.RESERVED.contains(as) ? "a reserved name" : "an enrich name")
+                + "; choose another name for the element");
+        as = null;
+      }
+      if (as != null) {
+        rowScope = rowScope.with(as, Scope.UNKNOWN);
+        // An element of a list the caller chose is the caller's too (never a URL's host).
+        elementFromCaller = in != null && UrlCompiler.firstRead(in, fromCaller) != null;
+      }
+      CompiledExpression key = expressions.expression(each.key(), rowScope);
+      if (step.explode()) {
+        problems.add(each.pos(), "forEach and explode do not combine; keep one");
+      }
+      forEach = new CompiledEnrich.ForEach(in, as, key);
+    }
+    if (elementFromCaller) {
+      fromCaller.add(forEach.as());
+    }
+    element = forEach == null ? null : forEach.as();
     Scope requestScope = requestScope(rowScope);
     CompiledRequest request = request(name, step.request(), requestScope);
+    element = null;
+    if (elementFromCaller) {
+      fromCaller.remove(forEach.as());
+    }
     JsonPath select = jsonPath(step.select());
     RowPath rows =
         select == null || select.isDefinite()
@@ -342,7 +391,18 @@ public final class MappingCompiler {
         step.onMissing(),
         step.explode(),
         paginate(step.paginate(), requestScope),
-        readsNoBody(value));
+        readsNoBody(value),
+        forEach);
+  }
+
+  /** Whether a forEach step's value reads its element, and the element is the caller's. */
+  private boolean elementFromCaller(CompiledEnrich step) {
+    CompiledEnrich.ForEach each = step.forEach();
+    return each != null
+        && each.in() != null
+        && each.as() != null
+        && UrlCompiler.firstRead(each.in(), fromCaller) != null
+        && step.value().inspection().reads(each.as());
   }
 
   private static Scope requestScope(Scope scope) {
@@ -385,7 +445,7 @@ public final class MappingCompiler {
       RequestReach.checkCredentialedHost(
           urlTemplate,
           RequestReach.credentials(compiledAuth, urlTemplate, query, headers, body, tls),
-          spec.enrich().keySet(),
+          upstreamNames(),
           problems);
     }
     return CompiledRequest.builder()
