@@ -19,6 +19,9 @@ final class RowLabels {
   private RowLabels() {}
 
   static String of(CompiledMapping mapping, Row row, Scope base) {
+    if (mapping.list() == null) {
+      return null; // the one row of a mapping without a list: nothing to tell it from
+    }
     if (row.item() instanceof Map<?, ?> item) {
       for (String field : NAMING_FIELDS) {
         Object value = item.get(field);

@@ -12,7 +12,16 @@ public final class EnvOrFileSecret implements SecretSource {
 
   @Override
   public String value() throws SecretUnavailableException {
-    return env.isSet() ? env.value() : file.value();
+    if (env.isSet()) {
+      return env.value();
+    }
+    try {
+      return file.value();
+    } catch (SecretUnavailableException e) {
+      // Both places were looked at: say so, so that either can be fixed.
+      throw new SecretUnavailableException(
+          e.getMessage() + ", and " + env.describe() + " is not set");
+    }
   }
 
   @Override

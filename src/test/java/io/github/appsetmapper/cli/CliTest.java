@@ -113,16 +113,16 @@ class CliTest {
     @Test
     void inputJsonKeepsTypes() {
       Result result = run("run", SAMPLE, "--input-json", "{\"branch\":7}", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       assertThat(result.err())
           .contains(
               "error 502: mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/7: no recorded exchange matches");
     }
 
     @Test
-    void failureIsTheErrorBodyAndExitOne() {
+    void failureIsTheErrorBodyAndAnUpstreamsExitsFour() {
       Result result = run("run", SAMPLE, "--input", "branch=release-1.4", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       String message =
           "mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered 503 after 3 attempts";
       assertThat(result.out())
@@ -160,7 +160,7 @@ class CliTest {
     }
 
     @Test
-    void explainAsJsonExitsOneWhenGetparamsWouldFail() throws Exception {
+    void explainAsJsonExitsAsRunWhenGetparamsWouldFail() throws Exception {
       Result result =
           run(
               "run",
@@ -172,7 +172,7 @@ class CliTest {
               "--explain",
               "--explain-format",
               "json");
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.out());
       assertThat(report.get("explain").asText()).isEqualTo("pr-digests");
       // Registry auth adds its token below the trace: explain never holds it.
@@ -230,7 +230,7 @@ class CliTest {
     @Test
     void badInputIsA400() {
       Result result = run("run", SAMPLE, "--input", "branch=a b", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(3);
       assertThat(result.err())
           .isEqualTo(
               "error 400: input 'branch' does not match the pattern [A-Za-z0-9._/-]{1,200}"
