@@ -71,7 +71,7 @@ final class Fetcher {
   List<Page> listing(String step, Supplier<Paginator> paginators, ResponseChecks checks)
       throws RequestFailure {
     // Outside the try: a first request that cannot be rendered is named by its field already.
-    UpstreamRequest first = books.stamp(paginators.get().first());
+    UpstreamRequest first = books.stamp(step, paginators.get().first());
     try {
       String key = first.identity();
       Local mine = new Local();
@@ -141,7 +141,7 @@ final class Fetcher {
       int number,
       Map<String, Object> recorded)
       throws RequestFailure, ListingPass.Restart {
-    UpstreamRequest request = books.stamp(rendered);
+    UpstreamRequest request = books.stamp(step, rendered);
     CallAccounting.Call call = books.start(step, request, number);
     try {
       if (books.deadline().expired()) {
