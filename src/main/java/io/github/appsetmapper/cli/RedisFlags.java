@@ -45,12 +45,14 @@ final class RedisFlags {
 
   @Option(
       names = "--redis-key-prefix",
+      paramLabel = "<prefix>",
       defaultValue = RedisSettings.DEFAULT_PREFIX,
       description = "Prefix of every key and channel in Redis (default ${DEFAULT-VALUE}).")
   String prefix;
 
   @Option(
       names = "--redis-timeout",
+      paramLabel = "<duration>",
       defaultValue = "250ms",
       converter = DurationConverter.class,
       description =

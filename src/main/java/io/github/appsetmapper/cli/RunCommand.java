@@ -1,8 +1,10 @@
 package io.github.appsetmapper.cli;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.InputRule;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
+import io.github.appsetmapper.config.InputSpec;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
@@ -145,6 +147,12 @@ final class RunCommand implements Callable<Integer> {
         err.flush();
         return ExitCode.USAGE;
       }
+      String structured = structuredInput(mapping);
+      if (structured != null) {
+        err.println(structured);
+        err.flush();
+        return ExitCode.USAGE;
+      }
       Map<String, Object> parameters = new LinkedHashMap<>();
       if (inputJson != null) {
         Object read;
@@ -166,12 +174,14 @@ final class RunCommand implements Callable<Integer> {
       Invocation invocation = new Invocation(appSet, parameters);
       if (explain) {
         ErrorAnswers errors = new ErrorAnswers(runtime.redactor());
+        int[] exit = {ExitCode.OK};
         ExplainReport report =
             Explainer.explain(
                 runtime.engine(),
                 mapping,
                 invocation,
                 failure -> {
+                  exit[0] = ExitCode.of(failure);
                   ErrorAnswer answer = errors.map(failure);
                   return ExplainReport.Answer.error(answer.status(), answer.message());
                 });
@@ -180,7 +190,7 @@ final class RunCommand implements Callable<Integer> {
           out.println();
         }
         out.flush();
-        return report.answer().ok() ? ExitCode.OK : ExitCode.FAILED;
+        return report.answer().ok() ? ExitCode.OK : Math.max(exit[0], ExitCode.FAILED);
       }
       try {
         out.println(Json.answer(runtime.engine().execute(mapping, invocation)));
@@ -192,9 +202,33 @@ final class RunCommand implements Callable<Integer> {
         out.flush();
         err.println("error " + answer.status() + ": " + answer.message());
         err.flush();
-        return ExitCode.FAILED;
+        return ExitCode.of(failure);
       }
     }
+  }
+
+  /**
+   * {@code --input k=v} gives a string: for an input typed as a map or a list that is never right,
+   * and the way to give one is {@code --input-json}. Null when every {@code --input} fits.
+   */
+  private String structuredInput(CompiledMapping mapping) {
+    for (String key : inputs.keySet()) {
+      InputRule rule = mapping.inputs().get(key);
+      if (rule != null
+          && (rule.type() == InputSpec.InputType.MAP || rule.type() == InputSpec.InputType.LIST)) {
+        String example = rule.type() == InputSpec.InputType.MAP ? "{\"k\":\"v\"}" : "[\"a\",\"b\"]";
+        return "error: input '"
+            + key
+            + "' is a "
+            + rule.type()
+            + " and --input gives a string; give it with --input-json '{\""
+            + key
+            + "\":"
+            + example
+            + "}'";
+      }
+    }
+    return null;
   }
 
   /** HTTP with the defaults, and proxies from the environment. */

@@ -57,18 +57,21 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--port",
+      paramLabel = "<port>",
       defaultValue = "" + ServerOptions.DEFAULT_PORT,
       description = "Port (default ${DEFAULT-VALUE}; 0 picks one).")
   int port;
 
   @Option(
       names = "--host",
+      paramLabel = "<address>",
       defaultValue = "0.0.0.0",
       description = "Address to listen on (default ${DEFAULT-VALUE}).")
   String host;
 
   @Option(
       names = "--token-file",
+      paramLabel = "<path>",
       defaultValue = "/var/run/argo/token",
       description =
           "File with the bearer token(s) Argo CD sends, one per line, re-read when it changes"
@@ -97,18 +100,21 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--upstream-threads",
+      paramLabel = "<count>",
       defaultValue = "64",
       description = "Threads and pooled connections for upstream calls (default ${DEFAULT-VALUE}).")
   int upstreamThreads;
 
   @Option(
       names = "--worker-threads",
+      paramLabel = "<count>",
       defaultValue = "128",
       description = "Threads that run getparams calls (default ${DEFAULT-VALUE}).")
   int workerThreads;
 
   @Option(
       names = "--max-body-bytes",
+      paramLabel = "<bytes>",
       defaultValue = "1048576",
       description = "Largest getparams request body (default ${DEFAULT-VALUE}).")
   long maxBodyBytes;
@@ -138,6 +144,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--host-max-connections",
+      paramLabel = "<count>",
       defaultValue = "64",
       description =
           "Calls in flight to one upstream host at most, server-wide (default ${DEFAULT-VALUE}).")
@@ -173,6 +180,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--reload-interval",
+      paramLabel = "<duration>",
       defaultValue = "2s",
       converter = DurationConverter.class,
       description = "How often mapping files are checked for changes (default ${DEFAULT-VALUE}).")
@@ -180,6 +188,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--drain-delay",
+      paramLabel = "<duration>",
       defaultValue = "5s",
       converter = DurationConverter.class,
       description =
@@ -189,6 +198,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--grace-period",
+      paramLabel = "<duration>",
       defaultValue = "20s",
       converter = DurationConverter.class,
       description =
@@ -197,6 +207,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--idle-timeout",
+      paramLabel = "<duration>",
       defaultValue = "120s",
       converter = DurationConverter.class,
       description =
@@ -206,6 +217,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--read-timeout",
+      paramLabel = "<duration>",
       defaultValue = "10s",
       converter = DurationConverter.class,
       description =
@@ -229,6 +241,7 @@ final class ServeCommand implements Callable<Integer> {
 
   @Option(
       names = "--log-format",
+      paramLabel = "<format>",
       defaultValue = "text",
       description = "text or json (one JSON object per line); default ${DEFAULT-VALUE}.")
   LogFormat logFormat;
@@ -346,7 +359,26 @@ final class ServeCommand implements Callable<Integer> {
     CountDownLatch stopped = new CountDownLatch(1);
     // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
     TermSignal.stopOn(() -> stop(serving, reloader, shadow, runtime, stopped));
-    server.start();
+    try {
+      server.start();
+    } catch (RuntimeException e) {
+      if (!(rootCause(e) instanceof java.net.BindException bind)) {
+        throw e;
+      }
+      err.println(
+          "error: cannot listen on "
+              + host
+              + ":"
+              + port
+              + ": "
+              + (bind.getMessage() == null
+                  ? "address unavailable"
+                  : bind.getMessage().toLowerCase(java.util.Locale.ROOT))
+              + " (another process holds it? choose another with --port)");
+      err.flush();
+      runtime.close();
+      return ExitCode.PORT_IN_USE;
+    }
     serving.set(server);
     reloader.start(reloadInterval);
     if (idleTimeout.compareTo(Duration.ofSeconds(90)) <= 0) {
@@ -396,6 +428,14 @@ final class ServeCommand implements Callable<Integer> {
             "--redis-timeout", redisFlags.timeout, Duration.ofMillis(1), Duration.ofMinutes(1))
         .size("--redis-max-entry-bytes", redisFlags.maxEntryBytes, 1, FlagChecks.GI)
         .problem();
+  }
+
+  private static Throwable rootCause(Throwable e) {
+    Throwable cause = e;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   private UpstreamOptions upstreamOptions() {

@@ -64,6 +64,15 @@ final class ValidateCommand implements Callable<Integer> {
     if (!problems.isEmpty()) {
       return ExitCode.FAILED;
     }
+    if (result.mappings().isEmpty()) {
+      // A wrong directory would otherwise pass as "0 mapping(s) valid".
+      err.println(
+          "error: no mapping found in "
+              + String.join(", ", paths.stream().map(Path::toString).toList())
+              + " (a directory loads its *.yaml and *.yml files, not *.test.yaml)");
+      err.flush();
+      return ExitCode.FAILED;
+    }
     var out = spec.commandLine().getOut();
     for (CompiledMapping mapping : result.mappings()) {
       out.println(

@@ -13,6 +13,11 @@ public record CompiledExpression(Expression expression, Expr source, Inspection 
     return Evaluator.evaluate(expression, scope.root());
   }
 
+  /** Evaluated and converted to {@code type} as SpEL converts an operand of {@code and}. */
+  public <T> T evaluate(Scope scope, Class<T> type) {
+    return Evaluator.evaluate(expression, scope.root(), type);
+  }
+
   public boolean readsInput() {
     return inspection.reads(Scope.Name.INPUT.word());
   }

@@ -19,7 +19,7 @@ public record CompiledMapping(
     Map<String, SecretSource> secrets,
     CompiledList list,
     List<CompiledEnrich> enrich,
-    CompiledExpression filter,
+    CompiledFilter filter,
     CompiledExpression sortBy,
     SortOrder sortOrder,
     CompiledExpression distinctBy,
@@ -49,7 +49,7 @@ public record CompiledMapping(
     private Map<String, SecretSource> secrets;
     private CompiledList list;
     private List<CompiledEnrich> enrich;
-    private CompiledExpression filter;
+    private CompiledFilter filter;
     private CompiledExpression sortBy;
     private SortOrder sortOrder;
     private CompiledExpression distinctBy;
@@ -115,7 +115,7 @@ public record CompiledMapping(
       return this;
     }
 
-    public Builder filter(CompiledExpression value) {
+    public Builder filter(CompiledFilter value) {
       this.filter = value;
       return this;
     }

@@ -18,7 +18,11 @@ import org.springframework.expression.common.CompositeStringExpression;
 import org.springframework.expression.common.LiteralExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.OpAnd;
+import org.springframework.expression.spel.ast.OpOr;
+import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
 
@@ -98,6 +102,46 @@ final class ExpressionCompiler {
       }
     }
     return ok ? new Template(expr, parts) : null;
+  }
+
+  /**
+   * The operands of {@code whole}'s top-level {@code and} (or {@code or}), left to right, each its
+   * own expression over a fresh parse (no tree shared with {@code whole}), named by its text in the
+   * source. Empty when the top is neither.
+   */
+  List<CompiledExpression> operands(CompiledExpression whole, CompiledFilter.Joiner joiner) {
+    SpelExpression copy = (SpelExpression) PARSER.parseExpression(whole.source().text());
+    List<SpelNode> operands = new ArrayList<>();
+    Class<? extends SpelNode> type =
+        switch (joiner) {
+          case AND -> OpAnd.class;
+          case OR -> OpOr.class;
+          case NONE -> null;
+        };
+    if (type != null) {
+      flatten(copy.getAST(), type, operands);
+    }
+    if (operands.size() < 2) {
+      return List.of();
+    }
+    List<CompiledExpression> out = new ArrayList<>();
+    for (SpelNode operand : operands) {
+      String text = SourceSpans.text(whole.source().text(), operand);
+      Expr expr = new Expr(text, whole.source().pos());
+      SpelExpression part = new SpelExpression(text, (SpelNodeImpl) operand, CONFIGURATION);
+      out.add(new CompiledExpression(part, expr, SandboxChecker.inspect(operand)));
+    }
+    return out;
+  }
+
+  private static void flatten(SpelNode node, Class<? extends SpelNode> joiner, List<SpelNode> out) {
+    if (joiner.isInstance(node)) {
+      for (int i = 0; i < node.getChildCount(); i++) {
+        flatten(node.getChild(i), joiner, out);
+      }
+    } else {
+      out.add(node);
+    }
   }
 
   private CompiledExpression checked(Expr expr, SpelExpression parsed, Scope scope) {

@@ -65,6 +65,18 @@ public final class MappingCompiler {
    */
   private final Set<String> fromCaller = new LinkedHashSet<>(CALLER);
 
+  /** The element name of the forEach step whose request is compiling (null: none). */
+  private String element;
+
+  /** The names holding upstream data besides item, response and page: enrich results, elements. */
+  private Set<String> upstreamNames() {
+    Set<String> names = new LinkedHashSet<>(spec.enrich().keySet());
+    if (element != null) {
+      names.add(element);
+    }
+    return names;
+  }
+
   /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
   static final Set<String> CALLER = Set.of(Name.INPUT.word(), Name.APPLICATION_SET_NAME.word());
 
@@ -120,7 +132,9 @@ public final class MappingCompiler {
       }
       CompiledEnrich compiled = enrich(step, rowScope);
       enrich.add(compiled);
-      if (compiled.value() != null && UrlCompiler.firstRead(compiled.value(), fromCaller) != null) {
+      if (compiled.value() != null
+          && (UrlCompiler.firstRead(compiled.value(), fromCaller) != null
+              || elementFromCaller(compiled))) {
         fromCaller.add(step.name());
       }
       rowScope = rowScope.with(step.name(), Scope.UNKNOWN);
@@ -141,7 +155,7 @@ public final class MappingCompiler {
             .secrets(secrets)
             .list(list)
             .enrich(List.copyOf(enrich))
-            .filter(expressions.expression(spec.filter(), rowScope))
+            .filter(filter(expressions.expression(spec.filter(), rowScope)))
             .sortBy(expressions.expression(spec.sortBy(), rowScope))
             .sortOrder(spec.sortOrder())
             .distinctBy(expressions.expression(spec.distinctBy(), rowScope))
@@ -157,6 +171,43 @@ public final class MappingCompiler {
             .build();
     problems.throwIfAny();
     return mapping;
+  }
+
+  /**
+   * The filter with its parts and what each needs: a part that reads no enrich result runs before
+   * the first enrich, one that reads step k's after step k (see {@link CompiledFilter}).
+   */
+  private CompiledFilter filter(CompiledExpression whole) {
+    if (whole == null) {
+      return null;
+    }
+    List<String> steps = List.copyOf(spec.enrich().keySet());
+    for (CompiledFilter.Joiner joiner :
+        List.of(CompiledFilter.Joiner.AND, CompiledFilter.Joiner.OR)) {
+      List<CompiledExpression> operands = expressions.operands(whole, joiner);
+      if (!operands.isEmpty()) {
+        List<CompiledFilter.Part> parts = new ArrayList<>();
+        for (CompiledExpression operand : operands) {
+          parts.add(new CompiledFilter.Part(operand, needs(operand, steps)));
+        }
+        return new CompiledFilter(whole, joiner, parts);
+      }
+    }
+    return new CompiledFilter(
+        whole,
+        CompiledFilter.Joiner.NONE,
+        List.of(new CompiledFilter.Part(whole, needs(whole, steps))));
+  }
+
+  /** How many enrich steps must have run before {@code expression} reads all it reads. */
+  private static int needs(CompiledExpression expression, List<String> steps) {
+    int needs = 0;
+    for (int i = 0; i < steps.size(); i++) {
+      if (expression.inspection().reads(steps.get(i))) {
+        needs = i + 1;
+      }
+    }
+    return needs;
   }
 
   private Map<String, String> vars() {
@@ -284,8 +335,43 @@ public final class MappingCompiler {
 
   private CompiledEnrich enrich(EnrichSpec step, Scope rowScope) {
     String name = "enrich." + step.name();
+    CompiledEnrich.ForEach forEach = null;
+    boolean elementFromCaller = false;
+    if (step.forEach() != null) {
+      EnrichSpec.ForEach each = step.forEach();
+      CompiledExpression in = expressions.expression(each.in(), rowScope);
+      String as = each.as();
+      if (as != null && (Name.RESERVED.contains(as) || spec.enrich().containsKey(as))) {
+        problems.add(
+            each.pos(),
+            "forEach 'as: "
+                + as
+                + "' is "
+                + (Name.RESERVED.contains(as) ? "a reserved name" : "an enrich name")
+                + "; choose another name for the element");
+        as = null;
+      }
+      if (as != null) {
+        rowScope = rowScope.with(as, Scope.UNKNOWN);
+        // An element of a list the caller chose is the caller's too (never a URL's host).
+        elementFromCaller = in != null && UrlCompiler.firstRead(in, fromCaller) != null;
+      }
+      CompiledExpression key = expressions.expression(each.key(), rowScope);
+      if (step.explode()) {
+        problems.add(each.pos(), "forEach and explode do not combine; keep one");
+      }
+      forEach = new CompiledEnrich.ForEach(in, as, key);
+    }
+    if (elementFromCaller) {
+      fromCaller.add(forEach.as());
+    }
+    element = forEach == null ? null : forEach.as();
     Scope requestScope = requestScope(rowScope);
     CompiledRequest request = request(name, step.request(), requestScope);
+    element = null;
+    if (elementFromCaller) {
+      fromCaller.remove(forEach.as());
+    }
     JsonPath select = jsonPath(step.select());
     RowPath rows =
         select == null || select.isDefinite()
@@ -307,7 +393,18 @@ public final class MappingCompiler {
         step.onMissing(),
         step.explode(),
         paginate(step.paginate(), requestScope),
-        readsNoBody(value));
+        readsNoBody(value),
+        forEach);
+  }
+
+  /** Whether a forEach step's value reads its element, and the element is the caller's. */
+  private boolean elementFromCaller(CompiledEnrich step) {
+    CompiledEnrich.ForEach each = step.forEach();
+    return each != null
+        && each.in() != null
+        && each.as() != null
+        && UrlCompiler.firstRead(each.in(), fromCaller) != null
+        && step.value().inspection().reads(each.as());
   }
 
   private static Scope requestScope(Scope scope) {
@@ -350,7 +447,7 @@ public final class MappingCompiler {
       RequestReach.checkCredentialedHost(
           urlTemplate,
           RequestReach.credentials(compiledAuth, urlTemplate, query, headers, body, tls),
-          spec.enrich().keySet(),
+          upstreamNames(),
           problems);
     }
     return CompiledRequest.builder()

@@ -2,7 +2,9 @@ package io.github.appsetmapper.config;
 
 /**
  * {@code enrich.<name>}: a request per row whose answer becomes one named value on the row. {@code
- * missingIsEmpty} lets a container an indefinite {@code select} walks be missing or null.
+ * missingIsEmpty} lets a container an indefinite {@code select} walks be missing or null. With
+ * {@code forEach}, a request per element of a list the row gives, the value being the list of their
+ * results (a map by {@code key} when it has one).
  */
 public record EnrichSpec(
     Pos pos,
@@ -13,7 +15,16 @@ public record EnrichSpec(
     OnMissing onMissing,
     boolean explode,
     PaginateSpec paginate,
-    boolean missingIsEmpty) {
+    boolean missingIsEmpty,
+    ForEach forEach) {
+
+  /**
+   * {@code forEach: {in, as, key}}: {@code in} gives the list, each element is {@code as} in the
+   * request and {@code value}, {@code key} (optional) names each result.
+   */
+  public record ForEach(Pos pos, Expr in, String as, Expr key) {
+    public static final java.util.List<String> KEYS = java.util.List.of("in", "as", "key");
+  }
 
   public enum OnMissing {
     ERROR("error"),

@@ -48,7 +48,15 @@ public final class MappingParser {
   static final List<String> LIST_KEYS =
       List.of("request", "items", "paginate", "missingIsEmpty", "entries");
   static final List<String> ENRICH_KEYS =
-      List.of("request", "select", "value", "onMissing", "explode", "paginate", "missingIsEmpty");
+      List.of(
+          "request",
+          "select",
+          "value",
+          "onMissing",
+          "explode",
+          "paginate",
+          "missingIsEmpty",
+          "forEach");
   private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -330,9 +338,26 @@ public final class MappingParser {
               entry.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR),
               entry.bool("explode", false),
               RequestParser.paginate(entry.map("paginate")),
-              entry.bool("missingIsEmpty", false)));
+              entry.bool("missingIsEmpty", false),
+              forEach(entry.map("forEach"))));
     }
     return out;
+  }
+
+  private static EnrichSpec.ForEach forEach(YamlMap map) {
+    if (map == null) {
+      return null;
+    }
+    map.allowOnly(EnrichSpec.ForEach.KEYS);
+    Expr in = map.expr("in");
+    if (in == null && !map.has("in")) {
+      map.problems().add(map.pos(), "missing required key 'in' (the list, as item.images)");
+    }
+    String as = map.requiredString("as");
+    if (as != null && !IDENTIFIER.matcher(as).matches()) {
+      map.error("as", "'" + as + "' is not a name; use letters, digits and _");
+    }
+    return new EnrichSpec.ForEach(map.pos(), in, as, map.expr("key"));
   }
 
   private static Map<String, Expr> parameters(YamlMap top) {

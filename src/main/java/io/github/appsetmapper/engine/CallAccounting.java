@@ -44,9 +44,29 @@ final class CallAccounting implements Page.Owner {
     return deadline;
   }
 
-  /** The call as it is sent: bounded by the answer's deadline. */
-  UpstreamRequest stamp(UpstreamRequest rendered) {
-    return rendered.withSettings(rendered.settings().withDeadline(deadline));
+  /**
+   * The call of {@code step} as it is sent: bounded by the answer's deadline and, when explaining,
+   * telling the trace of the calls its auth makes (shown as {@code <step> <what>}).
+   */
+  UpstreamRequest stamp(String step, UpstreamRequest rendered) {
+    var settings = rendered.settings().toBuilder().deadline(deadline);
+    if (trace.explaining()) {
+      settings.authTrace(
+          (what, request, response, error, startedAt, nanos) ->
+              trace.call(
+                  new UpstreamCall(
+                      step + " " + what,
+                      request,
+                      response,
+                      error,
+                      nanos,
+                      1,
+                      false,
+                      null,
+                      null,
+                      startedAt)));
+    }
+    return rendered.withSettings(settings.build());
   }
 
   /**
@@ -90,14 +110,16 @@ final class CallAccounting implements Page.Owner {
               page,
               !outcome.source().called(),
               outcome.source(),
-              outcome.staleBecause()));
+              outcome.staleBecause(),
+              started));
     }
 
     /** The call failed (or its answer was refused). */
     void failed(Exception e) {
       timing.end(e instanceof RequestFailure u && u.kind() == RequestFailure.Kind.DEADLINE);
       trace.call(
-          UpstreamCall.failed(step, request, e.getMessage(), System.nanoTime() - started, page));
+          UpstreamCall.failed(
+              step, request, e.getMessage(), System.nanoTime() - started, page, started));
     }
   }
 
@@ -107,7 +129,7 @@ final class CallAccounting implements Page.Owner {
       trace.call(
           new UpstreamCall(step, request, known.response(), null, 0, page, true, null, null));
     } else if (found instanceof RequestFailure failure) {
-      trace.call(UpstreamCall.failed(step, request, failure.getMessage(), 0, page));
+      trace.call(UpstreamCall.failed(step, request, failure.getMessage(), 0, page, 0));
     }
   }
 

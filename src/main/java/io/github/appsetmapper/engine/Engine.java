@@ -266,8 +266,9 @@ public final class Engine {
   }
 
   /**
-   * The stages, in order: input, list, each enrich, filter/sortBy/distinctBy/limit, parameters, the
-   * guards. Each takes the rows the one before gave.
+   * The stages, in order: input, list, each enrich (the parts of the filter that read none of its
+   * results or a later one's before it), filter, sortBy/distinctBy/limit, parameters, the guards.
+   * Each takes the rows the one before gave.
    */
   private List<Map<String, Object>> run(Execution run, Invocation invocation)
       throws RequestFailure {
@@ -278,11 +279,16 @@ public final class Engine {
     Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
     List<Row> rows = ListStage.rows(run, base);
     run.trace().stage("list", rows.size());
-    EnrichStage enrich = new EnrichStage(run);
-    for (CompiledEnrich step : mapping.enrich()) {
+    EnrichStage enrich = new EnrichStage(run, base);
+    FilterStage filter = new FilterStage(mapping, base, run.trace());
+    for (int i = 0; i < mapping.enrich().size(); i++) {
+      CompiledEnrich step = mapping.enrich().get(i);
+      // What of the filter can run now does, so that this step makes no call for what it drops.
+      rows = filter.beforeEnrich(i, rows);
       rows = enrich.run(step, rows, base);
       run.trace().stage("enrich." + step.name(), rows.size());
     }
+    rows = filter.afterEnrich(rows);
     rows = RowOrdering.apply(mapping, rows, base, run.trace());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
     AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());

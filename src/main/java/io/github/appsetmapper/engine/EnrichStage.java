@@ -9,7 +9,11 @@ import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
@@ -20,16 +24,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * One enrich step over all rows: at most {@code concurrency} rows' requests at once, results kept
- * in row order, the first failure (in row order) failing the whole answer.
+ * One enrich step over all rows: at most {@code concurrency} requests at once (a row's, or one
+ * element's of a {@code forEach}), results kept in row order, the first failure (in row order)
+ * failing the whole answer.
  */
 final class EnrichStage {
   private final Execution run;
   private final CompiledMapping mapping;
   private final Trace trace;
 
-  EnrichStage(Execution run) {
+  private final Scope base;
+
+  EnrichStage(Execution run, Scope base) {
     this.run = run;
+    this.base = base;
     this.mapping = run.mapping();
     this.trace = run.trace();
   }
@@ -37,15 +45,23 @@ final class EnrichStage {
   /** What one row became: itself with the value, several rows (explode), or nothing (drop). */
   private record Outcome(List<Row> rows) {}
 
+  /**
+   * What one request gave: a value, or {@code missing} (404/410, a select that found nothing, a
+   * null value) and why; {@code request} the first page's.
+   */
+  private record Fetched(Object value, RequestFailure missing, UpstreamRequest request) {}
+
+  /** One unit of work for the pool: a row's request, or one element's of a forEach. */
+  private interface Task<T> {
+    T run() throws RequestFailure;
+  }
+
+  /** At most this many elements in one row's forEach list: each is a call. */
+  static final int MAX_ELEMENTS = 1000;
+
   List<Row> run(CompiledEnrich enrich, List<Row> rows, Scope base) throws RequestFailure {
-    List<Outcome> outcomes = new ArrayList<>(rows.size());
-    if (rows.size() <= 1 || mapping.concurrency() == 1) {
-      for (Row row : rows) {
-        outcomes.add(one(enrich, row, base));
-      }
-    } else {
-      outcomes = parallel(enrich, rows, base);
-    }
+    List<Outcome> outcomes =
+        enrich.forEach() == null ? perRow(enrich, rows, base) : perElement(enrich, rows, base);
     List<Row> out = new ArrayList<>();
     for (Outcome outcome : outcomes) {
       out.addAll(outcome.rows());
@@ -53,20 +69,169 @@ final class EnrichStage {
     return out;
   }
 
-  /**
-   * The rows' requests on the pool, at most {@code concurrency} at once. Every wait (for a slot,
-   * for a row's outcome) ends with the mapping's deadline, and each task evaluates under it too, so
-   * a stuck row never holds the answer, or its thread, past the deadline.
-   */
-  private List<Outcome> parallel(CompiledEnrich enrich, List<Row> rows, Scope base)
+  private List<Outcome> perRow(CompiledEnrich enrich, List<Row> rows, Scope base)
       throws RequestFailure {
+    List<Task<Outcome>> tasks = new ArrayList<>(rows.size());
+    for (Row row : rows) {
+      tasks.add(() -> one(enrich, row, Scopes.row(base, row)));
+    }
+    return all(enrich, tasks);
+  }
+
+  /**
+   * forEach: every row's elements first (a row whose {@code in} is not a list fails before any
+   * call), then one task per element, all within the mapping's bound; each row gets its results in
+   * its elements' order (a map by key when there is one). A missing result is the row's: {@code
+   * error} fails the answer, {@code drop} drops the row, {@code "null"} makes that result null. The
+   * list is never shorter than the elements.
+   */
+  private List<Outcome> perElement(CompiledEnrich enrich, List<Row> rows, Scope base)
+      throws RequestFailure {
+    CompiledEnrich.ForEach each = enrich.forEach();
+    String step = "enrich." + enrich.name();
+    List<List<Object>> elements = new ArrayList<>(rows.size());
+    List<List<String>> keys = new ArrayList<>(rows.size());
+    List<Task<Fetched>> tasks = new ArrayList<>();
+    for (Row row : rows) {
+      Scope scope = Scopes.row(base, row);
+      List<Object> list = elements(each, scope, row, step);
+      run.books().holdRows(step, null, list.size());
+      elements.add(list);
+      keys.add(each.key() == null ? null : keys(each, scope, row, list, step));
+      for (Object element : list) {
+        Scope withElement = scope.with(each.as(), element);
+        tasks.add(() -> fetch(enrich, row, withElement));
+      }
+    }
+    List<Fetched> fetched = all(enrich, tasks);
+    List<Outcome> outcomes = new ArrayList<>(rows.size());
+    int next = 0;
+    for (int r = 0; r < rows.size(); r++) {
+      Row row = rows.get(r);
+      List<Object> results = new ArrayList<>(elements.get(r).size());
+      RequestFailure drop = null;
+      for (int e = 0; e < elements.get(r).size(); e++) {
+        Fetched one = fetched.get(next++);
+        if (one.missing() == null) {
+          results.add(one.value());
+        } else if (enrich.onMissing() == OnMissing.NULL) {
+          results.add(null);
+        } else if (enrich.onMissing() == OnMissing.DROP) {
+          drop = drop == null ? one.missing() : drop;
+        } else {
+          throw one.missing();
+        }
+      }
+      if (drop != null) {
+        trace.dropped(step, row.index(), label(row), "onMissing: drop (" + drop.getMessage() + ")");
+        outcomes.add(new Outcome(List.of()));
+      } else if (keys.get(r) == null) {
+        // Not List.copyOf: a "null" result stays in its place.
+        outcomes.add(
+            new Outcome(List.of(row.with(enrich.name(), Collections.unmodifiableList(results)))));
+      } else {
+        Map<String, Object> byKey = new LinkedHashMap<>();
+        for (int e = 0; e < results.size(); e++) {
+          byKey.put(keys.get(r).get(e), results.get(e));
+        }
+        outcomes.add(
+            new Outcome(List.of(row.with(enrich.name(), Collections.unmodifiableMap(byKey)))));
+      }
+    }
+    return outcomes;
+  }
+
+  private static List<Object> elements(
+      CompiledEnrich.ForEach each, Scope scope, Row row, String step) throws RequestFailure {
+    Object list = Expressions.onRow(each.in(), scope, row);
+    if (!(list instanceof List<?> elements)) {
+      throw forEachFailure(
+          step,
+          "forEach '"
+              + each.in().source().text()
+              + "' needs a list, got "
+              + kind(list)
+              + " on row "
+              + row.index());
+    }
+    if (elements.size() > MAX_ELEMENTS) {
+      throw forEachFailure(
+          step,
+          "forEach '"
+              + each.in().source().text()
+              + "' gave "
+              + elements.size()
+              + " elements on row "
+              + row.index()
+              + ", more than "
+              + MAX_ELEMENTS);
+    }
+    return new ArrayList<>(elements);
+  }
+
+  /** Each element's key: a string or a number, none twice in a row. */
+  private static List<String> keys(
+      CompiledEnrich.ForEach each, Scope scope, Row row, List<Object> elements, String step)
+      throws RequestFailure {
+    List<String> keys = new ArrayList<>(elements.size());
+    Map<String, Integer> seen = new HashMap<>();
+    for (int e = 0; e < elements.size(); e++) {
+      Object key = Expressions.onRow(each.key(), scope.with(each.as(), elements.get(e)), row);
+      String where = " for element " + e + " on row " + row.index();
+      if (!(key instanceof String) && !(key instanceof Number)) {
+        throw forEachFailure(
+            step, "forEach key '" + each.key().source().text() + "' gave " + kind(key) + where);
+      }
+      String text = String.valueOf(key);
+      Integer earlier = seen.putIfAbsent(text, e);
+      if (earlier != null) {
+        throw forEachFailure(
+            step,
+            "forEach key '"
+                + each.key().source().text()
+                + "' gave '"
+                + text
+                + "' twice, for elements "
+                + earlier
+                + " and "
+                + e
+                + " on row "
+                + row.index());
+      }
+      keys.add(text);
+    }
+    return keys;
+  }
+
+  private static RequestFailure forEachFailure(String step, String detail) {
+    return RequestFailure.at(step, "forEach", RequestFailure.Kind.FAILED, detail);
+  }
+
+  /** The tasks, in order: on this thread when there is one or the bound is 1, else on the pool. */
+  private <T> List<T> all(CompiledEnrich enrich, List<Task<T>> tasks) throws RequestFailure {
+    if (tasks.size() <= 1 || mapping.concurrency() == 1) {
+      List<T> out = new ArrayList<>(tasks.size());
+      for (Task<T> task : tasks) {
+        out.add(task.run());
+      }
+      return out;
+    }
+    return parallel(enrich, tasks);
+  }
+
+  /**
+   * The tasks on the pool, at most {@code concurrency} at once. Every wait (for a slot, for a
+   * task's outcome) ends with the mapping's deadline, and each task evaluates under it too, so a
+   * stuck row never holds the answer, or its thread, past the deadline.
+   */
+  private <T> List<T> parallel(CompiledEnrich enrich, List<Task<T>> tasks) throws RequestFailure {
     Semaphore slots = new Semaphore(mapping.concurrency());
     AtomicBoolean failed = new AtomicBoolean();
-    List<Future<Outcome>> futures = new ArrayList<>(rows.size());
+    List<Future<T>> futures = new ArrayList<>(tasks.size());
     Deadline deadline = run.books().deadline();
     java.time.Instant requestTime = EvaluationBudget.requestTime();
     try {
-      for (Row row : rows) {
+      for (Task<T> task : tasks) {
         if (failed.get()) {
           break;
         }
@@ -79,7 +244,7 @@ final class EnrichStage {
                     () -> {
                       try (EvaluationBudget.Scope evaluations =
                           EvaluationBudget.until(deadline.endNanos(), requestTime)) {
-                        return failed.get() ? null : one(enrich, row, base);
+                        return failed.get() ? null : task.run();
                       } catch (Exception e) {
                         failed.set(true);
                         throw e;
@@ -88,8 +253,8 @@ final class EnrichStage {
                       }
                     }));
       }
-      List<Outcome> outcomes = new ArrayList<>(rows.size());
-      for (Future<Outcome> future : futures) {
+      List<T> outcomes = new ArrayList<>(tasks.size());
+      for (Future<T> future : futures) {
         outcomes.add(future.get(Waits.nanos(deadline), TimeUnit.NANOSECONDS));
       }
       return outcomes;
@@ -115,8 +280,33 @@ final class EnrichStage {
         "enrich." + enrich.name(), null, RequestFailure.Kind.DEADLINE, "the deadline ran out");
   }
 
-  private Outcome one(CompiledEnrich enrich, Row row, Scope base) throws RequestFailure {
-    Scope scope = Scopes.row(base, row);
+  private Outcome one(CompiledEnrich enrich, Row row, Scope scope) throws RequestFailure {
+    String step = "enrich." + enrich.name();
+    Fetched fetched = fetch(enrich, row, scope);
+    if (fetched.missing() != null) {
+      return missing(enrich, row, fetched.missing());
+    }
+    Object value = fetched.value();
+    if (enrich.explode()) {
+      if (!(value instanceof List<?> elements)) {
+        throw RequestFailure.of(fetched.request(), "explode needs a list, got " + kind(value))
+            .inStep(step);
+      }
+      if (elements.isEmpty()) {
+        trace.dropped(step, row.index(), label(row), "explode: the list is empty");
+      }
+      run.books().holdRows(step, fetched.request(), elements.size());
+      List<Row> exploded = new ArrayList<>(elements.size());
+      for (Object element : elements) {
+        exploded.add(row.with(enrich.name(), element));
+      }
+      return new Outcome(exploded);
+    }
+    return new Outcome(List.of(row.with(enrich.name(), value)));
+  }
+
+  /** One request of the step in {@code scope}: the row's, with the element for a forEach. */
+  private Fetched fetch(CompiledEnrich enrich, Row row, Scope scope) throws RequestFailure {
     Scope requestScope = Scopes.request(scope, mapping);
     String step = "enrich." + enrich.name();
     ResponseChecks checks =
@@ -139,8 +329,10 @@ final class EnrichStage {
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {
       if (first.status() == 404 || first.status() == 410) {
-        return missing(
-            enrich, row, checks.statusMessage(first.request(), first.response()).inStep(step));
+        return new Fetched(
+            null,
+            checks.statusMessage(first.request(), first.response()).inStep(step),
+            first.request());
       }
       if (first.response().isSuccess()) {
         first.refusedBy("incomplete-status");
@@ -193,24 +385,10 @@ final class EnrichStage {
       throw e.inStep(step);
     }
     if (missing != null) {
-      return missing(enrich, row, RequestFailure.of(first.request(), missing).inStep(step));
+      return new Fetched(
+          null, RequestFailure.of(first.request(), missing).inStep(step), first.request());
     }
-    if (enrich.explode()) {
-      if (!(value instanceof List<?> elements)) {
-        throw RequestFailure.of(first.request(), "explode needs a list, got " + kind(value))
-            .inStep(step);
-      }
-      if (elements.isEmpty()) {
-        trace.dropped("enrich." + enrich.name(), row.index(), "explode: the list is empty");
-      }
-      run.books().holdRows(step, first.request(), elements.size());
-      List<Row> exploded = new ArrayList<>(elements.size());
-      for (Object element : elements) {
-        exploded.add(row.with(enrich.name(), element));
-      }
-      return new Outcome(exploded);
-    }
-    return new Outcome(List.of(row.with(enrich.name(), value)));
+    return new Fetched(value, null, first.request());
   }
 
   /** What a definite {@code select} gives when its path is not there. */
@@ -230,12 +408,19 @@ final class EnrichStage {
     return switch (onMissing) {
       case DROP -> {
         trace.dropped(
-            "enrich." + enrich.name(), row.index(), "onMissing: drop (" + why.getMessage() + ")");
+            "enrich." + enrich.name(),
+            row.index(),
+            label(row),
+            "onMissing: drop (" + why.getMessage() + ")");
         yield new Outcome(List.of());
       }
       case NULL -> new Outcome(List.of(row.with(enrich.name(), null)));
       default -> throw why;
     };
+  }
+
+  private String label(Row row) {
+    return trace.explaining() ? RowLabels.of(mapping, row, base) : null;
   }
 
   private static String kind(Object value) {

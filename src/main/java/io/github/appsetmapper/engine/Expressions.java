@@ -23,6 +23,20 @@ final class Expressions {
     }
   }
 
+  /** As {@link #onRow}, converted as SpEL converts an operand of {@code and} or {@code or}. */
+  static <T> T onRow(CompiledExpression expression, Scope scope, Row row, Class<T> type)
+      throws RequestFailure {
+    try {
+      return expression.evaluate(scope, type);
+    } catch (org.springframework.expression.EvaluationException
+        | IllegalArgumentException
+        | ArithmeticException e) {
+      throw RequestFailure.expression(
+          describe(expression) + " failed on row " + row.index() + ": " + SpelMessages.simple(e),
+          e);
+    }
+  }
+
   /** An expression over an answer ({@code failWhen}, a cursor's {@code until}). */
   static Object onResponse(CompiledExpression expression, Page page, Scope scope)
       throws RequestFailure {

@@ -75,7 +75,7 @@ final class Fetcher {
       String step, BodyFormat format, Supplier<Paginator> paginators, ResponseChecks checks)
       throws RequestFailure {
     // Outside the try: a first request that cannot be rendered is named by its field already.
-    UpstreamRequest first = books.stamp(paginators.get().first());
+    UpstreamRequest first = books.stamp(step, paginators.get().first());
     try {
       String key = format + " " + first.identity();
       Local mine = new Local();
@@ -147,7 +147,7 @@ final class Fetcher {
       int number,
       Map<String, Object> recorded)
       throws RequestFailure, ListingPass.Restart {
-    UpstreamRequest request = books.stamp(rendered);
+    UpstreamRequest request = books.stamp(step, rendered);
     CallAccounting.Call call = books.start(step, request, number);
     try {
       if (books.deadline().expired()) {

@@ -14,29 +14,16 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * filter, then sortBy/sortOrder, distinctBy (first per key kept) and limit. A key step never loses
- * a row silently: a row without a {@code distinctBy} key, or {@code sortBy} keys of different kinds
- * (which have no order), fail the answer naming the step and the rows.
+ * After the filter: sortBy/sortOrder, distinctBy (first per key kept) and limit. A key step never
+ * loses a row silently: a row without a {@code distinctBy} key, or {@code sortBy} keys of different
+ * kinds (which have no order), fail the answer naming the step and the rows.
  */
 final class RowOrdering {
   private RowOrdering() {}
 
   static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
       throws RequestFailure {
-    List<Row> kept = new ArrayList<>(rows.size());
-    if (mapping.filter() == null) {
-      kept.addAll(rows);
-    } else {
-      for (Row row : rows) {
-        if (passes(mapping.filter(), row, base)) {
-          kept.add(row);
-        } else {
-          trace.dropped(
-              "filter", row.index(), "'" + mapping.filter().source().text() + "' is not true");
-        }
-      }
-      trace.stage("filter", kept.size());
-    }
+    List<Row> kept = new ArrayList<>(rows);
     if (mapping.sortBy() != null) {
       kept = sorted(mapping.sortBy(), mapping.sortOrder(), kept, base);
       trace.stage("sortBy", kept.size());
@@ -60,7 +47,11 @@ final class RowOrdering {
         if (seen.add(key)) {
           distinct.add(row);
         } else {
-          trace.dropped("distinctBy", row.index(), "an earlier row has the key " + key);
+          trace.dropped(
+              "distinctBy",
+              row.index(),
+              label(mapping, row, base, trace),
+              "an earlier row has the key " + key);
         }
       }
       kept = distinct;
@@ -68,7 +59,11 @@ final class RowOrdering {
     }
     if (mapping.limit() != null && kept.size() > mapping.limit()) {
       for (Row row : kept.subList(mapping.limit(), kept.size())) {
-        trace.dropped("limit", row.index(), "beyond limit " + mapping.limit());
+        trace.dropped(
+            "limit",
+            row.index(),
+            label(mapping, row, base, trace),
+            "beyond limit " + mapping.limit());
       }
       kept = new ArrayList<>(kept.subList(0, mapping.limit()));
       trace.stage("limit", kept.size());
@@ -76,24 +71,8 @@ final class RowOrdering {
     return kept;
   }
 
-  private static boolean passes(CompiledExpression filter, Row row, Scope base)
-      throws RequestFailure {
-    Object verdict = Expressions.onRow(filter, Scopes.row(base, row), row);
-    if (verdict == null) {
-      return false;
-    }
-    if (verdict instanceof Boolean b) {
-      return b;
-    }
-    throw RequestFailure.expression(
-        "filter '"
-            + filter.source().text()
-            + "' gave "
-            + verdict
-            + " on row "
-            + row.index()
-            + ", not true or false",
-        null);
+  private static String label(CompiledMapping mapping, Row row, Scope base, Trace trace) {
+    return trace.explaining() ? RowLabels.of(mapping, row, base) : null;
   }
 
   private record Keyed(Row row, Object key) {}

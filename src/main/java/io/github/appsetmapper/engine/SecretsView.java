@@ -33,7 +33,9 @@ final class SecretsView extends AbstractMap<String, Object> {
     try {
       return sources.get(name).value();
     } catch (SecretUnavailableException e) {
-      throw new RequestFailure(e.getMessage(), RequestFailure.Kind.SECRET).causedBy(e);
+      throw new RequestFailure(
+              "secret '" + name + "': " + e.getMessage(), RequestFailure.Kind.SECRET)
+          .causedBy(e);
     }
   }
 

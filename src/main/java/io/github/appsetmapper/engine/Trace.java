@@ -17,8 +17,17 @@ public interface Trace {
   /** The number of rows after a stage: list, enrich.x, filter, sortBy, distinctBy, limit. */
   default void stage(String stage, int rows) {}
 
-  /** A row that a stage dropped, and why. {@code row} is the row's index in the list. */
-  default void dropped(String stage, int row, String reason) {}
+  /**
+   * A row that a stage dropped, and why. {@code row} is the row's index in the list; {@code label}
+   * what a person knows it by (its name, id, or first parameter; null when none), given only when
+   * {@link #explaining()}.
+   */
+  default void dropped(String stage, int row, String label, String reason) {}
+
+  /** Whether this trace shows what it is told to a person, so words worth computing. */
+  default boolean explaining() {
+    return false;
+  }
 
   /** The parameters of one answered row. */
   default void parameters(int row, Map<String, Object> parameters) {}

@@ -9,6 +9,8 @@ import io.github.appsetmapper.upstream.call.UpstreamResponse;
  * error}. {@code shared} is true when no upstream call was made for it (an identical call of the
  * same getparams, a cache hit). {@code source} says where the answer came from (null when the call
  * was shared within the getparams or failed); {@code staleBecause} why a stale answer stood in.
+ * {@code startedAt}: {@link System#nanoTime()} when it started (0: not known, then it is taken as
+ * {@code nanos} before it was told), so that explain orders calls exactly.
  */
 public record UpstreamCall(
     String step,
@@ -19,10 +21,24 @@ public record UpstreamCall(
     int page,
     boolean shared,
     SharedCalls.Source source,
-    String staleBecause) {
+    String staleBecause,
+    long startedAt) {
+
+  public UpstreamCall(
+      String step,
+      UpstreamRequest request,
+      UpstreamResponse response,
+      String error,
+      long nanos,
+      int page,
+      boolean shared,
+      SharedCalls.Source source,
+      String staleBecause) {
+    this(step, request, response, error, nanos, page, shared, source, staleBecause, 0);
+  }
 
   static UpstreamCall failed(
-      String step, UpstreamRequest request, String error, long nanos, int page) {
-    return new UpstreamCall(step, request, null, error, nanos, page, false, null, null);
+      String step, UpstreamRequest request, String error, long nanos, int page, long startedAt) {
+    return new UpstreamCall(step, request, null, error, nanos, page, false, null, null, startedAt);
   }
 }

@@ -65,6 +65,9 @@ public enum ExplainFormat {
       for (ExplainReport.Drop drop : stage.dropped()) {
         Map<String, Object> d = new LinkedHashMap<>();
         d.put("row", drop.row());
+        if (drop.label() != null) {
+          d.put("label", drop.label());
+        }
         d.put("reason", drop.reason());
         dropped.add(d);
       }

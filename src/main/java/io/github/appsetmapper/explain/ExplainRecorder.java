@@ -24,6 +24,12 @@ final class ExplainRecorder implements Trace {
   private final Redactor redactor;
   private final long started = System.nanoTime();
   private final List<ExplainReport.Call> calls = new ArrayList<>();
+
+  /**
+   * Each call's start ({@link System#nanoTime()}) by its place in {@link #calls}, to order them.
+   */
+  private final Map<Integer, Long> starts = new java.util.HashMap<>();
+
   private final List<String> stageOrder = new ArrayList<>();
   private final Map<String, Integer> stageRows = new LinkedHashMap<>();
   private final Map<String, List<ExplainReport.Drop>> drops = new LinkedHashMap<>();
@@ -43,6 +49,8 @@ final class ExplainRecorder implements Trace {
                 ? "stale: " + redactor.redact(String.valueOf(call.staleBecause()))
                 : source.name().toLowerCase(java.util.Locale.ROOT);
     long now = System.nanoTime();
+    long startedAt = call.startedAt() != 0 ? call.startedAt() : now - call.nanos();
+    starts.put(calls.size(), startedAt);
     calls.add(
         new ExplainReport.Call(
             call.step(),
@@ -52,7 +60,7 @@ final class ExplainRecorder implements Trace {
             headers(call.request()),
             call.response() == null ? null : call.response().status(),
             call.error() == null ? null : redactor.redact(call.error()),
-            millis(now - call.nanos() - started),
+            millis(startedAt - started),
             millis(call.nanos()),
             call.shared(),
             cache));
@@ -65,9 +73,18 @@ final class ExplainRecorder implements Trace {
   }
 
   @Override
-  public synchronized void dropped(String stage, int row, String reason) {
+  public synchronized void dropped(String stage, int row, String label, String reason) {
     see(stage);
-    drops.get(stage).add(new ExplainReport.Drop(row, redactor.redact(reason)));
+    drops
+        .get(stage)
+        .add(
+            new ExplainReport.Drop(
+                row, label == null ? null : redactor.redact(label), redactor.redact(reason)));
+  }
+
+  @Override
+  public boolean explaining() {
+    return true;
   }
 
   @Override
@@ -90,8 +107,14 @@ final class ExplainRecorder implements Trace {
       String applicationSetName,
       Map<String, Object> input,
       ExplainReport.Answer answer) {
-    List<ExplainReport.Call> inOrder = new ArrayList<>(calls);
-    inOrder.sort(Comparator.comparingDouble(ExplainReport.Call::startedMillis));
+    List<Integer> order = new ArrayList<>();
+    for (int i = 0; i < calls.size(); i++) {
+      order.add(i);
+    }
+    // By the exact start, not the rounded millis: a call's auth calls start within it.
+    order.sort(Comparator.comparingLong(starts::get));
+    List<ExplainReport.Call> inOrder = new ArrayList<>();
+    order.forEach(i -> inOrder.add(calls.get(i)));
     List<ExplainReport.Stage> stages = new ArrayList<>();
     for (String name : stageOrder) {
       stages.add(new ExplainReport.Stage(name, stageRows.get(name), drops.get(name)));
@@ -117,6 +140,13 @@ final class ExplainRecorder implements Trace {
           io.github.appsetmapper.secret.CredentialHeaders.is(lower)
               || request.sensitiveHeaders().contains(lower);
       out.merge(h.name(), hidden ? "***" : redactor.redact(h.value()), (a, b) -> a + ", " + b);
+    }
+    var auth = request.settings().auth();
+    if (auth != null
+        && out.keySet().stream()
+            .noneMatch(name -> name.equalsIgnoreCase(auth.credentialHeader()))) {
+      // Added below the trace, by the auth layer: shown as sent, never with its value.
+      out.put(auth.credentialHeader(), "***");
     }
     return Collections.unmodifiableMap(out);
   }

@@ -79,8 +79,11 @@ public record ExplainReport(
     }
   }
 
-  /** A row (its index in the list) that a stage dropped, and why. */
-  public record Drop(int row, String reason) {}
+  /**
+   * A row (its index in the list) that a stage dropped, what a person knows it by ({@code label}:
+   * its name, id or first parameter; null when it has none), and why.
+   */
+  public record Drop(int row, String label, String reason) {}
 
   /** The parameters of one answered row. */
   public record RowParameters(int row, Map<String, Object> parameters) {}

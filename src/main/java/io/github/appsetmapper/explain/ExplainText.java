@@ -64,6 +64,7 @@ final class ExplainText {
       for (ExplainReport.Drop drop : stage.dropped()) {
         out.append("      dropped row ")
             .append(drop.row())
+            .append(drop.label() == null ? "" : " (" + drop.label() + ")")
             .append(": ")
             .append(drop.reason())
             .append('\n');

@@ -59,4 +59,10 @@ public final class Evaluator {
         ? e.getClass().getSimpleName()
         : e.getClass().getSimpleName() + ": " + e.getMessage();
   }
+
+  /** As {@link #evaluate}, converted as SpEL converts an operand of {@code and} or {@code or}. */
+  public static <T> T evaluate(Expression expression, Map<String, Object> root, Class<T> type) {
+    EvaluationBudget.current().begin();
+    return expression.getValue(CONTEXT, root, type);
+  }
 }

@@ -84,6 +84,26 @@ public final class SandboxChecker {
               + " text.matches('regex') (RE2 syntax, linear time)");
       return;
     }
+    if (rootRelative && !elementScope && node instanceof Indexer) {
+      // ['x'] on the scope reads the name x, as #root['x'] does: check it so.
+      String name = memberName(node);
+      if (name.equals(Inspection.DYNAMIC)) {
+        violations.add("name what you read literally, as #root.input or #root['input']");
+      } else {
+        roots.add(name);
+      }
+      children(node, 0, false, elementScope);
+      return;
+    }
+    if (rootRelative
+        && !elementScope
+        && (node instanceof Projection || node instanceof Selection)) {
+      // Over the scope itself it would carry every name past the checks.
+      violations.add(
+          "a selection or projection over the scope would read every name; name what you read,"
+              + " as #root.input");
+      return;
+    }
     if (node instanceof MethodReference method) {
       if (rootRelative && !elementScope) {
         // get('input') on the scope would read a name past the checks.

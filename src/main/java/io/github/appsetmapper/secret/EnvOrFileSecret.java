@@ -18,8 +18,9 @@ public final class EnvOrFileSecret implements SecretSource {
     try {
       return file.value();
     } catch (SecretUnavailableException e) {
-      // Both places were looked in: say so, or the one not named is the one nobody checks.
-      throw new SecretUnavailableException(env.describe() + " is not set and " + e.getMessage());
+      // Both places were looked at: say so, so that either can be fixed.
+      throw new SecretUnavailableException(
+          e.getMessage() + ", and " + env.describe() + " is not set");
     }
   }
 

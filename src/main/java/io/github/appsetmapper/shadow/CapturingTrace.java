@@ -66,8 +66,13 @@ final class CapturingTrace implements Trace {
   }
 
   @Override
-  public void dropped(String stage, int row, String reason) {
-    live.dropped(stage, row, reason);
+  public void dropped(String stage, int row, String label, String reason) {
+    live.dropped(stage, row, label, reason);
+  }
+
+  @Override
+  public boolean explaining() {
+    return live.explaining();
   }
 
   @Override

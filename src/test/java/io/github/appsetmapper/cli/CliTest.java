@@ -113,16 +113,16 @@ class CliTest {
     @Test
     void inputJsonKeepsTypes() {
       Result result = run("run", SAMPLE, "--input-json", "{\"branch\":7}", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       assertThat(result.err())
           .contains(
               "error 502: mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/7: no recorded exchange matches");
     }
 
     @Test
-    void failureIsTheErrorBodyAndExitOne() {
+    void failureIsTheErrorBodyAndAnUpstreamsExitsFour() {
       Result result = run("run", SAMPLE, "--input", "branch=release-1.4", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       String message =
           "mapping 'pr-digests': enrich.front HEAD https://registry.example.com/v2/myorg/front/manifests/release-1.4: answered 503 after 3 attempts";
       assertThat(result.out())
@@ -142,10 +142,14 @@ class CliTest {
               explain pr-digests for applicationSetName 'appset-mapper-run'
               input: {"branch":"feature-branch-2"}
 
-              upstream calls: 2
-                step          page  status  time      call
-                enrich.front     1  200     T.Tms     HEAD https://registry.example.com/v2/myorg/front/manifests/feature-branch-2
-                enrich.back      1  404     T.Tms     HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2
+              upstream calls: 6
+                step                                 page  status  time      call
+                enrich.front                            1  200     T.Tms     HEAD https://registry.example.com/v2/myorg/front/manifests/feature-branch-2
+                enrich.front registry challenge         1  401     T.Tms     HEAD https://registry.example.com/v2/myorg/front/manifests/feature-branch-2
+                enrich.front registry token request     1  200     T.Tms     GET https://registry.example.com/service/token?service=harbor-registry&scope=repository%3Amyorg%2Ffront%3Apull
+                enrich.back                             1  404     T.Tms     HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2
+                enrich.back registry challenge          1  401     T.Tms     HEAD https://registry.example.com/v2/myorg/back/manifests/feature-branch-2
+                enrich.back registry token request      1  200     T.Tms     GET https://registry.example.com/service/token?service=harbor-registry&scope=repository%3Amyorg%2Fback%3Apull
 
               rows after each stage (a row is numbered by its place in the list, from 0):
                 list          1
@@ -160,7 +164,7 @@ class CliTest {
     }
 
     @Test
-    void explainAsJsonExitsOneWhenGetparamsWouldFail() throws Exception {
+    void explainAsJsonExitsAsRunWhenGetparamsWouldFail() throws Exception {
       Result result =
           run(
               "run",
@@ -172,11 +176,12 @@ class CliTest {
               "--explain",
               "--explain-format",
               "json");
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(4);
       var report = new com.fasterxml.jackson.databind.ObjectMapper().readTree(result.out());
       assertThat(report.get("explain").asText()).isEqualTo("pr-digests");
-      // Registry auth adds its token below the trace: explain never holds it.
-      assertThat(report.get("calls").get(0).get("headers").has("Authorization")).isFalse();
+      // Registry auth adds its token below the trace: explain shows the header, never its value.
+      assertThat(report.get("calls").get(0).get("headers").get("Authorization").asText())
+          .isEqualTo("***");
       assertThat(report.get("answer").toString())
           .isEqualTo(
               "{\"status\":502,\"body\":{\"error\":\"mapping 'pr-digests': enrich.front HEAD"
@@ -230,7 +235,7 @@ class CliTest {
     @Test
     void badInputIsA400() {
       Result result = run("run", SAMPLE, "--input", "branch=a b", "--replay", REPLAY);
-      assertThat(result.exit()).isEqualTo(1);
+      assertThat(result.exit()).isEqualTo(3);
       assertThat(result.err())
           .isEqualTo(
               "error 400: input 'branch' does not match the pattern [A-Za-z0-9._/-]{1,200}"

@@ -70,6 +70,9 @@ class ScopeEscapeTest {
         "#this.response | 'response' can be used only in an enrich 'value' or a 'failWhen'",
         "#root[item.key] | name what you read literally, as #root.input or #root['input'] (in '#root[item.key]')",
         "item.labels.![#root.secret] | 'secret' can be used only inside a request (url, query, headers, body, auth)",
+        "['secret'] | 'secret' can be used only inside a request (url, query, headers, body, auth)",
+        "[item.key] | name what you read literally, as #root.input or #root['input'] (in '[item.key]')",
+        "?[true].size() | a selection or projection over the scope would read every name; name what you read, as #root.input (in '?[true].size()')",
         "item.labels.?[name == input.label] | inside a projection or selection 'input' reads the element; write #root.input for the scope's input, or #this.input for the element's field (in 'item.labels.?[name == input.label]')",
       })
   void namesReadThroughTheScopeAreChecked(String parameter, String message) {

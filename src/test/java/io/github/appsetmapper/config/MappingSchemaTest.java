@@ -60,6 +60,10 @@ class MappingSchemaTest {
               MappingParser.ENRICH_KEYS,
               BASE + "enrich:\n  e:\n    %s: x\n"),
           new Block(
+              "/definitions/enrich/properties/forEach/properties",
+              EnrichSpec.ForEach.KEYS,
+              BASE + "enrich:\n  e:\n    forEach:\n      %s: x\n"),
+          new Block(
               "/definitions/request/properties",
               RequestParser.REQUEST_KEYS,
               BASE + "list:\n  request:\n    %s: x\n"),

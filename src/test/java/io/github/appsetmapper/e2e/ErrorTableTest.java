@@ -1247,4 +1247,41 @@ class ErrorTableTest {
       }
     }
   }
+
+  /** forEach: a list that is not one, a key given twice (a server of their own). */
+  @Nested
+  class ForEachLists {
+    @Test
+    void aForEachListThatIsNotAListOrAKeyGivenTwice(@TempDir Path dir) {
+      String yaml =
+          """
+          name: each
+          vars: {up: {default: "http://unset.invalid"}}
+          list:
+            request: {url: "#{vars.up}/apps"}
+            items: "$[*]"
+          enrich:
+            digests:
+              forEach: {in: item.images, as: image, key: image.repo}
+              request: {url: "#{vars.up}/v2/#{image.repo}"}
+          parameters: {x: digests}
+          """;
+      try (StubUpstream apps = new StubUpstream();
+          PluginServer each =
+              PluginServer.withYaml(dir, Map.of("up", apps.url()), Map.of(), yaml)) {
+        apps.on("GET /apps", Reply.json(200, "[{\"images\":{\"repo\":\"a\"}}]"));
+        assertError(
+            each.getparams("each", "{}"),
+            502,
+            "mapping 'each': enrich.digests.forEach: forEach 'item.images' needs a list, got an"
+                + " object on row 0");
+        apps.on("GET /apps", Reply.json(200, "[{\"images\":[{\"repo\":\"a\"},{\"repo\":\"a\"}]}]"));
+        assertError(
+            each.getparams("each", "{}"),
+            502,
+            "mapping 'each': enrich.digests.forEach: forEach key 'image.repo' gave 'a' twice, for"
+                + " elements 0 and 1 on row 0");
+      }
+    }
+  }
 }

@@ -117,8 +117,9 @@ class ExplainTest {
     assertThat(report.get("applicationSetName").asText()).isEqualTo("services-appset");
     assertThat(report.get("input")).isEqualTo(JSON.readTree("{\"team\":\"core\"}"));
 
+    // The filter reads no enrich result, so it ran first: no health call for "batch".
     JsonNode calls = report.get("calls");
-    assertThat(calls).hasSize(7);
+    assertThat(calls).hasSize(6);
     JsonNode list = calls.get(0);
     assertThat(list.get("step").asText()).isEqualTo("list");
     assertThat(list.get("method").asText()).isEqualTo("GET");
@@ -136,14 +137,15 @@ class ExplainTest {
     assertThat(JSON.writeValueAsString(report.get("stages")))
         .isEqualTo(
             "[{\"stage\":\"list\",\"rows\":6,\"dropped\":[]},"
-                + "{\"stage\":\"enrich.health\",\"rows\":5,\"dropped\":[{\"row\":3,\"reason\":"
-                + "\"onMissing: drop (enrich.health GET "
+                + "{\"stage\":\"filter (before enrich.health)\",\"rows\":5,\"dropped\":[{\"row\":1,"
+                + "\"label\":\"name batch\",\"reason\":\"'item.enabled' is not true\"}]},"
+                + "{\"stage\":\"enrich.health\",\"rows\":4,\"dropped\":[{\"row\":3,\"label\":\"name gone\","
+                + "\"reason\":\"onMissing: drop (enrich.health GET "
                 + stub.url()
                 + "/health/gone?api_key=***: answered 404 (no such service))\"}]},"
-                + "{\"stage\":\"filter\",\"rows\":4,\"dropped\":[{\"row\":1,\"reason\":\"'item.enabled' is not true\"}]},"
                 + "{\"stage\":\"sortBy\",\"rows\":4,\"dropped\":[]},"
-                + "{\"stage\":\"distinctBy\",\"rows\":3,\"dropped\":[{\"row\":4,\"reason\":\"an earlier row has the key web\"}]},"
-                + "{\"stage\":\"limit\",\"rows\":2,\"dropped\":[{\"row\":5,\"reason\":\"beyond limit 2\"}]}]");
+                + "{\"stage\":\"distinctBy\",\"rows\":3,\"dropped\":[{\"row\":4,\"label\":\"name web\",\"reason\":\"an earlier row has the key web\"}]},"
+                + "{\"stage\":\"limit\",\"rows\":2,\"dropped\":[{\"row\":5,\"label\":\"name zeta\",\"reason\":\"beyond limit 2\"}]}]");
     assertThat(JSON.writeValueAsString(report.get("rows")))
         .isEqualTo(
             "[{\"row\":2,\"parameters\":{\"name\":\"api\",\"health\":\"degraded\"}},"
@@ -205,21 +207,21 @@ class ExplainTest {
     assertThat(answer.body())
         .startsWith(
             "explain services for applicationSetName 'services-appset'\n"
-                + "input: {\"team\":\"core\"}\n\nupstream calls: 7\n")
+                + "input: {\"team\":\"core\"}\n\nupstream calls: 6\n")
         .contains(
             "\nrows after each stage (a row is numbered by its place in the list, from 0):\n"
-                + "  list           6\n"
-                + "  enrich.health  5\n"
-                + "      dropped row 3: onMissing: drop (enrich.health GET "
+                + "  list                           6\n"
+                + "  filter (before enrich.health)  5\n"
+                + "      dropped row 1 (name batch): 'item.enabled' is not true\n"
+                + "  enrich.health                  4\n"
+                + "      dropped row 3 (name gone): onMissing: drop (enrich.health GET "
                 + stub.url()
                 + "/health/gone?api_key=***: answered 404 (no such service))\n"
-                + "  filter         4\n"
-                + "      dropped row 1: 'item.enabled' is not true\n"
-                + "  sortBy         4\n"
-                + "  distinctBy     3\n"
-                + "      dropped row 4: an earlier row has the key web\n"
-                + "  limit          2\n"
-                + "      dropped row 5: beyond limit 2\n"
+                + "  sortBy                         4\n"
+                + "  distinctBy                     3\n"
+                + "      dropped row 4 (name web): an earlier row has the key web\n"
+                + "  limit                          2\n"
+                + "      dropped row 5 (name zeta): beyond limit 2\n"
                 + "\nparameters: 2 row(s)\n"
                 + "  row 2:\n    name = \"api\"\n    health = \"degraded\"\n"
                 + "  row 0:\n    name = \"web\"\n    health = \"ok\"\n"

@@ -205,7 +205,8 @@ class SecurityTest {
         Answer answer = plugin.getparams("echo", "{\"input\":{\"parameters\":{\"name\":\"x\"}}}");
         assertThat(answer.status()).isEqualTo(500);
         assertThat(answer.body())
-            .isEqualTo("{\"error\":\"mapping 'echo': environment variable API_TOKEN is not set\"}");
+            .isEqualTo(
+                "{\"error\":\"mapping 'echo': secret 'api': environment variable API_TOKEN is not set\"}");
         assertThat(stub.calls()).isZero();
       }
     }
@@ -232,7 +233,7 @@ class SecurityTest {
         assertThat(answer.status()).isEqualTo(500);
         assertThat(answer.body())
             .isEqualTo(
-                "{\"error\":\"mapping 'missing-file': cannot read file "
+                "{\"error\":\"mapping 'missing-file': secret 'api': cannot read file "
                     + dir.resolve("absent")
                     + ": no such file\"}");
         assertThat(stub.calls()).isZero();

@@ -80,10 +80,17 @@ public final class AuthorizingUpstream implements Upstream {
       throws RequestFailure {
     String key = auth.cacheKey();
     Token token = tokens.get(key, deadline, fetch);
-    UpstreamResponse response = next.exchange(apply(plain, auth, token));
+    UpstreamRequest sent = apply(plain, auth, token);
+    long started = System.nanoTime();
+    UpstreamResponse response = next.exchange(sent);
     if (response.status() != 401) {
       return response;
     }
+    // The call as answered is the retry below: explain shows this refusal too.
+    plain
+        .settings()
+        .authTrace()
+        .call("refused the token", sent, response, null, started, System.nanoTime() - started);
     Token fresh = tokens.refresh(key, token, deadline, fetch);
     return next.exchange(apply(plain, auth, fresh));
   }

@@ -70,10 +70,16 @@ final class RegistryFlow {
         first = request.withCredential("Authorization", "Bearer " + sent.value());
       }
     }
+    long started = System.nanoTime();
     UpstreamResponse response = next.exchange(first);
     if (response.status() != 401) {
       return response;
     }
+    // The 401 that starts the flow: explain shows it (the call as answered is the retry below).
+    request
+        .settings()
+        .authTrace()
+        .call("registry challenge", first, response, null, started, System.nanoTime() - started);
     List<Challenges.Challenge> challenges =
         Challenges.parse(response.headers().all("WWW-Authenticate"));
     Challenges.Challenge bearer = Challenges.find(challenges, "bearer");
@@ -137,11 +143,18 @@ final class RegistryFlow {
             call, "GET", URI.create(url.toString()), headers, null, call.settings().retries());
     String what = "registry token request";
     UpstreamResponse response;
+    long started = System.nanoTime();
     try {
       response = next.exchange(request);
     } catch (RequestFailure e) {
+      call.settings()
+          .authTrace()
+          .call(what, request, null, e.getMessage(), started, System.nanoTime() - started);
       throw e.forCall(call, what);
     }
+    call.settings()
+        .authTrace()
+        .call(what, request, response, null, started, System.nanoTime() - started);
     if (!response.isSuccess()) {
       throw TokenEndpoints.failure(
           call,

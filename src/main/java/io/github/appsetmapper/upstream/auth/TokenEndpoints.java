@@ -2,6 +2,7 @@ package io.github.appsetmapper.upstream.auth;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.call.AuthTrace;
 import io.github.appsetmapper.upstream.call.Digests;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -143,11 +144,15 @@ final class TokenEndpoints {
   private UpstreamResponse send(UpstreamRequest call, String what, UpstreamRequest request)
       throws RequestFailure {
     UpstreamResponse response;
+    AuthTrace trace = call.settings().authTrace();
+    long started = System.nanoTime();
     try {
       response = next.exchange(request);
     } catch (RequestFailure e) {
+      trace.call(what, request, null, e.getMessage(), started, System.nanoTime() - started);
       throw e.forCall(call, what);
     }
+    trace.call(what, request, response, null, started, System.nanoTime() - started);
     if (!response.isSuccess()) {
       throw failure(
           call,

@@ -8,8 +8,14 @@ package io.github.appsetmapper.upstream.call;
  * options say; auth and the deadline are added per call.
  */
 public record CallSettings(
-    UpstreamAuth auth, int retries, TlsSettings tls, Deadline deadline, CachePolicy cache) {
-  public static final CallSettings PLAIN = new CallSettings(null, 0, null, Deadline.NONE, null);
+    UpstreamAuth auth,
+    int retries,
+    TlsSettings tls,
+    Deadline deadline,
+    CachePolicy cache,
+    AuthTrace authTrace) {
+  public static final CallSettings PLAIN =
+      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE);
 
   public CallSettings withDeadline(Deadline next) {
     return toBuilder().deadline(next).build();
@@ -31,6 +37,7 @@ public record CallSettings(
     b.tls = tls;
     b.deadline = deadline;
     b.cache = cache;
+    b.authTrace = authTrace;
     return b;
   }
 
@@ -41,8 +48,15 @@ public record CallSettings(
     private TlsSettings tls;
     private Deadline deadline;
     private CachePolicy cache;
+    private AuthTrace authTrace = AuthTrace.NONE;
 
     private Builder() {}
+
+    /** Who is told of the calls auth makes for this call (explain); default: nobody. */
+    public Builder authTrace(AuthTrace value) {
+      this.authTrace = value;
+      return this;
+    }
 
     public Builder auth(UpstreamAuth value) {
       this.auth = value;
@@ -70,7 +84,7 @@ public record CallSettings(
     }
 
     public CallSettings build() {
-      return new CallSettings(auth, retries, tls, deadline, cache);
+      return new CallSettings(auth, retries, tls, deadline, cache, authTrace);
     }
   }
 }

@@ -35,6 +35,11 @@ public sealed interface UpstreamAuth {
     return new Headers.Header("Authorization", "Bearer " + token.value());
   }
 
+  /** The name of the header the credential goes in (explain shows it as {@code ***}). */
+  default String credentialHeader() {
+    return "Authorization";
+  }
+
   /** What makes two calls' auth the same, for coalescing identical calls. */
   default String identity() {
     return cacheKey();
@@ -92,6 +97,11 @@ public sealed interface UpstreamAuth {
     public Headers.Header credential(Token token) {
       return new Headers.Header(
           header, scheme.isEmpty() ? token.value() : scheme + " " + token.value());
+    }
+
+    @Override
+    public String credentialHeader() {
+      return header;
     }
 
     @Override

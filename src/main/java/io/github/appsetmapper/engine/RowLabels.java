@@ -1,0 +1,60 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.expr.Scope;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What a person knows a row by, for explain's dropped rows: the item's own name or id (the same at
+ * every stage), else the mapping's first parameter when it can be computed on the row, else the
+ * item itself when it is a plain value. Computed only for explain, never for an answer.
+ */
+final class RowLabels {
+  private static final List<String> NAMING_FIELDS =
+      List.of("name", "id", "number", "key", "slug", "title", "tag");
+  private static final int MAX = 80;
+
+  private RowLabels() {}
+
+  static String of(CompiledMapping mapping, Row row, Scope base) {
+    if (mapping.list() == null) {
+      return null; // the one row of a mapping without a list: nothing to tell it from
+    }
+    if (row.item() instanceof Map<?, ?> item) {
+      for (String field : NAMING_FIELDS) {
+        Object value = item.get(field);
+        if (isPlain(value)) {
+          return field + " " + shortened(value);
+        }
+      }
+    }
+    var first = mapping.parameters().entrySet().stream().findFirst();
+    if (first.isPresent()) {
+      Object value = quietly(first.get().getValue(), Scopes.row(base, row));
+      if (isPlain(value)) {
+        return first.get().getKey() + " " + shortened(value);
+      }
+    }
+    return isPlain(row.item()) ? shortened(row.item()) : null;
+  }
+
+  private static Object quietly(CompiledExpression expression, Scope scope) {
+    try {
+      return expression.evaluate(scope);
+    } catch (RuntimeException e) {
+      // A parameter that reads an enrich result not made yet: no label from it.
+      return null;
+    }
+  }
+
+  private static boolean isPlain(Object value) {
+    return value instanceof String text ? !text.isBlank() : value instanceof Number;
+  }
+
+  private static String shortened(Object value) {
+    String text = String.valueOf(value);
+    return text.length() <= MAX ? text : text.substring(0, MAX) + "...";
+  }
+}
