@@ -104,7 +104,8 @@ class CliMessagesTest {
         .isEqualTo(
             "error 500: mapping 'm': secret 'api': cannot read file "
                 + absent
-                + ", and environment variable APPSET_MAPPER_TEST_NEVER_SET_3f1a is not set"
+                + ": no such file, and environment variable APPSET_MAPPER_TEST_NEVER_SET_3f1a is not"
+                + " set"
                 + System.lineSeparator());
   }
 

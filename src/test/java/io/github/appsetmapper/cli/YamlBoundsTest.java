@@ -184,10 +184,10 @@ class YamlBoundsTest {
       // Both places it was looked for are named (LOW j).
       assertThat(answer.body())
           .isEqualTo(
-              "{\"error\":\"mapping 'latin-secret': environment variable LATIN_TOKEN is not set"
-                  + " and cannot read file "
+              "{\"error\":\"mapping 'latin-secret': secret 'api': cannot read file "
                   + secret
-                  + ": not UTF-8 text (byte 0xE9 at offset 3); save it as UTF-8\"}");
+                  + ": not UTF-8 text (byte 0xE9 at offset 3); save it as UTF-8, and environment"
+                  + " variable LATIN_TOKEN is not set\"}");
       assertThat(stub.calls()).isZero();
     }
   }
