@@ -268,6 +268,13 @@ public final class Metrics {
         .register(registry);
   }
 
+  /** The transport's timeout tasks queued: about the calls in flight, never a backlog. */
+  public void bindTransport(io.github.appsetmapper.upstream.HttpUpstream http) {
+    Gauge.builder("appset_mapper.upstream.timeouts.pending", http, h -> h.pendingTimeouts())
+        .description("Upstream call timeouts scheduled (one per call in flight)")
+        .register(registry);
+  }
+
   /** What the Redis level shares and how it fails, read at each scrape ({@code serve --redis}). */
   public void bindRedis(io.github.appsetmapper.redis.RedisStats stats) {
     RedisMetrics.bind(registry, stats);
