@@ -40,10 +40,10 @@ public final class AppServer implements AutoCloseable {
             .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, millis(options.idleTimeout()))
             // The request line and headers; the body is bounded by ReadDeadline.
             .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, millis(options.readTimeout()))
-            // A refused request's body is drained, never more than the largest body taken.
+            // The most a refused body is drained (BodyDrain); each route bounds its own body.
             .setServerOption(
                 UndertowOptions.MAX_ENTITY_SIZE,
-                Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes()))
+                BodyDrain.capFor(Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes())))
             .setServerOption(UndertowOptions.SHUTDOWN_TIMEOUT, WORKER_STOP_MILLIS)
             .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 64 * 1024)
             .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)

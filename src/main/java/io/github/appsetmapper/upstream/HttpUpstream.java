@@ -350,6 +350,10 @@ public final class HttpUpstream implements Upstream {
     byte[] body = new byte[0];
     HttpEntity entity = response.getEntity();
     if (entity != null) {
+      if (entity.getContentLength() > maxBodyBytes) {
+        // Declared too large: refused unread (the connection is not reused).
+        throw new BodyTooLargeException();
+      }
       try (InputStream in = entity.getContent()) {
         body = readCapped(in, entity.getContentLength());
       }
