@@ -18,6 +18,7 @@ public final class AppServer implements AutoCloseable {
 
   private final Undertow undertow;
   private final AtomicReference<MappingRegistry> registry;
+  private final Engine engine;
   private final ServerState state = new ServerState();
   private final Routes routes;
 
@@ -27,6 +28,7 @@ public final class AppServer implements AutoCloseable {
 
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
     this.registry = new AtomicReference<>(initial);
+    this.engine = engine;
     this.routes = new Routes(options, state, registry, engine, metrics);
     metrics.bind(engine.calls());
     metrics.bindGuard(engine.guard());
@@ -56,6 +58,7 @@ public final class AppServer implements AutoCloseable {
   }
 
   public AppServer start() {
+    Warmup.warm(registry.get(), engine);
     undertow.start();
     state.ready(true);
     return this;
@@ -67,6 +70,7 @@ public final class AppServer implements AutoCloseable {
   }
 
   public void swap(MappingRegistry next) {
+    Warmup.warm(next, engine);
     registry.set(next);
   }
 
