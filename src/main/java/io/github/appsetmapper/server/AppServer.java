@@ -19,6 +19,7 @@ public final class AppServer implements AutoCloseable {
   private final Undertow undertow;
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
+  private final Metrics metrics;
   private final ServerState state = new ServerState();
   private final Routes routes;
 
@@ -29,6 +30,7 @@ public final class AppServer implements AutoCloseable {
   public AppServer(ServerOptions options, MappingRegistry initial, Engine engine, Metrics metrics) {
     this.registry = new AtomicReference<>(initial);
     this.engine = engine;
+    this.metrics = metrics;
     this.routes = new Routes(options, state, registry, engine, metrics);
     metrics.bind(engine.calls());
     metrics.bindGuard(engine.guard());
@@ -58,8 +60,9 @@ public final class AppServer implements AutoCloseable {
   }
 
   public AppServer start() {
-    Warmup.warm(registry.get(), engine);
+    Warmup.warm(registry.get(), engine, metrics);
     undertow.start();
+    Warmup.probe(port());
     state.ready(true);
     return this;
   }
@@ -70,7 +73,7 @@ public final class AppServer implements AutoCloseable {
   }
 
   public void swap(MappingRegistry next) {
-    Warmup.warm(next, engine);
+    Warmup.warm(next, engine, metrics);
     registry.set(next);
   }
 
