@@ -1,6 +1,6 @@
 # Argo CD's documented Python plugin (Generators-Plugin docs, "A Simple Python Plugin"), changed
 # only where the benchmark needs it: the token path comes from PLUGIN_TOKEN_FILE, the port from
-# PLUGIN_PORT, and the reply echoes the input like the benchmark's static mapping does, so that
+# PLUGIN_PORT, and the reply is what the benchmark's mapping fast.yaml answers, so that
 # every compared system sends the same bytes. Still a single-threaded http.server that logs each
 # request to stderr, as documented (appset-mapper logs one line per getparams too).
 import json
@@ -44,8 +44,10 @@ class Plugin(BaseHTTPRequestHandler):
                 "output": {
                     "parameters": [
                         {
-                            "key1": params.get("key1"),
-                            "key2": "val2"
+                            "name": params.get("name"),
+                            "count": "3",
+                            "upper": params.get("name").upper(),
+                            "app": args.get("applicationSetName")
                         }
                     ]
                 }

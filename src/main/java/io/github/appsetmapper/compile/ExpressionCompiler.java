@@ -33,19 +33,17 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
  */
 final class ExpressionCompiler {
   /**
-   * MIXED: an expression is compiled to bytecode after its first runs and falls back to the
-   * interpreter when its types change. JMH (bench/jmh) measured one row's github-pulls parameters
-   * at about 5x faster than interpreted. The compiled code calls only what the sandboxed context
-   * resolved while interpreting, so the sandbox holds.
+   * Interpreted only (OFF), on purpose. Compiled SpEL bytecode skips the interpreter's per-node
+   * checks (the method allowlist once resolved, the concatenation and repeat bounds, the evaluation
+   * budget), so every sandbox and red-team corpus would have to hold twice. The 5x once measured
+   * for MIXED came from a context that never compiled (spring-expression 7 compiles only with
+   * {@code SimpleEvaluationContext.Builder.withCompilationSupported()}), i.e. from JIT warm-up; the
+   * expressions are a few percent of a getparams (docs/performance.md). {@code CompiledModeTest}
+   * asserts that nothing is compiled, so turning it on means rerunning those corpora compiled.
    */
   private static final SpelParserConfiguration CONFIGURATION =
       new SpelParserConfiguration(
-          SpelCompilerMode.MIXED,
-          ExpressionCompiler.class.getClassLoader(),
-          false,
-          false,
-          0,
-          10_000);
+          SpelCompilerMode.OFF, ExpressionCompiler.class.getClassLoader(), false, false, 0, 10_000);
 
   private static final SpelExpressionParser PARSER = new SpelExpressionParser(CONFIGURATION);
 

@@ -274,8 +274,13 @@ public final class Engine {
       throws RequestFailure {
     CompiledMapping mapping = run.mapping();
     Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
-    String inputKey = InputKeys.of(input);
-    run.fetcher().owners(Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
+    // The input's key (a SHA-256 of its sorted JSON) only where it is used: cache tags for a
+    // mapping that makes calls, the maxDrop baseline.
+    boolean calls = makesCalls(mapping);
+    String inputKey = calls || mapping.maxDrop() != null ? InputKeys.of(input) : null;
+    if (calls) {
+      run.fetcher().owners(Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
+    }
     Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
     List<Row> rows = ListStage.rows(run, base);
     run.trace().stage("list", rows.size());
@@ -293,6 +298,11 @@ public final class Engine {
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
     AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
     return answer;
+  }
+
+  /** Whether getparams of {@code mapping} may call an upstream (a list or an enrich step). */
+  public static boolean makesCalls(CompiledMapping mapping) {
+    return mapping.list() != null || !mapping.enrich().isEmpty();
   }
 
   /**

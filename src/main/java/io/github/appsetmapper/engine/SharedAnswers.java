@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.upstream.call.RequestFailure;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -22,7 +23,7 @@ final class SharedAnswers {
   }
 
   /** The compiled mapping compared by identity: two loads of one file are two mappings. */
-  private record Key(Identity mapping, String input, String applicationSet) {}
+  private record Key(Identity mapping, Map<String, Object> input, String applicationSet) {}
 
   private static final class Identity {
     private final Object target;
@@ -54,11 +55,13 @@ final class SharedAnswers {
 
   Answer compute(CompiledMapping mapping, Invocation invocation, Computation computation)
       throws RequestFailure {
+    if (!Engine.makesCalls(mapping)) {
+      // Nothing to share: computing it again costs less than keying it.
+      return computation.run();
+    }
+    // The input itself is the key (maps compare by content): no rendering, no digest.
     Key key =
-        new Key(
-            new Identity(mapping),
-            InputKeys.of(invocation.parameters()),
-            invocation.applicationSetName());
+        new Key(new Identity(mapping), invocation.parameters(), invocation.applicationSetName());
     CompletableFuture<Answer> mine = new CompletableFuture<>();
     CompletableFuture<Answer> existing = inFlight.putIfAbsent(key, mine);
     if (existing != null) {

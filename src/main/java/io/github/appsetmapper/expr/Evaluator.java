@@ -65,4 +65,16 @@ public final class Evaluator {
     EvaluationBudget.current().begin();
     return expression.getValue(CONTEXT, root, type);
   }
+
+  /** As {@link #evaluate(Expression, Map)}, reading {@code plain} without SpEL where it can. */
+  public static Object evaluate(Expression expression, PlainRead plain, Map<String, Object> root) {
+    if (plain != null) {
+      EvaluationBudget.current().begin();
+      Object value = plain.read(root);
+      if (value != PlainRead.UNREAD) {
+        return value;
+      }
+    }
+    return evaluate(expression, root);
+  }
 }

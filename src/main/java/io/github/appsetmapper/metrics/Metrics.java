@@ -66,45 +66,13 @@ public final class Metrics {
 
   /** One getparams answer. {@code mapping} must be a loaded name or "unknown". */
   public void getparams(String mapping, int status, long nanos, int rows) {
-    GetparamsMeters meters =
-        getparamsMeters.computeIfAbsent(
-            List.of(mapping, Integer.toString(status)),
-            key -> {
-              Tags tags = Tags.of("mapping", key.get(0), "status", key.get(1));
-              return new GetparamsMeters(
-                  Counter.builder("appset_mapper.getparams.requests")
-                      .description("getparams calls answered, by mapping and HTTP status")
-                      .tags(tags)
-                      .register(registry),
-                  Timer.builder("appset_mapper.getparams.duration")
-                      .description("Time to answer getparams")
-                      .tags(tags)
-                      .serviceLevelObjectives(LATENCY_BUCKETS)
-                      .register(registry));
-            });
+    GetparamsMeters meters = getparamsMeters(mapping, status);
     meters.requests().increment();
     meters.duration().record(nanos, TimeUnit.NANOSECONDS);
     if (rows < 0) {
       return;
     }
-    RowMeters perMapping =
-        rowMeters.computeIfAbsent(
-            mapping,
-            name ->
-                new RowMeters(
-                    DistributionSummary.builder("appset_mapper.getparams.rows")
-                        .description("Parameter maps (Applications) per successful answer")
-                        .tags("mapping", name)
-                        .serviceLevelObjectives(1, 5, 10, 50, 100, 500, 1000)
-                        .register(registry),
-                    // An empty answer deletes every Application of the ApplicationSet: its own
-                    // counter, for an alert.
-                    Counter.builder("appset_mapper.getparams.empty")
-                        .description(
-                            "Successful answers with no parameters (Argo CD deletes the"
-                                + " Applications)")
-                        .tag("mapping", name)
-                        .register(registry)));
+    RowMeters perMapping = rowMeters(mapping);
     perMapping.rows().record(rows);
     if (rows == 0) {
       perMapping.empty().increment();
@@ -126,6 +94,53 @@ public final class Metrics {
       return Integer.toString(status);
     }
     return status >= 100 && status <= 599 ? status / 100 + "xx" : "other";
+  }
+
+  /**
+   * Registers a mapping's meters for a successful getparams before its first call (at load): the
+   * first getparams does not pay for it, and the series exist from the start, at 0.
+   */
+  public void prepareGetparams(String mapping) {
+    getparamsMeters(mapping, 200);
+    rowMeters(mapping);
+  }
+
+  private GetparamsMeters getparamsMeters(String mapping, int status) {
+    return getparamsMeters.computeIfAbsent(
+        List.of(mapping, Integer.toString(status)),
+        key -> {
+          Tags tags = Tags.of("mapping", key.get(0), "status", key.get(1));
+          return new GetparamsMeters(
+              Counter.builder("appset_mapper.getparams.requests")
+                  .description("getparams calls answered, by mapping and HTTP status")
+                  .tags(tags)
+                  .register(registry),
+              Timer.builder("appset_mapper.getparams.duration")
+                  .description("Time to answer getparams")
+                  .tags(tags)
+                  .serviceLevelObjectives(LATENCY_BUCKETS)
+                  .register(registry));
+        });
+  }
+
+  private RowMeters rowMeters(String mapping) {
+    return rowMeters.computeIfAbsent(
+        mapping,
+        name ->
+            new RowMeters(
+                DistributionSummary.builder("appset_mapper.getparams.rows")
+                    .description("Parameter maps (Applications) per successful answer")
+                    .tags("mapping", name)
+                    .serviceLevelObjectives(1, 5, 10, 50, 100, 500, 1000)
+                    .register(registry),
+                // An empty answer deletes every Application of the ApplicationSet: its own
+                // counter, for an alert.
+                Counter.builder("appset_mapper.getparams.empty")
+                    .description(
+                        "Successful answers with no parameters (Argo CD deletes the"
+                            + " Applications)")
+                    .tag("mapping", name)
+                    .register(registry)));
   }
 
   /** One upstream call; {@code status} is the HTTP status, or "error" when none came. */
@@ -294,6 +309,13 @@ public final class Metrics {
     Gauge.builder("appset_mapper.getparams.waiting", waiting, w -> w.getAsInt())
         .strongReference(true)
         .description("Getparams waiting now for the answer of an identical one in flight")
+        .register(registry);
+  }
+
+  /** The transport's timeout tasks queued: about the calls in flight, never a backlog. */
+  public void bindTransport(io.github.appsetmapper.upstream.HttpUpstream http) {
+    Gauge.builder("appset_mapper.upstream.timeouts.pending", http, h -> h.pendingTimeouts())
+        .description("Upstream call timeouts scheduled (one per call in flight)")
         .register(registry);
   }
 

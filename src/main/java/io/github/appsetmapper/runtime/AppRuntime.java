@@ -145,6 +145,9 @@ public final class AppRuntime implements AutoCloseable {
     if (redis != null) {
       metrics.bindRedis(redis.stats());
     }
+    if (transport instanceof HttpUpstream http) {
+      metrics.bindTransport(http);
+    }
     return new AppServer(options, registry, engine(), metrics, shadowing);
   }
 

@@ -18,6 +18,8 @@ public final class AppServer implements AutoCloseable {
 
   private final Undertow undertow;
   private final AtomicReference<MappingRegistry> registry;
+  private final Engine engine;
+  private final Metrics metrics;
   private final ServerState state = new ServerState();
   private final Routes routes;
 
@@ -37,6 +39,8 @@ public final class AppServer implements AutoCloseable {
       Metrics metrics,
       Shadowing shadowing) {
     this.registry = new AtomicReference<>(initial);
+    this.engine = engine;
+    this.metrics = metrics;
     this.routes = new Routes(options, state, registry, engine, metrics, shadowing);
     metrics.bind(engine.calls());
     metrics.bindWaitingGetparams(engine::waitingGetparams);
@@ -51,10 +55,10 @@ public final class AppServer implements AutoCloseable {
             .setServerOption(UndertowOptions.NO_REQUEST_TIMEOUT, millis(options.idleTimeout()))
             // The request line and headers; the body is bounded by ReadDeadline.
             .setServerOption(UndertowOptions.REQUEST_PARSE_TIMEOUT, millis(options.readTimeout()))
-            // A refused request's body is drained, never more than the largest body taken.
+            // The most a refused body is drained (BodyDrain); each route bounds its own body.
             .setServerOption(
                 UndertowOptions.MAX_ENTITY_SIZE,
-                Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes()))
+                BodyDrain.capFor(Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes())))
             .setServerOption(UndertowOptions.SHUTDOWN_TIMEOUT, WORKER_STOP_MILLIS)
             .setServerOption(UndertowOptions.MAX_HEADER_SIZE, 64 * 1024)
             .setServerOption(UndertowOptions.ALWAYS_SET_DATE, true)
@@ -67,7 +71,9 @@ public final class AppServer implements AutoCloseable {
   }
 
   public AppServer start() {
+    Warmup.warm(registry.get(), engine, metrics);
     undertow.start();
+    Warmup.probe(port());
     state.ready(true);
     return this;
   }
@@ -78,6 +84,7 @@ public final class AppServer implements AutoCloseable {
   }
 
   public void swap(MappingRegistry next) {
+    Warmup.warm(next, engine, metrics);
     registry.set(next);
   }
 

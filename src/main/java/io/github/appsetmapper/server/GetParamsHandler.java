@@ -46,6 +46,20 @@ final class GetParamsHandler implements HttpHandler {
     this.shadowing = shadowing;
   }
 
+  /**
+   * Whether the answer may be computed on the IO thread: the mapping makes no upstream call and has
+   * no {@code maxDrop} (whose baselines may live in Redis), so nothing blocks (its expressions are
+   * bounded by the evaluation budget and the deadline).
+   */
+  static boolean answersInline(MappingRegistry mappings, HttpServerExchange exchange) {
+    String name = Exchanges.mappingName(exchange);
+    if (name == null) {
+      name = mappings.defaultName();
+    }
+    CompiledMapping mapping = name == null ? null : mappings.find(name).orElse(null);
+    return mapping != null && !Engine.makesCalls(mapping) && mapping.maxDrop() == null;
+  }
+
   @Override
   public void handleRequest(HttpServerExchange exchange) {
     long started = System.nanoTime();

@@ -15,10 +15,16 @@ final class Refusals {
 
   private final ErrorAnswers errors;
   private final Metrics metrics;
+  private final BodyDrain drain;
 
-  Refusals(ErrorAnswers errors, Metrics metrics) {
+  Refusals(ErrorAnswers errors, Metrics metrics, BodyDrain drain) {
     this.errors = errors;
     this.metrics = metrics;
+    this.drain = drain;
+  }
+
+  BodyDrain drain() {
+    return drain;
   }
 
   ErrorAnswers errors() {
@@ -54,17 +60,18 @@ final class Refusals {
     }
   }
 
-  /** The answer alone, for refusals whose handler logs them itself. */
+  /**
+   * The answer alone, for refusals whose handler logs them itself. A body not read yet is read and
+   * discarded first ({@link BodyDrain}): an answer sent while the caller still sends is lost to a
+   * reset connection.
+   */
   void answer(HttpServerExchange exchange, HttpError refusal) {
     ErrorAnswer answer = errors.map(refusal);
     if (answer.status() == 405) {
       exchange.getResponseHeaders().put(Headers.ALLOW, allowed(exchange));
     }
-    if (answer.status() == 413) {
-      // The body stays unread: say the connection closes, so no client reuses it mid-body.
-      exchange.setPersistent(false);
-    }
-    Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+    drain.thenAnswer(
+        exchange, () -> Exchanges.send(exchange, answer.status(), Json.error(answer.message())));
   }
 
   /** The one method a route takes: GET for the catalogue, POST for the rest. */

@@ -52,7 +52,11 @@ final class Routes implements HttpHandler {
     this.state = state;
     this.metrics = metrics;
     ErrorAnswers errors = new ErrorAnswers(engine.redactor());
-    this.refusals = new Refusals(errors, metrics);
+    this.refusals =
+        new Refusals(
+            errors,
+            metrics,
+            new BodyDrain(Math.max(options.maxBodyBytes(), options.webhookMaxBodyBytes())));
     this.work =
         new GracefulShutdownHandler(
             exchange -> exchange.getAttachment(WORK).handleRequest(exchange));
@@ -62,9 +66,11 @@ final class Routes implements HttpHandler {
             bearer(
                 options,
                 gate(
-                    body(
-                        options,
-                        new GetParamsHandler(registry, engine, errors, metrics, shadowing)))));
+                    new BodyReader(
+                        options.maxBodyBytes(),
+                        refusals,
+                        tracked(new GetParamsHandler(registry, engine, errors, metrics, shadowing)),
+                        exchange -> GetParamsHandler.answersInline(registry.get(), exchange)))));
     HttpHandler explain =
         named(
             "explain",

@@ -17,16 +17,24 @@ import java.util.Objects;
  * when it changes. Several tokens, one per line, are all accepted, so a rotation needs no downtime.
  * Comparison is in constant time over digests of equal length; an empty token never matches. A
  * leading byte order mark and CR LF line ends (a file saved on Windows) are not part of a token.
+ *
+ * <p>The file is looked at (a stat) at most once per {@link #RECHECK_NANOS} for a token that
+ * matches, and at once for one that does not: a token added by a rotation works on its first use, a
+ * removed one stops within a second, and a getparams does not stat a file each time.
  */
 public final class Tokens {
+  static final long RECHECK_NANOS = 1_000_000_000L;
+
   private final Path file;
   private volatile Snapshot snapshot;
+  private volatile long checkedNanos;
 
   private record Snapshot(Object fileKey, long modified, long size, List<byte[]> digests) {}
 
   private Tokens(Path file, List<byte[]> fixed) {
     this.file = file;
     this.snapshot = new Snapshot(null, -1, -1, fixed);
+    this.checkedNanos = System.nanoTime();
   }
 
   public static Tokens fixed(String value) {
@@ -47,19 +55,36 @@ public final class Tokens {
     if (presented == null || presented.isEmpty()) {
       return false;
     }
-    if (file != null) {
-      try {
-        refresh();
-      } catch (IOException e) {
-        // Mid-rotation the file can vanish for a moment: keep the tokens last read.
-      }
-    }
     byte[] digest = sha256(presented);
+    if (file != null && System.nanoTime() - checkedNanos >= RECHECK_NANOS) {
+      refreshQuietly();
+    }
+    if (matches(digest)) {
+      return true;
+    }
+    if (file != null) {
+      // Perhaps a rotation added it since the last look.
+      refreshQuietly();
+      return matches(digest);
+    }
+    return false;
+  }
+
+  private boolean matches(byte[] digest) {
     boolean match = false;
     for (byte[] known : snapshot.digests()) {
       match |= MessageDigest.isEqual(digest, known);
     }
     return match;
+  }
+
+  private void refreshQuietly() {
+    checkedNanos = System.nanoTime();
+    try {
+      refresh();
+    } catch (IOException e) {
+      // Mid-rotation the file can vanish for a moment: keep the tokens last read.
+    }
   }
 
   private void refresh() throws IOException {
@@ -97,11 +122,19 @@ public final class Tokens {
     return List.copyOf(out);
   }
 
+  /** One digest per thread: looking one up per request was a measurable share of a getparams. */
+  private static final ThreadLocal<MessageDigest> SHA256 =
+      ThreadLocal.withInitial(
+          () -> {
+            try {
+              return MessageDigest.getInstance("SHA-256");
+            } catch (NoSuchAlgorithmException e) {
+              throw new IllegalStateException(e);
+            }
+          });
+
   private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    // digest() resets it for the next use.
+    return SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8));
   }
 }

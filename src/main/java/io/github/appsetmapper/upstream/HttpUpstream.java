@@ -27,9 +27,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
@@ -68,7 +67,7 @@ public final class HttpUpstream implements Upstream {
 
   private final CloseableHttpClient client;
   private final PoolingHttpClientConnectionManager connections;
-  private final ScheduledExecutorService timer;
+  private final ScheduledThreadPoolExecutor timer;
   private final long maxBodyBytes;
   private final HostPolicy serverHosts;
   private final HostLimits limits;
@@ -124,12 +123,21 @@ public final class HttpUpstream implements Upstream {
             .evictIdleConnections(TimeValue.ofSeconds(30))
             .build();
     this.timer =
-        Executors.newSingleThreadScheduledExecutor(
+        new ScheduledThreadPoolExecutor(
+            1,
             r -> {
               Thread thread = new Thread(r, "upstream-timeouts");
               thread.setDaemon(true);
               return thread;
             });
+    // Nearly every call ends before its timeout: without this each cancelled task stays queued
+    // (and wakes the timer thread) until its delay runs out, thousands of them under load.
+    timer.setRemoveOnCancelPolicy(true);
+  }
+
+  /** Timeout tasks queued: one per call in flight (read by the soak and a test). */
+  public int pendingTimeouts() {
+    return timer.getQueue().size();
   }
 
   /** What upstreams said about their rate limits, per host (read-only, for metrics). */
@@ -342,16 +350,26 @@ public final class HttpUpstream implements Upstream {
     byte[] body = new byte[0];
     HttpEntity entity = response.getEntity();
     if (entity != null) {
+      if (entity.getContentLength() > maxBodyBytes) {
+        // Declared too large: refused unread (the connection is not reused).
+        throw new BodyTooLargeException();
+      }
       try (InputStream in = entity.getContent()) {
-        body = readCapped(in);
+        body = readCapped(in, entity.getContentLength());
       }
     }
     return new UpstreamResponse(response.getCode(), Headers.of(headers), body, request.uri());
   }
 
-  private byte[] readCapped(InputStream in) throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    byte[] buffer = new byte[16 * 1024];
+  /**
+   * The body, at most {@code maxBodyBytes}. The buffers are sized from the declared length (a hint
+   * only, bounded: a lying upstream can neither make us allocate much up front nor get past the
+   * cap), so a small answer costs a small allocation.
+   */
+  private byte[] readCapped(InputStream in, long declared) throws IOException {
+    int hint = declared < 0 ? 8 * 1024 : (int) Math.min(declared + 1, 64 * 1024);
+    ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(hint, 32));
+    byte[] buffer = new byte[Math.max(Math.min(hint, 16 * 1024), 32)];
     long total = 0;
     for (int n; (n = in.read(buffer)) >= 0; ) {
       total += n;

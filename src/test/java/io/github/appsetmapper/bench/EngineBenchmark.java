@@ -25,8 +25,9 @@ import org.springframework.expression.spel.standard.SpelExpressionParser;
 
 /**
  * The per-row cost of the compiled engine: a JsonPath select on a GitHub pull request, and the
- * github-pulls mapping's parameter expressions, interpreted and with SpEL's compiler (MIXED). Run:
- * bash bench/jmh
+ * github-pulls mapping's parameter expressions. The parser modes OFF and MIXED both run
+ * interpreted: the evaluator's context does not support compilation, on purpose
+ * (docs/performance.md). Run: bash bench/jmh
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)

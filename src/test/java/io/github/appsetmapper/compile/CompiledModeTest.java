@@ -11,8 +11,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Expressions run interpreted first and then as SpEL-compiled bytecode (MIXED mode, after about a
- * hundred runs). The answers and the sandbox must be the same before and after.
+ * Expressions stay interpreted, however often they run: compiled SpEL bytecode would skip the
+ * interpreter's sandbox checks (see ExpressionCompiler). Whoever turns compilation on makes {@link
+ * #nothingIsCompiledAfterManyEvaluations} fail, and must then rerun the sandbox, red-team and fault
+ * corpora compiled. The other cases keep the answers the same over many runs.
  */
 class CompiledModeTest {
   private static CompiledExpression parameter(String expression) throws Exception {
@@ -30,6 +32,20 @@ class CompiledModeTest {
 
   private static Scope scope(Object item) {
     return Scope.empty().with(Scope.Name.ITEM, item).with(Scope.Name.INPUT, Map.of());
+  }
+
+  @Test
+  void nothingIsCompiledAfterManyEvaluations() throws Exception {
+    CompiledExpression expression =
+        parameter("item.name.toUpperCase() + '-' + #slug(item.name, 9)");
+    for (int i = 0; i < 2_000; i++) {
+      assertThat(expression.evaluate(scope(Map.of("name", "n" + i)))).isEqualTo("N" + i + "-n" + i);
+    }
+    java.lang.reflect.Field compiled =
+        org.springframework.expression.spel.standard.SpelExpression.class.getDeclaredField(
+            "compiledAst");
+    compiled.setAccessible(true);
+    assertThat(compiled.get(expression.expression())).isNull();
   }
 
   @Test
