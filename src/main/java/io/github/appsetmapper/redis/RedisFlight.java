@@ -294,6 +294,9 @@ final class RedisFlight implements SharedLevel.Flight {
                 }
                 return sent;
               });
+      if (cache) {
+        level.kept(listingName, flightSeq);
+      }
       return cache ? listing.as(version, flightSeq, now) : null;
     } catch (RedisLink.Unavailable | RuntimeException e) {
       return null;

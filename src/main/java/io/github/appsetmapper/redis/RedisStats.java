@@ -26,7 +26,11 @@ public final class RedisStats {
     INVALIDATION,
     BASELINE,
     GUARD_EPOCH,
-    MESSAGE
+    MESSAGE,
+    /** A listing older than one this replica already saw under its key (a rollback). */
+    ROLLBACK,
+    /** Another replica's key-check record does not open: the replicas' keys differ. */
+    KEY_CHECK
   }
 
   /** How a cross-replica flight went, for {@code appset_mapper_redis_leases_total{result}}. */

@@ -127,10 +127,14 @@ public final class AppRuntime implements AutoCloseable {
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */
   public AppServer server(ServerOptions options, MappingRegistry registry) {
+    AppServer server = new AppServer(options, registry, engine(), metrics);
     if (redis != null) {
       metrics.bindRedis(redis.stats());
+      // Not ready before Redis first answers (or a bounded wait ran out): a replica answering
+      // from its empty memory in those seconds would not share what the others know.
+      server.readyWhen(redis::settled);
     }
-    return new AppServer(options, registry, engine(), metrics);
+    return server;
   }
 
   @Override
