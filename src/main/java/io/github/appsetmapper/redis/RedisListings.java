@@ -49,6 +49,12 @@ final class RedisListings implements SharedLevel {
 
   private final com.github.benmanes.caffeine.cache.Cache<String, Long> invalidationMarks = marks();
 
+  private final java.util.concurrent.atomic.AtomicLong highestSeq =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Said said = new Said(java.time.Duration.ofMinutes(5));
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger("appset_mapper.redis");
+
   private static com.github.benmanes.caffeine.cache.Cache<String, Long> marks() {
     return com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
         .maximumSize(100_000)
@@ -147,6 +153,7 @@ final class RedisListings implements SharedLevel {
       Long known = invalidationMarks.getIfPresent(tag);
       return known == null ? 0 : known;
     }
+    highestSeq.accumulateAndGet(seq, Math::max);
     return invalidationMarks.asMap().merge(tag, seq, Math::max);
   }
 
@@ -161,12 +168,55 @@ final class RedisListings implements SharedLevel {
       return true;
     }
     listingMarks.asMap().merge(name, seq, Math::max);
+    highestSeq.accumulateAndGet(seq, Math::max);
     return false;
+  }
+
+  /** The next flight seq from Redis's counter, checked ({@link #NEXT_SEQ}). */
+  long nextSeq(RedisStats.Op op) throws RedisLink.Unavailable {
+    List<Object> answer =
+        link.one(
+            op,
+            commands ->
+                commands.<List<Object>>eval(
+                    NEXT,
+                    multi(),
+                    new byte[][] {RedisKeys.bytes(keys.seq())},
+                    RedisKeys.bytes(Long.toString(highestSeq.get()))));
+    return seqAnswered((Long) answer.get(0), (Long) answer.get(1));
+  }
+
+  /** A seq Redis gave, {@code repaired} 1 when the counter had to be set again. */
+  long seqAnswered(long seq, long repaired) {
+    if (repaired != 0) {
+      stats.integrityFailure(RedisStats.Sealed.SEQ);
+      if (said.first("seq")) {
+        LOG.warn(
+            "redis: the sequence counter {} was not a number this replica can trust (not a"
+                + " number, lowered, or near overflow): set again from the highest seq known"
+                + " here; something other than appset-mapper writes this Redis"
+                + " (appset_mapper_redis_integrity_failures_total{kind=\"seq\"})",
+            keys.seq());
+      }
+    }
+    highestSeq.accumulateAndGet(seq, Math::max);
+    return seq;
+  }
+
+  /** The highest seq this replica knows, the floor of the counter. */
+  long highestSeq() {
+    return highestSeq.get();
+  }
+
+  /** Said once per 5 minutes per subject. */
+  boolean sayOnce(String subject) {
+    return said.first(subject);
   }
 
   /** This replica kept {@code seq} under {@code name}: nothing older is taken from now on. */
   void kept(String name, long seq) {
     listingMarks.asMap().merge(name, seq, Math::max);
+    highestSeq.accumulateAndGet(seq, Math::max);
   }
 
   /** The listing kept under {@code name}, read whole and verified; null when none or refused. */
@@ -206,9 +256,7 @@ final class RedisListings implements SharedLevel {
   @Override
   public boolean invalidate(String tag) {
     try {
-      long seq =
-          link.one(
-              RedisStats.Op.INVALIDATE, commands -> commands.incr(RedisKeys.bytes(keys.seq())));
+      long seq = nextSeq(RedisStats.Op.INVALIDATE);
       long now = System.currentTimeMillis();
       String name = keys.invalidation(tag);
       byte[] value =
@@ -318,9 +366,26 @@ final class RedisListings implements SharedLevel {
     return timers;
   }
 
+  /**
+   * Lua: the next flight seq. The counter is not sealed (INCR needs a number), so it is checked:
+   * never below the highest seq the replica knows ({@code floor}), and set again from it when it is
+   * not a number, below it (lowered by a writer of this Redis: invalidations would no longer expire
+   * newer listings) or beyond 2^53 (INCR would overflow, forever). Returns {seq, repaired}.
+   */
+  static final String NEXT_SEQ =
+      "local function nextseq(k, floor)"
+          + " local raw = redis.call('GET', k) local v = tonumber(raw) local bad = 0"
+          + " if raw and (v == nil or v < floor or v >= 9007199254740000) then bad = 1 end"
+          + " if v == nil or v < floor or v >= 9007199254740000 then v = floor end"
+          + " v = v + 1 redis.call('SET', k, string.format('%d', v)) return {v, bad} end ";
+
+  static final String NEXT =
+      NEXT_SEQ + "local s = nextseq(KEYS[1], tonumber(ARGV[1])) return {s[1], s[2]}";
+
   static final String ACQUIRE =
-      "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
-          + " return {1, redis.call('INCR', KEYS[2])} end"
+      NEXT_SEQ
+          + "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
+          + " local s = nextseq(KEYS[2], tonumber(ARGV[3])) return {1, s[1], s[2]} end"
           + " local holder = redis.call('GET', KEYS[1])"
           + " if holder then return {0, holder} end"
           + " return {0}";

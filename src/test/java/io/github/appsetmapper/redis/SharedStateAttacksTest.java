@@ -274,6 +274,66 @@ class SharedStateAttacksTest {
     assertThat(a.getparams("pulls", BODY).status()).isEqualTo(502);
   }
 
+  @Test
+  void aSequenceCounterSetOutOfRangeIsRepairedCountedAndInvalidationsStillReachEveryReplica()
+      throws Exception {
+    rows.set(3);
+    PluginServer a = replica(mapping("pulls", "cache: {ttl: 1h}", ""), dir.resolve("keys"), true);
+    PluginServer b = replica(mapping("pulls", "cache: {ttl: 1h}", ""), dir.resolve("keys"), true);
+    assertThat(a.getparams("pulls", BODY).body()).isEqualTo(answer(3));
+    assertThat(b.getparams("pulls", BODY).body()).isEqualTo(answer(3));
+    // INCR on it would fail forever ("increment or decrement would overflow").
+    assertThat(redis.cli("SET", "appset-mapper:seq", "9223372036854775807")).isEqualTo("OK");
+    rows.set(4);
+    assertThat(admin(a, "pulls", "cache/invalidate", "").body()).contains("\"everyReplica\":true");
+    assertThat(a.redisStats().integrityFailures(RedisStats.Sealed.SEQ)).isEqualTo(1);
+    assertThat(b.getparams("pulls", BODY).body()).isEqualTo(answer(4));
+    // Lowered below what replicas know: set again from their highest seq, never reused.
+    assertThat(redis.cli("SET", "appset-mapper:seq", "0")).isEqualTo("OK");
+    rows.set(5);
+    assertThat(admin(b, "pulls", "cache/invalidate", "").body()).contains("\"everyReplica\":true");
+    assertThat(a.getparams("pulls", BODY).body()).isEqualTo(answer(5));
+    assertThat(metrics(b))
+        .contains("appset_mapper_redis_integrity_failures_total{kind=\"seq\"} 1.0");
+  }
+
+  @Test
+  void aLeaseThatIsNotOursIsIgnoredNotWaitedOn() throws Exception {
+    java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+    AtomicInteger asked = new AtomicInteger();
+    stub.on(
+        "GET /repos/held/pulls",
+        r -> {
+          asked.incrementAndGet();
+          try {
+            release.await(60, java.util.concurrent.TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          return Reply.json(200, numbers(2));
+        });
+    PluginServer a = replica(mapping("pulls", "", ""), dir.resolve("keys"), true);
+    String held = SharedReplicasTest.body("held");
+    java.util.concurrent.ExecutorService pool =
+        java.util.concurrent.Executors.newFixedThreadPool(1);
+    try {
+      var first = pool.submit(() -> a.getparams("pulls", held));
+      waitFor("the call holds the lease", () -> asked.get() == 1);
+      String lease = redis.cli("--scan", "--pattern", "appset-mapper:lease:*");
+      assertThat(lease).startsWith("appset-mapper:lease:");
+      release.countDown();
+      assertThat(first.get().body()).isEqualTo(answer(2));
+      // Anyone who can write this Redis: a lease of ten minutes nobody holds.
+      assertThat(redis.cli("SET", lease, "evil", "PX", "600000")).isEqualTo("OK");
+      assertThat(a.getparams("pulls", held).body()).isEqualTo(answer(2));
+      assertThat(a.redisStats().integrityFailures(RedisStats.Sealed.LEASE)).isEqualTo(1);
+      assertThat(a.redisStats().leases(RedisStats.Lease.GAVE_UP)).isZero();
+    } finally {
+      release.countDown();
+      pool.shutdownNow();
+    }
+  }
+
   /** A client of the shared Redis, as anyone holding its password. */
   RedisClient attacker() {
     return RedisClient.create(
