@@ -334,6 +334,48 @@ class SharedStateAttacksTest {
     }
   }
 
+  @Test
+  void aWrongPasswordIsNamedAsSuchInOneLineWithoutThePassword() throws Exception {
+    LogCapture logs = new LogCapture();
+    closing.add(logs);
+    Files.writeString(dir.resolve("password"), "wrong-password-4c1d\n");
+    guarded(false);
+    waitFor(
+        "the refusal logged",
+        () -> logs.lines().stream().anyMatch(l -> l.contains("cannot connect")));
+    String line =
+        logs.lines().stream().filter(l -> l.contains("cannot connect")).findFirst().orElseThrow();
+    assertThat(line).contains("Redis refused the credentials").contains("WRONGPASS");
+    assertThat(line).doesNotContain("wrong-password-4c1d").doesNotContain("<unresolved>");
+    assertThat(logs.lines()).noneMatch(l -> l.contains("wrong-password-4c1d"));
+  }
+
+  @Test
+  void aFullRedisRefusingWritesIsLoggedOncePerOperationAndSaysWhatItMeans() throws Exception {
+    LogCapture logs = new LogCapture();
+    closing.add(logs);
+    PluginServer a = guarded(true);
+    assertThat(redis.cli("CONFIG", "SET", "maxmemory", "1")).isEqualTo("OK");
+    for (int i = 0; i < 3; i++) {
+      rows.set(14 + i);
+      assertThat(a.getparams("pulls", BODY).status()).isEqualTo(200);
+    }
+    assertThat(admin(a, "pulls", "cache/invalidate", "").body()).contains("\"everyReplica\":false");
+    assertThat(a.redisStats().up()).isTrue();
+    List<String> lines = logs.lines();
+    assertThat(lines.stream().filter(l -> l.contains("baseline_write refused by Redis (OOM")))
+        .hasSize(1);
+    assertThat(lines.stream().filter(l -> l.contains("invalidate refused by Redis (OOM")))
+        .hasSize(1);
+    assertThat(lines)
+        .anyMatch(
+            l ->
+                l.contains("maxDrop baselines are kept in this replica's memory only")
+                    && l.contains("appset_mapper_redis_errors_total{op=\"baseline_write\"}"));
+    assertThat(metrics(a))
+        .containsPattern("appset_mapper_redis_errors_total\\{op=\"baseline_write\"} [1-9]");
+  }
+
   /** A client of the shared Redis, as anyone holding its password. */
   RedisClient attacker() {
     return RedisClient.create(
