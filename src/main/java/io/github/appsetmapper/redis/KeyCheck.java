@@ -18,7 +18,14 @@ import org.slf4j.LoggerFactory;
  */
 final class KeyCheck implements Runnable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.redis");
-  private static final long KEEP_MILLIS = 7L * 24 * 3600 * 1000;
+
+  /**
+   * How long a record stays unless rewritten ({@link #refresh}, every {@link #REFRESH_MILLIS}): a
+   * key id no replica seals with any more (after a rotation) stops being reported soon after.
+   */
+  private static final long KEEP_MILLIS = 10L * 60 * 1000;
+
+  static final long REFRESH_MILLIS = 2L * 60 * 1000;
   private static final byte[] TEXT = "appset-mapper key check".getBytes(StandardCharsets.US_ASCII);
 
   private final RedisLink link;
@@ -49,15 +56,31 @@ final class KeyCheck implements Runnable {
         }
         cursor = page;
       }
-      String mine = keys.keyCheck(seal.sealingKeyId());
-      long now = System.currentTimeMillis();
-      byte[] value = seal.seal(mine, now, now + KEEP_MILLIS, 0, Seal.newVersion(), TEXT);
-      link.one(
-          RedisStats.Op.CACHE_WRITE,
-          commands -> commands.set(RedisKeys.bytes(mine), value, SetArgs.Builder.px(KEEP_MILLIS)));
+      write();
     } catch (RedisLink.Unavailable e) {
       // Checked again the next time Redis answers.
     }
+  }
+
+  /** Writes this replica's record again, so that it outlives no rotation by much. */
+  void refresh() {
+    if (!link.up()) {
+      return;
+    }
+    try {
+      write();
+    } catch (RedisLink.Unavailable | RuntimeException e) {
+      // Written again at the next refresh.
+    }
+  }
+
+  private void write() throws RedisLink.Unavailable {
+    String mine = keys.keyCheck(seal.sealingKeyId());
+    long now = System.currentTimeMillis();
+    byte[] value = seal.seal(mine, now, now + KEEP_MILLIS, 0, Seal.newVersion(), TEXT);
+    link.one(
+        RedisStats.Op.CACHE_WRITE,
+        commands -> commands.set(RedisKeys.bytes(mine), value, SetArgs.Builder.px(KEEP_MILLIS)));
   }
 
   private void check(String name) throws RedisLink.Unavailable {

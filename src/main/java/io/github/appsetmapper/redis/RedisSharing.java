@@ -35,8 +35,14 @@ public final class RedisSharing implements AutoCloseable {
     RedisEvents events = new RedisEvents(seal, keys.channel(), stats, background);
     this.link =
         new RedisLink(settings, stats, keys.channel(), (from, message) -> events.received(message));
-    link.onUp(new KeyCheck(link, seal, keys, stats));
+    KeyCheck keyCheck = new KeyCheck(link, seal, keys, stats);
+    link.onUp(keyCheck);
     link.start();
+    timers.scheduleWithFixedDelay(
+        keyCheck::refresh,
+        KeyCheck.REFRESH_MILLIS,
+        KeyCheck.REFRESH_MILLIS,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
     this.sharing =
         new Engine.Sharing(
             new RedisListings(link, seal, keys, stats, events, redactor, settings, timers),
