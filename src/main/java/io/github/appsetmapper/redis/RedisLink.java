@@ -70,7 +70,7 @@ final class RedisLink implements AutoCloseable {
   private volatile StatefulRedisConnection<byte[], byte[]> connection;
   private volatile StatefulRedisPubSubConnection<byte[], byte[]> subscription;
   private volatile boolean closed;
-  private volatile boolean triedOnce;
+  private volatile String lastConnectFailure;
   private volatile boolean reachedOnce;
   private volatile Runnable onUp = () -> {};
 
@@ -267,6 +267,29 @@ final class RedisLink implements AutoCloseable {
     };
   }
 
+  /** Redis's NOAUTH / WRONGPASS / NOPERM answer anywhere among the causes (or suppressed). */
+  private static String credentialsRefused(Throwable at, int depth) {
+    if (at == null || depth > 16) {
+      return null;
+    }
+    String message = at.getMessage();
+    if (message != null) {
+      for (String code : new String[] {"NOAUTH", "WRONGPASS", "NOPERM"}) {
+        int where = message.indexOf(code + " ");
+        if (where >= 0) {
+          return message.substring(where);
+        }
+      }
+    }
+    for (Throwable suppressed : at.getSuppressed()) {
+      String found = credentialsRefused(suppressed, depth + 1);
+      if (found != null) {
+        return found;
+      }
+    }
+    return at.getCause() == at ? null : credentialsRefused(at.getCause(), depth + 1);
+  }
+
   private static String oneLine(String text) {
     String flat = text.replaceAll("[\\p{Cntrl}]+", " ").strip();
     return flat.length() > 200 ? flat.substring(0, 200) + "..." : flat;
@@ -334,12 +357,14 @@ final class RedisLink implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       }
-      if (connection == null && !triedOnce) {
-        triedOnce = true;
+      String why = describe(e);
+      if (connection == null && !why.equals(lastConnectFailure)) {
+        // Said once per cause: a first timeout on a cold start must not hide a refused password.
+        lastConnectFailure = why;
         LOG.warn(
             "redis: cannot connect to {} ({}): every replica uses its own memory until it can",
             settings.where(),
-            describe(e));
+            why);
       }
       if (!closed) {
         long again =
@@ -367,19 +392,11 @@ final class RedisLink implements AutoCloseable {
    * Redis's own words hold no password.
    */
   static String describe(Throwable cause) {
-    for (Throwable at = cause; at != null; at = at.getCause()) {
-      String message = at.getMessage();
-      if (at instanceof RedisCommandExecutionException && message != null) {
-        String code = message.split(" ", 2)[0];
-        if (code.equals("NOAUTH") || code.equals("WRONGPASS") || code.equals("NOPERM")) {
-          return "Redis refused the credentials: "
-              + oneLine(message)
-              + " (check --redis-password-file and --redis-username-file)";
-        }
-      }
-      if (at.getCause() == at) {
-        break;
-      }
+    String refusal = credentialsRefused(cause, 0);
+    if (refusal != null) {
+      return "Redis refused the credentials: "
+          + oneLine(refusal)
+          + " (check --redis-password-file and --redis-username-file)";
     }
     Throwable root = cause;
     while (root instanceof ExecutionException && root.getCause() != null) {

@@ -340,12 +340,18 @@ class SharedStateAttacksTest {
     closing.add(logs);
     Files.writeString(dir.resolve("password"), "wrong-password-4c1d\n");
     guarded(false);
+    String here = "cannot connect to " + redis.url();
     waitFor(
         "the refusal logged",
-        () -> logs.lines().stream().anyMatch(l -> l.contains("cannot connect")));
+        () ->
+            logs.lines().stream()
+                .anyMatch(l -> l.contains(here) && l.contains("Redis refused the credentials")));
     String line =
-        logs.lines().stream().filter(l -> l.contains("cannot connect")).findFirst().orElseThrow();
-    assertThat(line).contains("Redis refused the credentials").contains("WRONGPASS");
+        logs.lines().stream()
+            .filter(l -> l.contains(here) && l.contains("Redis refused the credentials"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(line).contains("WRONGPASS");
     assertThat(line).doesNotContain("wrong-password-4c1d").doesNotContain("<unresolved>");
     assertThat(logs.lines()).noneMatch(l -> l.contains("wrong-password-4c1d"));
   }
