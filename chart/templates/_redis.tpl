@@ -54,3 +54,21 @@ app.kubernetes.io/component: redis
 {{- printf "%s-integrity" (include "appset-mapper.redisName" .) }}
 {{- end }}
 {{- end }}
+
+{{/*
+The key prefix: redis.keyPrefix, or by default one naming the release and its namespace, so that
+two releases on one Redis never share keys (they would read each other's baselines, sealed with
+other keys, as refusals). Over 64 characters (the server's limit): a digest of them instead.
+*/}}
+{{- define "appset-mapper.redisKeyPrefix" -}}
+{{- if .Values.redis.keyPrefix -}}
+{{- .Values.redis.keyPrefix -}}
+{{- else -}}
+{{- $named := printf "appset-mapper:%s.%s:" .Release.Namespace .Release.Name -}}
+{{- if le (len $named) 64 -}}
+{{- $named -}}
+{{- else -}}
+{{- printf "appset-mapper:%s:" (printf "%s.%s" .Release.Namespace .Release.Name | sha256sum | trunc 16) -}}
+{{- end -}}
+{{- end -}}
+{{- end -}}

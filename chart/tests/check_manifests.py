@@ -10,6 +10,7 @@ never from the chart's helpers. Prints one `ok <check>` or `not ok <check>: <why
 """
 import argparse
 import base64
+import hashlib
 import json
 import re
 import sys
@@ -414,7 +415,11 @@ def main():
         name = f"{deployment['metadata']['name']}-redis"
         url = r.get("url") or f"redis://{name}.{ns}.svc.{values['clusterDomain']}:6379"
         eq(pairs.get("--redis"), url, "--redis URL")
-        eq(pairs.get("--redis-key-prefix"), r["keyPrefix"], "--redis-key-prefix")
+        # Two releases on one Redis never share keys: the default prefix names the release.
+        prefix = r.get("keyPrefix") or f"appset-mapper:{ns}.{a.release}:"
+        if not r.get("keyPrefix") and len(prefix) > 64:
+            prefix = "appset-mapper:" + hashlib.sha256(f"{ns}.{a.release}".encode()).hexdigest()[:16] + ":"
+        eq(pairs.get("--redis-key-prefix"), prefix, "--redis-key-prefix")
         eq(pairs.get("--redis-timeout"), r["timeout"], "--redis-timeout")
         expect(not any("@" in a for a in args if a.startswith("redis")), "credentials in the Redis URL")
 

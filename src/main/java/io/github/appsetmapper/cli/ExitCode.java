@@ -39,7 +39,7 @@ final class ExitCode {
     }
     return switch (known.kind()) {
       case INPUT -> INPUT;
-      case FAILED, CONNECT, TIMEOUT, DEADLINE, GUARD, OVERLOAD -> UPSTREAM;
+      case FAILED, CONNECT, TIMEOUT, DEADLINE, GUARD, GUARD_UNKNOWN, OVERLOAD -> UPSTREAM;
       case LOCAL, EXPRESSION, SECRET -> FAILED;
     };
   }

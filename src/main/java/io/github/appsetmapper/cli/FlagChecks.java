@@ -26,17 +26,22 @@ final class FlagChecks {
     return this;
   }
 
-  /** A size flag ({@code 128Mi}): as {@link #range}, the bounds written as sizes. */
-  FlagChecks size(String flag, long value, long min, long max) {
-    if (problem == null && (value < min || value > max)) {
+  /**
+   * A size flag ({@code 128Mi}): as {@link #range}, the bounds written as sizes; null (an option
+   * not given, whose default is applied later) passes.
+   */
+  FlagChecks size(String flag, Long value, long min, long max) {
+    if (problem == null && value != null && (value < min || value > max)) {
       problem = flag + " must be from " + size(min) + " to " + size(max) + ", not " + size(value);
     }
     return this;
   }
 
-  /** A duration flag: within {@code min..max}. */
+  /** A duration flag: within {@code min..max}; null (not given, defaulted later) passes. */
   FlagChecks duration(String flag, Duration value, Duration min, Duration max) {
-    if (problem == null && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
+    if (problem == null
+        && value != null
+        && (value.compareTo(min) < 0 || value.compareTo(max) > 0)) {
       problem =
           flag + " must be from " + format(min) + " to " + format(max) + ", not " + format(value);
     }

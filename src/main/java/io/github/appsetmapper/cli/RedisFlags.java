@@ -43,32 +43,34 @@ final class RedisFlags {
       description = "PEM CA certificates that sign a rediss:// server's certificate.")
   Path caFile;
 
+  // No picocli defaults below: an option given without --redis must be told apart from its
+  // default (refused, as the file options are); the defaults are applied in settings().
   @Option(
       names = "--redis-key-prefix",
       paramLabel = "<prefix>",
-      defaultValue = RedisSettings.DEFAULT_PREFIX,
-      description = "Prefix of every key and channel in Redis (default ${DEFAULT-VALUE}).")
+      description =
+          "Prefix of every key and channel in Redis (default "
+              + RedisSettings.DEFAULT_PREFIX
+              + ").")
   String prefix;
 
   @Option(
       names = "--redis-timeout",
       paramLabel = "<duration>",
-      defaultValue = "250ms",
       converter = DurationConverter.class,
       description =
           "Longest wait for Redis before this replica goes on with its own memory (default"
-              + " ${DEFAULT-VALUE}).")
+              + " 250ms).")
   Duration timeout;
 
   @Option(
       names = "--redis-max-entry-bytes",
-      defaultValue = "8Mi",
       converter = ByteSizeConverter.class,
       paramLabel = "SIZE",
       description =
           "Largest listing (its bodies) put in Redis; larger ones stay in the replica's memory"
-              + " (default ${DEFAULT-VALUE}).")
-  long maxEntryBytes;
+              + " (default 8Mi).")
+  Long maxEntryBytes;
 
   /**
    * The settings, or null without {@code --redis}.
@@ -77,8 +79,17 @@ final class RedisFlags {
    */
   RedisSettings settings() {
     if (url == null) {
-      if (keysFile != null || usernameFile != null || passwordFile != null || caFile != null) {
-        throw new IllegalArgumentException("--redis-* options need --redis URL");
+      java.util.List<String> given = new java.util.ArrayList<>();
+      addIf(given, keysFile, "--redis-integrity-keys-file");
+      addIf(given, usernameFile, "--redis-username-file");
+      addIf(given, passwordFile, "--redis-password-file");
+      addIf(given, caFile, "--redis-ca-file");
+      addIf(given, prefix, "--redis-key-prefix");
+      addIf(given, timeout, "--redis-timeout");
+      addIf(given, maxEntryBytes, "--redis-max-entry-bytes");
+      if (!given.isEmpty()) {
+        throw new IllegalArgumentException(
+            String.join(", ", given) + " given without --redis URL: nothing would use it");
       }
       return null;
     }
@@ -88,9 +99,15 @@ final class RedisFlags {
         passwordFile,
         caFile,
         keysFile,
-        prefix,
-        timeout,
-        maxEntryBytes,
+        prefix == null ? RedisSettings.DEFAULT_PREFIX : prefix,
+        timeout == null ? RedisSettings.DEFAULT_TIMEOUT : timeout,
+        maxEntryBytes == null ? RedisSettings.DEFAULT_MAX_ENTRY_BYTES : maxEntryBytes,
         Duration.ofSeconds(1));
+  }
+
+  private static void addIf(java.util.List<String> given, Object value, String flag) {
+    if (value != null) {
+      given.add(flag);
+    }
   }
 }

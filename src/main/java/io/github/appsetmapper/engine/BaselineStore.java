@@ -45,21 +45,43 @@ public interface BaselineStore {
 
   /**
    * What the store holds for a key: {@code available} false when it cannot answer; {@code value}
-   * null when it holds none; {@code current} the epochs in force now.
+   * null when it holds none; {@code current} the epochs in force now; {@code unreadable} why the
+   * value held cannot be used (it does not open with this replica's keys), null when it can; {@code
+   * witness} what the store needs to write over exactly the value read (compare-and-set).
    */
-  record Read(boolean available, Baseline value, Epochs current) {
-    public static final Read UNAVAILABLE = new Read(false, null, Epochs.ZERO);
+  record Read(
+      boolean available, Baseline value, Epochs current, String unreadable, String witness) {
+    public static final Read UNAVAILABLE = new Read(false, null, Epochs.ZERO, null, null);
+
+    public Read(boolean available, Baseline value, Epochs current) {
+      this(available, value, current, null, null);
+    }
   }
 
-  /** A reset another replica made: mapping name, and the input and ApplicationSet digests. */
-  record Reset(String mapping, String input, String applicationSet) {}
+  /**
+   * A reset another replica made: mapping name, the input and ApplicationSet digests, and its
+   * {@code generation}: for one key the seq of its reset marker, else the new epoch of the mapping
+   * (or input). Only what was written before it is forgotten: a baseline with a seq (or epoch) at
+   * least this high came after the reset, and a replayed message cannot clear it.
+   */
+  record Reset(String mapping, String input, String applicationSet, long generation) {}
+
+  /** Whether baselines are shared (false: this replica alone, {@link #NONE}). */
+  default boolean shared() {
+    return false;
+  }
 
   default Read read(Key key) {
     return Read.UNAVAILABLE;
   }
 
-  /** Records {@code baseline} (last writer wins; readers take the highest seq they know). */
-  default void write(Key key, Baseline baseline) {}
+  /**
+   * Records {@code baseline} over the value {@code basis} read, and only over it: a value written
+   * meanwhile (another replica's, or one this replica cannot open) is kept (readers take the
+   * highest seq they know; this replica's floor holds its own). Nothing is written when {@code
+   * basis} was not read from the store.
+   */
+  default void write(Key key, Baseline baseline, Read basis) {}
 
   /**
    * Forgets baselines on every replica: all of {@code mapping}'s ({@code input} null), one input's

@@ -94,13 +94,15 @@ public final class DropGuard {
 
   DropGuard(int maxKeys, BaselineStore store) {
     this.store = store;
-    // Another replica's reset: this replica's floors for it go at once.
+    // Another replica's reset: this replica's floors written before it go at once (a floor
+    // written after it, under its generation, stays: a replayed message cannot clear it).
     store.onReset(
         reset ->
             forget(
                 reset.mapping(),
                 reset.input() == null ? null : Digest.ofHex(reset.input()),
-                reset.applicationSet() == null ? null : Digest.ofHex(reset.applicationSet())));
+                reset.applicationSet() == null ? null : Digest.ofHex(reset.applicationSet()),
+                floor -> before(floor, reset)));
     this.last =
         Caffeine.newBuilder()
             .maximumSize(maxKeys)
@@ -114,6 +116,17 @@ public final class DropGuard {
             .build();
   }
 
+  /** Whether {@code floor} was written before {@code reset} (which then clears it). */
+  private static boolean before(Floor floor, BaselineStore.Reset reset) {
+    if (reset.input() != null && reset.applicationSet() != null) {
+      return floor.seq() < reset.generation();
+    }
+    if (reset.input() != null) {
+      return floor.epochs().input() < reset.generation();
+    }
+    return floor.epochs().mapping() < reset.generation();
+  }
+
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
       throws RequestFailure {
@@ -121,7 +134,8 @@ public final class DropGuard {
       return;
     }
     Key key = Key.of(mapping, Digest.of(input), Digest.of(applicationSet));
-    Floor known = baseline(key);
+    BaselineStore.Read shared = store.read(key.shared());
+    Floor known = baseline(key, shared, mapping);
     Integer before = known == null || known.rows() < 0 ? null : known.rows();
     if (before != null && maxDrop.refuses(before, rows)) {
       throw RequestFailure.guard(
@@ -144,20 +158,43 @@ public final class DropGuard {
             known == null ? 1 : known.seq() + 1,
             known == null ? BaselineStore.Epochs.ZERO : known.epochs());
     last.put(key, next);
-    store.write(key.shared(), new BaselineStore.Baseline(next.rows(), next.seq(), next.epochs()));
+    store.write(
+        key.shared(), new BaselineStore.Baseline(next.rows(), next.seq(), next.epochs()), shared);
   }
 
   /**
    * The baseline in force for {@code key}: the shared one, unless this replica's floor is newer
    * (the shared one was lost or replayed); the floor alone while the store cannot answer. A floor
-   * written before a reset the store shows is cleared; so is one a newer reset marker covers. Null:
-   * none. The epochs of the result are the ones in force.
+   * written before a reset the store shows is cleared; so is one a newer reset marker covers. What
+   * the store showed becomes this replica's floor (rows -1: read, none there), so that the key
+   * counts as known when the store stops answering. Null: none. The epochs of the result are the
+   * ones in force.
+   *
+   * @throws RequestFailure the baseline cannot be known: the store holds one this replica cannot
+   *     open, or it never answered for this key and this replica has no floor of its own (a replica
+   *     started while Redis was out of reach must not answer a drop the shared baseline would
+   *     refuse)
    */
-  private Floor baseline(Key key) {
+  private Floor baseline(Key key, BaselineStore.Read shared, String mapping) throws RequestFailure {
     Floor floor = last.getIfPresent(key);
-    BaselineStore.Read shared = store.read(key.shared());
     if (!shared.available()) {
+      if (floor == null && store.shared()) {
+        throw RequestFailure.guardUnknown(
+            "maxDrop: no baseline known for this input: Redis has not answered for it since this"
+                + " replica started, and the shared baseline may refuse this answer; refused so"
+                + " that Argo CD keeps its Applications. Retried answers pass once Redis answers"
+                + " (appset_mapper_redis_up)");
+      }
       return floor;
+    }
+    if (shared.unreadable() != null) {
+      throw RequestFailure.guardUnknown(
+          "maxDrop: the shared baseline for this input cannot be used: "
+              + shared.unreadable()
+              + "; refused so that Argo CD keeps its Applications. Give every replica the same"
+              + " --redis-integrity-keys-file, or POST /mappings/"
+              + mapping
+              + "/guard/reset");
     }
     BaselineStore.Epochs current = shared.current();
     if (floor != null && floor.epochs().olderThan(current)) {
@@ -168,16 +205,16 @@ public final class DropGuard {
     if (value != null && value.epochs().olderThan(current)) {
       value = null;
     }
+    Floor known;
     if (value != null && (floor == null || value.seq() >= floor.seq())) {
-      if (value.reset() && floor != null) {
-        last.invalidate(key);
-      }
-      return new Floor(value.rows(), value.seq(), current);
+      known = new Floor(value.rows(), value.seq(), current);
+    } else if (floor != null) {
+      known = new Floor(floor.rows(), floor.seq(), current);
+    } else {
+      known = new Floor(-1, 0, current);
     }
-    if (floor != null) {
-      return new Floor(floor.rows(), floor.seq(), current);
-    }
-    return new Floor(-1, 0, current);
+    last.put(key, known);
+    return known;
   }
 
   /**
@@ -220,10 +257,20 @@ public final class DropGuard {
   }
 
   private int forget(String mapping, Digest inputDigest, Digest appSetDigest) {
+    return forget(mapping, inputDigest, appSetDigest, floor -> true);
+  }
+
+  private int forget(
+      String mapping,
+      Digest inputDigest,
+      Digest appSetDigest,
+      java.util.function.Predicate<Floor> written) {
     int count = 0;
-    for (Key key : last.asMap().keySet()) {
-      if (key.matches(mapping, inputDigest, appSetDigest)) {
-        last.invalidate(key);
+    for (var entry : last.asMap().entrySet()) {
+      if (entry.getKey().matches(mapping, inputDigest, appSetDigest)
+          && written.test(entry.getValue())
+          && last.asMap().remove(entry.getKey(), entry.getValue())
+          && entry.getValue().rows() >= 0) {
         count++;
       }
     }
@@ -233,8 +280,8 @@ public final class DropGuard {
   /** How many baselines {@code mapping} has. */
   public int baselines(String mapping) {
     int count = 0;
-    for (Key key : last.asMap().keySet()) {
-      if (key.mapping().equals(mapping)) {
+    for (var entry : last.asMap().entrySet()) {
+      if (entry.getKey().mapping().equals(mapping) && entry.getValue().rows() >= 0) {
         count++;
       }
     }

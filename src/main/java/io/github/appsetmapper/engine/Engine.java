@@ -311,7 +311,7 @@ public final class Engine {
    */
   private static boolean mayBeTheDeadline(RequestFailure.Kind kind) {
     return switch (kind) {
-      case INPUT, GUARD, SECRET -> false;
+      case INPUT, GUARD, GUARD_UNKNOWN, SECRET -> false;
       case FAILED, CONNECT, TIMEOUT, DEADLINE, LOCAL, OVERLOAD, EXPRESSION -> true;
     };
   }

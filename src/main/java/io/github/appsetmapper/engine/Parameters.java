@@ -28,6 +28,7 @@ final class Parameters {
     long unheld = 0;
     for (Row row : rows) {
       Map<String, Object> parameters = of(run.mapping(), row, Scopes.row(base, row));
+      refuseSecrets(run, row, parameters);
       run.trace().parameters(row.index(), parameters);
       answer.add(parameters);
       unheld += JsonCodec.estimate(parameters);
@@ -38,6 +39,52 @@ final class Parameters {
     }
     run.books().holdAnswer(answer.size(), unheld);
     return answer;
+  }
+
+  /**
+   * Refuses an answer that would carry a secret value this server uses (an upstream echoing the
+   * token it was sent into a field a parameter maps), in any form the {@link
+   * io.github.appsetmapper.secret.Redactor} knows (as is, JSON-escaped, percent-encoded, base64).
+   * Masking it would not do: Argo CD would create Applications from the mask. The failure names the
+   * parameter and row, never the value.
+   */
+  private static void refuseSecrets(Execution run, Row row, Map<String, Object> parameters)
+      throws RequestFailure {
+    for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
+      if (holdsSecret(run, parameter.getValue())) {
+        throw new RequestFailure(
+            "parameter '"
+                + parameter.getKey()
+                + "' of row "
+                + row.index()
+                + " holds a secret value this server uses (an upstream echoing a credential?);"
+                + " refused so that no secret reaches Argo CD",
+            RequestFailure.Kind.FAILED);
+      }
+    }
+  }
+
+  private static boolean holdsSecret(Execution run, Object value) {
+    if (value instanceof String text) {
+      return !run.redactor().redact(text).equals(text);
+    }
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (holdsSecret(run, String.valueOf(entry.getKey()))
+            || holdsSecret(run, entry.getValue())) {
+          return true;
+        }
+      }
+      return false;
+    }
+    if (value instanceof Iterable<?> items) {
+      for (Object item : items) {
+        if (holdsSecret(run, item)) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope)

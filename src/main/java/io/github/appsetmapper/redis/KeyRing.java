@@ -5,9 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,11 +16,11 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The integrity keys for what goes to Redis, read from a file (a Kubernetes Secret): one key per
- * line, {@code ID=SECRET} or a bare {@code SECRET} (its id is then a digest of it), {@code #}
- * comments. The first key seals; every key opens, so that a rotation needs no downtime: add the new
- * key as a second line everywhere, then move it first, then drop the old one. A secret has at least
- * 32 characters; the AES-256 key is derived from it (HMAC-SHA256), never the text itself. The file
- * is read again when it changes.
+ * line, {@code ID=SECRET} (a line without an id, with an empty id or an id used twice is refused,
+ * naming the line, never the secret), {@code #} comments. The first key seals; every key opens, so
+ * that a rotation needs no downtime: add the new key as a second line everywhere, then move it
+ * first, then drop the old one. A secret has at least 32 characters; the AES-256 key is derived
+ * from it (HMAC-SHA256), never the text itself. The file is read again when it changes.
  */
 final class KeyRing {
   static final int MIN_SECRET_CHARS = 32;
@@ -55,9 +53,13 @@ final class KeyRing {
     return parse(text, file.toString());
   }
 
-  /** Parses the text of a key file; {@code where} names it in errors (never a secret). */
+  /**
+   * Parses the text of a key file; {@code where} names it in errors, which name the line, never a
+   * secret.
+   */
   static KeyRing parse(String text, String where) throws IOException {
     List<Key> keys = new ArrayList<>();
+    Map<String, Integer> lines = new LinkedHashMap<>();
     int number = 0;
     for (String raw : text.split("\n", -1)) {
       number++;
@@ -66,14 +68,26 @@ final class KeyRing {
         continue;
       }
       int equals = line.indexOf('=');
-      String id;
-      String secret;
-      if (equals > 0 && ID.matcher(line.substring(0, equals)).matches()) {
-        id = line.substring(0, equals);
-        secret = line.substring(equals + 1);
-      } else {
-        secret = line;
-        id = "k" + HexFormat.of().formatHex(sha256(secret)).substring(0, 12);
+      if (equals < 0) {
+        throw new IOException(
+            where + " line " + number + ": not ID=SECRET (an id, '=', then the secret)");
+      }
+      String id = line.substring(0, equals);
+      String secret = line.substring(equals + 1);
+      if (id.isEmpty()) {
+        throw new IOException(where + " line " + number + ": the id before '=' is empty");
+      }
+      if (!ID.matcher(id).matches()) {
+        throw new IOException(
+            where
+                + " line "
+                + number
+                + ": the id before '=' must be 1 to 32 letters, digits, '.', '_' or '-'");
+      }
+      Integer before = lines.putIfAbsent(id, number);
+      if (before != null) {
+        throw new IOException(
+            where + " line " + number + ": the id '" + id + "' is already on line " + before);
       }
       if (secret.length() < MIN_SECRET_CHARS) {
         throw new IOException(
@@ -109,14 +123,6 @@ final class KeyRing {
       return new SecretKeySpec(mac.doFinal(LABEL), "AES");
     } catch (GeneralSecurityException e) {
       throw new IOException("cannot derive a key: " + e.getMessage());
-    }
-  }
-
-  private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
     }
   }
 }

@@ -19,11 +19,21 @@ import java.util.function.Consumer;
  * The messages replicas send each other on one Redis channel, only to act sooner: pub/sub delivers
  * at most once (a replica reconnecting misses what was sent meanwhile), so nothing depends on them;
  * what counts is in keys (invalidation and reset generations, landed flights). Every message is
- * sealed like a value (the channel is its name), expires after a minute and is taken once (its
- * version remembered), so that a message can be neither forged nor replayed.
+ * sealed like a value (the channel is its name), is refused once older than {@link #WINDOW_MILLIS}
+ * (by the time sealed in it; replicas' clocks agree far better than that) and is taken once (its
+ * version remembered), so that a message can be neither forged nor replayed: a captured message
+ * published again later is refused even by a replica that restarted since (its memory of what it
+ * took is gone, the window is not). Resets carry their generation besides, so that one cannot clear
+ * a baseline written after it either.
  */
 final class RedisEvents {
-  private static final long LIFETIME_MILLIS = 60_000;
+  /** How old a message may be when it arrives: delivery takes milliseconds. */
+  static final long WINDOW_MILLIS = 10_000;
+
+  private static final long LIFETIME_MILLIS = WINDOW_MILLIS;
+
+  /** Larger messages are not opened: ours are a few hundred bytes. */
+  static final int MAX_MESSAGE_BYTES = 16 * 1024;
 
   enum Kind {
     LANDED,
@@ -41,7 +51,7 @@ final class RedisEvents {
   private final Cache<String, Boolean> seen =
       Caffeine.newBuilder()
           .maximumSize(100_000)
-          .expireAfterWrite(Duration.ofMillis(LIFETIME_MILLIS + Seal.CLOCK_SLACK_MILLIS * 2))
+          .expireAfterWrite(Duration.ofMillis(WINDOW_MILLIS * 3))
           .build();
   private final ConcurrentHashMap<String, CompletableFuture<Void>> landings =
       new ConcurrentHashMap<>();
@@ -95,7 +105,14 @@ final class RedisEvents {
   void received(byte[] message) {
     Event event;
     try {
-      Seal.Opened opened = seal.open(channel, message, System.currentTimeMillis());
+      if (message == null || message.length > MAX_MESSAGE_BYTES) {
+        throw new IOException("too large");
+      }
+      long now = System.currentTimeMillis();
+      Seal.Opened opened = seal.open(channel, message, now);
+      if (Math.abs(now - opened.header().storedAt()) > WINDOW_MILLIS) {
+        throw new IOException("outside its window: a replay");
+      }
       if (seen.asMap().putIfAbsent(opened.header().version(), Boolean.TRUE) != null) {
         return;
       }

@@ -48,6 +48,7 @@ final class RedisFlight implements SharedLevel.Flight {
   private final String key;
   private final String flight;
   private final String token;
+  private final byte[] leaseValue;
   private final long seq;
   private final long leaseMillis;
   private final SharedLevel.Landed landed;
@@ -58,6 +59,7 @@ final class RedisFlight implements SharedLevel.Flight {
       String key,
       String flight,
       String token,
+      byte[] leaseValue,
       long seq,
       long leaseMillis,
       SharedLevel.Landed landed) {
@@ -65,6 +67,7 @@ final class RedisFlight implements SharedLevel.Flight {
     this.key = key;
     this.flight = flight;
     this.token = token;
+    this.leaseValue = leaseValue;
     this.seq = seq;
     this.leaseMillis = leaseMillis;
     this.landed = landed;
@@ -81,6 +84,17 @@ final class RedisFlight implements SharedLevel.Flight {
             : System.nanoTime() + timeout.toNanos();
     String token = Seal.newVersion();
     RedisKeys keys = level.keys();
+    // Sealed, so that a lease written by anyone else is known for what it is and not waited on.
+    byte[] lease =
+        level
+            .seal()
+            .seal(
+                keys.lease(flight),
+                System.currentTimeMillis(),
+                0,
+                0,
+                Seal.newVersion(),
+                RedisKeys.bytes(token));
     byte[][] leaseAndSeq = {RedisKeys.bytes(keys.lease(flight)), RedisKeys.bytes(keys.seq())};
     try {
       for (int round = 0; round < 50; round++) {
@@ -94,12 +108,14 @@ final class RedisFlight implements SharedLevel.Flight {
                             RedisListings.ACQUIRE,
                             RedisListings.multi(),
                             leaseAndSeq,
-                            RedisKeys.bytes(token),
-                            RedisKeys.bytes(Long.toString(leaseMillis))));
+                            lease,
+                            RedisKeys.bytes(Long.toString(leaseMillis)),
+                            RedisKeys.bytes(Long.toString(level.highestSeq()))));
         if (((Long) answer.get(0)) == 1) {
           level.stats().lease(RedisStats.Lease.WON);
+          long seq = level.seqAnswered((Long) answer.get(1), (Long) answer.get(2));
           RedisFlight lead =
-              new RedisFlight(level, key, flight, token, (Long) answer.get(1), leaseMillis, null);
+              new RedisFlight(level, key, flight, token, lease, seq, leaseMillis, null);
           lead.renew();
           return lead;
         }
@@ -108,16 +124,21 @@ final class RedisFlight implements SharedLevel.Flight {
         }
         if (System.nanoTime() - waitEnd >= 0) {
           level.stats().lease(RedisStats.Lease.GAVE_UP);
-          return new RedisFlight(level, key, flight, null, 0, 0, null);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
         }
-        SharedLevel.Landed taken = await(level, flight, (byte[]) answer.get(1), waitEnd);
+        String holder = holderToken(level, flight, (byte[]) answer.get(1));
+        if (holder == null) {
+          // Not a lease of ours: nobody is fetching; this replica fetches on its own.
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
+        }
+        SharedLevel.Landed taken = await(level, flight, (byte[]) answer.get(1), holder, waitEnd);
         if (taken != null) {
           level.stats().lease(RedisStats.Lease.WAITED);
-          return new RedisFlight(level, key, flight, null, 0, 0, taken);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, taken);
         }
         if (System.nanoTime() - waitEnd >= 0) {
           level.stats().lease(RedisStats.Lease.GAVE_UP);
-          return new RedisFlight(level, key, flight, null, 0, 0, null);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
         }
       }
       return SharedLevel.Flight.ALONE;
@@ -130,10 +151,29 @@ final class RedisFlight implements SharedLevel.Flight {
    * Waits for the holder of the lease: what it landed, or null when it let the lease go without a
    * usable landing (or the wait is over).
    */
+  /** The token of the replica holding the lease, or null when the lease is not a sealed one. */
+  private static String holderToken(RedisListings level, String flight, byte[] holder) {
+    try {
+      return new String(
+          level.seal().open(level.keys().lease(flight), holder, System.currentTimeMillis()).plain(),
+          StandardCharsets.UTF_8);
+    } catch (Seal.Refused e) {
+      level.stats().integrityFailure(RedisStats.Sealed.LEASE);
+      if (level.sayOnce("lease")) {
+        org.slf4j.LoggerFactory.getLogger("appset_mapper.redis")
+            .warn(
+                "redis: a lease in Redis is not one of ours ({}): ignored, the call is made here;"
+                    + " something other than appset-mapper writes this Redis"
+                    + " (appset_mapper_redis_integrity_failures_total{kind=\"lease\"})",
+                e.getMessage());
+      }
+      return null;
+    }
+  }
+
   private static SharedLevel.Landed await(
-      RedisListings level, String flight, byte[] holder, long waitEnd)
+      RedisListings level, String flight, byte[] holder, String holderToken, long waitEnd)
       throws RedisLink.Unavailable {
-    String holderToken = new String(holder, StandardCharsets.UTF_8);
     RedisKeys keys = level.keys();
     byte[] leaseName = RedisKeys.bytes(keys.lease(flight));
     String landedName = keys.landed(flight, holderToken);
@@ -230,7 +270,7 @@ final class RedisFlight implements SharedLevel.Flight {
                                     RedisListings.RENEW,
                                     io.lettuce.core.ScriptOutputType.INTEGER,
                                     lease,
-                                    RedisKeys.bytes(token),
+                                    leaseValue,
                                     RedisKeys.bytes(Long.toString(leaseMillis))));
                   } catch (RedisLink.Unavailable | RuntimeException e) {
                     // The lease may run out: another replica then fetches too, nothing worse.
@@ -294,6 +334,9 @@ final class RedisFlight implements SharedLevel.Flight {
                 }
                 return sent;
               });
+      if (cache) {
+        level.kept(listingName, flightSeq);
+      }
       return cache ? listing.as(version, flightSeq, now) : null;
     } catch (RedisLink.Unavailable | RuntimeException e) {
       return null;
@@ -327,18 +370,14 @@ final class RedisFlight implements SharedLevel.Flight {
             RedisListings.RELEASE,
             io.lettuce.core.ScriptOutputType.INTEGER,
             new byte[][] {RedisKeys.bytes(keys.lease(flight))},
-            RedisKeys.bytes(token)),
+            leaseValue),
         commands.publish(
             RedisKeys.bytes(keys.channel()),
             level.events().message(RedisEvents.Kind.LANDED, flight, token)));
   }
 
   private long nextSeq() throws RedisLink.Unavailable {
-    return level
-        .link()
-        .one(
-            RedisStats.Op.CACHE_WRITE,
-            commands -> commands.incr(RedisKeys.bytes(level.keys().seq())));
+    return level.nextSeq(RedisStats.Op.CACHE_WRITE);
   }
 
   private byte[] landing(

@@ -70,6 +70,15 @@ final class RedisKeys {
     return prefix + "guard-epoch:" + mapping + (input == null ? "" : ":" + input);
   }
 
+  /** A replica's key-check record for its sealing key {@code keyId} ({@link KeyCheck}). */
+  String keyCheck(String keyId) {
+    return prefix + "keycheck:" + digest(keyId);
+  }
+
+  String keyChecks() {
+    return prefix + "keycheck:*";
+  }
+
   String channel() {
     return prefix + "events";
   }

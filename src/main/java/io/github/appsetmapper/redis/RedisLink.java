@@ -70,7 +70,9 @@ final class RedisLink implements AutoCloseable {
   private volatile StatefulRedisConnection<byte[], byte[]> connection;
   private volatile StatefulRedisPubSubConnection<byte[], byte[]> subscription;
   private volatile boolean closed;
-  private volatile boolean triedOnce;
+  private volatile String lastConnectFailure;
+  private volatile boolean reachedOnce;
+  private volatile Runnable onUp = () -> {};
 
   /**
    * @param onMessage called with each message of {@code channel} (on a Lettuce thread: keep it
@@ -94,12 +96,29 @@ final class RedisLink implements AutoCloseable {
               thread.setDaemon(true);
               return thread;
             });
+  }
+
+  /** Starts connecting, in the background. */
+  void start() {
     probe.execute(this::probe);
   }
 
+  /**
+   * The time a connection (TCP, TLS, AUTH, HELLO) may take: a cold JVM loads Netty and Lettuce on
+   * the first one, which takes far longer than {@code --redis-timeout} allows a command.
+   */
+  static Duration connectTimeout(RedisSettings settings) {
+    Duration floor = Duration.ofSeconds(2);
+    return settings.timeout().compareTo(floor) > 0 ? settings.timeout() : floor;
+  }
+
+  /** How soon a first connection that failed is tried again: sharing should start promptly. */
+  static final long FIRST_RETRY_MILLIS = 200;
+
   private static RedisURI uri(RedisSettings settings) {
     RedisURI uri = RedisURI.create(settings.url());
-    uri.setTimeout(settings.timeout());
+    // Commands wait --redis-timeout in all(); this bounds the connection's own handshake.
+    uri.setTimeout(connectTimeout(settings));
     if (settings.usernameFile() != null || settings.passwordFile() != null) {
       // Read at each (re)connection: a rotated password takes effect without a restart.
       uri.setCredentialsProvider(
@@ -129,10 +148,10 @@ final class RedisLink implements AutoCloseable {
             // Refused at once while disconnected, never queued for later.
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .requestQueueSize(10_000)
-            .timeoutOptions(TimeoutOptions.enabled(settings.timeout()))
+            .timeoutOptions(TimeoutOptions.enabled(connectTimeout(settings)))
             .socketOptions(
                 SocketOptions.builder()
-                    .connectTimeout(settings.timeout().multipliedBy(8))
+                    .connectTimeout(connectTimeout(settings))
                     .keepAlive(true)
                     .build());
     if (settings.caFile() != null) {
@@ -172,7 +191,7 @@ final class RedisLink implements AutoCloseable {
       stats.error(op);
       if (e.getCause() instanceof RedisCommandExecutionException refusal) {
         // Redis answered (full, read-only, a script error): this operation fails, Redis stays.
-        LOG.debug("redis: {} refused: {}", op, refusal.getMessage());
+        refused(op, refusal);
         throw new Unavailable();
       }
       down(op, e.getCause());
@@ -201,6 +220,79 @@ final class RedisLink implements AutoCloseable {
   /** Sends a message to every replica (this one included). */
   void publish(byte[] message) throws Unavailable {
     one(RedisStats.Op.PUBLISH, commands -> commands.publish(channel, message));
+  }
+
+  /** Refusals logged in the last {@link #REFUSAL_LOG_EVERY}, by operation and error code. */
+  private final com.github.benmanes.caffeine.cache.Cache<String, Boolean> refusalsLogged =
+      com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+          .maximumSize(1000)
+          .expireAfterWrite(REFUSAL_LOG_EVERY)
+          .build();
+
+  static final Duration REFUSAL_LOG_EVERY = Duration.ofMinutes(5);
+
+  /**
+   * A reachable Redis refused a command (full: OOM, read-only replica, NOPERM): said once per
+   * operation and error code every few minutes, since Redis stays "up" and only this line and
+   * {@code appset_mapper_redis_errors_total} show it.
+   */
+  private void refused(RedisStats.Op op, RedisCommandExecutionException refusal) {
+    String message = refusal.getMessage() == null ? "" : refusal.getMessage();
+    String code = message.split(" ", 2)[0];
+    String name = op.name().toLowerCase(java.util.Locale.ROOT);
+    if (refusalsLogged.asMap().putIfAbsent(name + " " + code, Boolean.TRUE) == null) {
+      LOG.warn(
+          "redis: {} refused by Redis ({}): {} (appset_mapper_redis_errors_total{op=\"{}\"};"
+              + " said again at most every {} min)",
+          name,
+          RedisLink.oneLine(message),
+          consequence(op),
+          name,
+          REFUSAL_LOG_EVERY.toMinutes());
+    }
+  }
+
+  /** What a refused operation means for the replicas, for the log line. */
+  private static String consequence(RedisStats.Op op) {
+    return switch (op) {
+      case BASELINE_WRITE -> "maxDrop baselines are kept in this replica's memory only";
+      case INVALIDATE ->
+          "cache/invalidate reaches this replica only; others keep their listings until their"
+              + " ttl";
+      case CACHE_WRITE -> "listings are not shared; each replica calls the upstream itself";
+      case LEASE -> "calls in flight are not shared across replicas";
+      case GUARD_RESET -> "guard/reset reaches this replica only";
+      case CACHE_READ, BASELINE_READ -> "this replica judges from its own memory";
+      case PUBLISH -> "other replicas act on it at their next look-up";
+    };
+  }
+
+  /** Redis's NOAUTH / WRONGPASS / NOPERM answer anywhere among the causes (or suppressed). */
+  private static String credentialsRefused(Throwable at, int depth) {
+    if (at == null || depth > 16) {
+      return null;
+    }
+    String message = at.getMessage();
+    if (message != null) {
+      for (String code : new String[] {"NOAUTH", "WRONGPASS", "NOPERM"}) {
+        int where = message.indexOf(code + " ");
+        if (where >= 0) {
+          return message.substring(where);
+        }
+      }
+    }
+    for (Throwable suppressed : at.getSuppressed()) {
+      String found = credentialsRefused(suppressed, depth + 1);
+      if (found != null) {
+        return found;
+      }
+    }
+    return at.getCause() == at ? null : credentialsRefused(at.getCause(), depth + 1);
+  }
+
+  private static String oneLine(String text) {
+    String flat = text.replaceAll("[\\p{Cntrl}]+", " ").strip();
+    return flat.length() > 200 ? flat.substring(0, 200) + "..." : flat;
   }
 
   private void down(RedisStats.Op op, Throwable cause) {
@@ -248,31 +340,64 @@ final class RedisLink implements AutoCloseable {
             .get(settings.timeout().toMillis() * 8, TimeUnit.MILLISECONDS);
         subscription = pubsub;
       }
-      connection.async().ping().get(settings.timeout().toMillis() * 4, TimeUnit.MILLISECONDS);
+      connection.async().ping().get(connectTimeout(settings).toMillis(), TimeUnit.MILLISECONDS);
       failures.set(0);
+      reachedOnce = true;
       if (stats.up(true)) {
         LOG.info(
             "redis: {} answers: replicas share the cache, leases and baselines", settings.where());
+        try {
+          onUp.run();
+        } catch (RuntimeException e) {
+          LOG.debug("redis: the check after connecting failed: {}", e.toString());
+        }
       }
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
         return;
       }
-      if (connection == null && !triedOnce) {
-        triedOnce = true;
+      String why = describe(e);
+      if (connection == null && !why.equals(lastConnectFailure)) {
+        // Said once per cause: a first timeout on a cold start must not hide a refused password.
+        lastConnectFailure = why;
         LOG.warn(
             "redis: cannot connect to {} ({}): every replica uses its own memory until it can",
             settings.where(),
-            describe(e));
+            why);
       }
       if (!closed) {
-        probe.schedule(this::probe, settings.probeInterval().toMillis(), TimeUnit.MILLISECONDS);
+        long again =
+            reachedOnce
+                ? settings.probeInterval().toMillis()
+                : Math.min(FIRST_RETRY_MILLIS, settings.probeInterval().toMillis());
+        probe.schedule(this::probe, again, TimeUnit.MILLISECONDS);
       }
     }
   }
 
-  private static String describe(Throwable cause) {
+  /** Whether Redis answered at least once since this replica started. */
+  boolean reachedOnce() {
+    return reachedOnce;
+  }
+
+  /** Runs {@code check} on the probe thread each time Redis answers again (after being down). */
+  void onUp(Runnable check) {
+    this.onUp = check;
+  }
+
+  /**
+   * The cause of a failure in one line: Redis refusing the credentials (NOAUTH, WRONGPASS) is named
+   * as such, wherever it sits in the chain of causes (Lettuce wraps it in "Unable to connect");
+   * Redis's own words hold no password.
+   */
+  static String describe(Throwable cause) {
+    String refusal = credentialsRefused(cause, 0);
+    if (refusal != null) {
+      return "Redis refused the credentials: "
+          + oneLine(refusal)
+          + " (check --redis-password-file and --redis-username-file)";
+    }
     Throwable root = cause;
     while (root instanceof ExecutionException && root.getCause() != null) {
       root = root.getCause();
@@ -280,7 +405,7 @@ final class RedisLink implements AutoCloseable {
     String message = root == null ? null : root.getMessage();
     return root == null
         ? "unknown"
-        : root.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        : root.getClass().getSimpleName() + (message == null ? "" : ": " + oneLine(message));
   }
 
   @Override

@@ -24,6 +24,12 @@ import java.util.function.Consumer;
  * tags are invalidated by a sealed record of the flight {@code seq} at that moment: a listing
  * fetched by a flight with a lower seq is expired for callers with that tag. Fetches are made once
  * across replicas by {@link RedisFlight}.
+ *
+ * <p>A seal proves who wrote a value, not that it is the latest: a writer of this Redis could put
+ * back an older sealed listing, or delete an invalidation record. So this replica keeps high-water
+ * marks: the highest seq it has seen per listing key (an older listing under it is refused and
+ * counted, {@code rollback}) and per invalidated tag (a deleted or older record cannot undo an
+ * invalidation it knows of). A replica that just started has no marks: see docs/security.md.
  */
 final class RedisListings implements SharedLevel {
   /** How long an invalidation is remembered: longer than any listing is kept. */
@@ -37,6 +43,24 @@ final class RedisListings implements SharedLevel {
   private final Redactor redactor;
   private final RedisSettings settings;
   private final ScheduledExecutorService timers;
+
+  /** The highest seq seen per listing key, and per invalidated tag: never lowered. */
+  private final com.github.benmanes.caffeine.cache.Cache<String, Long> listingMarks = marks();
+
+  private final com.github.benmanes.caffeine.cache.Cache<String, Long> invalidationMarks = marks();
+
+  private final java.util.concurrent.atomic.AtomicLong highestSeq =
+      new java.util.concurrent.atomic.AtomicLong();
+  private final Said said = new Said(java.time.Duration.ofMinutes(5));
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger("appset_mapper.redis");
+
+  private static com.github.benmanes.caffeine.cache.Cache<String, Long> marks() {
+    return com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
+        .maximumSize(100_000)
+        .expireAfterAccess(java.time.Duration.ofMillis(INVALIDATION_MILLIS))
+        .build();
+  }
 
   RedisListings(
       RedisLink link,
@@ -93,6 +117,9 @@ final class RedisListings implements SharedLevel {
       stats.integrityFailure(RedisStats.Sealed.LISTING);
       return Lookup.ABSENT;
     }
+    if (rolledBack(name, header.seq())) {
+      return Lookup.ABSENT;
+    }
     if (localVersion != null && localVersion.equals(header.version())) {
       // The copy held here was verified whole when it was read; its own seq counts.
       return new Lookup(State.SAME, null, localSeq < invalidatedAt);
@@ -104,17 +131,92 @@ final class RedisListings implements SharedLevel {
     return new Lookup(State.OTHER, listing, listing.seq() < invalidatedAt);
   }
 
-  /** The seq of the last invalidation of {@code tag} (0: none, or refused). */
+  /**
+   * The seq of the last invalidation of {@code tag}: the highest of the record and what this
+   * replica knows (0: none).
+   */
   private long invalidation(String tag, byte[] value) {
-    if (value == null) {
-      return 0;
+    long found = 0;
+    if (value != null) {
+      try {
+        found = seal.open(keys.invalidation(tag), value, System.currentTimeMillis()).header().seq();
+      } catch (Seal.Refused e) {
+        stats.integrityFailure(RedisStats.Sealed.INVALIDATION);
+      }
     }
-    try {
-      return seal.open(keys.invalidation(tag), value, System.currentTimeMillis()).header().seq();
-    } catch (Seal.Refused e) {
-      stats.integrityFailure(RedisStats.Sealed.INVALIDATION);
-      return 0;
+    return invalidated(tag, found);
+  }
+
+  /** Records that {@code tag} was invalidated at {@code seq}; the highest known. */
+  private long invalidated(String tag, long seq) {
+    if (seq <= 0) {
+      Long known = invalidationMarks.getIfPresent(tag);
+      return known == null ? 0 : known;
     }
+    highestSeq.accumulateAndGet(seq, Math::max);
+    return invalidationMarks.asMap().merge(tag, seq, Math::max);
+  }
+
+  /**
+   * Whether a listing of {@code seq} under {@code name} is older than one this replica saw there: a
+   * rollback, refused and counted. Otherwise {@code seq} becomes the mark.
+   */
+  private boolean rolledBack(String name, long seq) {
+    Long known = listingMarks.getIfPresent(name);
+    if (known != null && seq < known) {
+      stats.integrityFailure(RedisStats.Sealed.ROLLBACK);
+      return true;
+    }
+    listingMarks.asMap().merge(name, seq, Math::max);
+    highestSeq.accumulateAndGet(seq, Math::max);
+    return false;
+  }
+
+  /** The next flight seq from Redis's counter, checked ({@link #NEXT_SEQ}). */
+  long nextSeq(RedisStats.Op op) throws RedisLink.Unavailable {
+    List<Object> answer =
+        link.one(
+            op,
+            commands ->
+                commands.<List<Object>>eval(
+                    NEXT,
+                    multi(),
+                    new byte[][] {RedisKeys.bytes(keys.seq())},
+                    RedisKeys.bytes(Long.toString(highestSeq.get()))));
+    return seqAnswered((Long) answer.get(0), (Long) answer.get(1));
+  }
+
+  /** A seq Redis gave, {@code repaired} 1 when the counter had to be set again. */
+  long seqAnswered(long seq, long repaired) {
+    if (repaired != 0) {
+      stats.integrityFailure(RedisStats.Sealed.SEQ);
+      if (said.first("seq")) {
+        LOG.warn(
+            "redis: the sequence counter {} was not a number this replica can trust (not a"
+                + " number, lowered, or near overflow): set again from the highest seq known"
+                + " here; something other than appset-mapper writes this Redis"
+                + " (appset_mapper_redis_integrity_failures_total{kind=\"seq\"})",
+            keys.seq());
+      }
+    }
+    highestSeq.accumulateAndGet(seq, Math::max);
+    return seq;
+  }
+
+  /** The highest seq this replica knows, the floor of the counter. */
+  long highestSeq() {
+    return highestSeq.get();
+  }
+
+  /** Said once per 5 minutes per subject. */
+  boolean sayOnce(String subject) {
+    return said.first(subject);
+  }
+
+  /** This replica kept {@code seq} under {@code name}: nothing older is taken from now on. */
+  void kept(String name, long seq) {
+    listingMarks.asMap().merge(name, seq, Math::max);
+    highestSeq.accumulateAndGet(seq, Math::max);
   }
 
   /** The listing kept under {@code name}, read whole and verified; null when none or refused. */
@@ -131,6 +233,9 @@ final class RedisListings implements SharedLevel {
     try {
       Seal.Opened opened = seal.open(name, value, System.currentTimeMillis());
       Seal.Header header = opened.header();
+      if (rolledBack(name, header.seq())) {
+        return null;
+      }
       return new StoredListing(
           header.version(), header.seq(), header.storedAt(), ListingCodec.read(opened.plain()));
     } catch (Seal.Refused | IOException | RuntimeException e) {
@@ -151,14 +256,13 @@ final class RedisListings implements SharedLevel {
   @Override
   public boolean invalidate(String tag) {
     try {
-      long seq =
-          link.one(
-              RedisStats.Op.INVALIDATE, commands -> commands.incr(RedisKeys.bytes(keys.seq())));
+      long seq = nextSeq(RedisStats.Op.INVALIDATE);
       long now = System.currentTimeMillis();
       String name = keys.invalidation(tag);
       byte[] value =
           seal.seal(name, now, now + INVALIDATION_MILLIS, seq, Seal.newVersion(), new byte[0]);
-      byte[] message = events.message(RedisEvents.Kind.INVALIDATED, tag);
+      invalidated(tag, seq);
+      byte[] message = events.message(RedisEvents.Kind.INVALIDATED, tag, Long.toString(seq));
       link.all(
           RedisStats.Op.INVALIDATE,
           commands ->
@@ -176,7 +280,13 @@ final class RedisListings implements SharedLevel {
   public void onInvalidate(Consumer<String> listener) {
     events.listen(
         event -> {
-          if (event.kind() == RedisEvents.Kind.INVALIDATED && event.fields().size() == 1) {
+          if (event.kind() == RedisEvents.Kind.INVALIDATED && event.fields().size() == 2) {
+            try {
+              invalidated(event.fields().get(0), Long.parseLong(event.fields().get(1)));
+            } catch (NumberFormatException e) {
+              stats.integrityFailure(RedisStats.Sealed.MESSAGE);
+              return;
+            }
             listener.accept(event.fields().get(0));
           }
         });
@@ -256,9 +366,26 @@ final class RedisListings implements SharedLevel {
     return timers;
   }
 
+  /**
+   * Lua: the next flight seq. The counter is not sealed (INCR needs a number), so it is checked:
+   * never below the highest seq the replica knows ({@code floor}), and set again from it when it is
+   * not a number, below it (lowered by a writer of this Redis: invalidations would no longer expire
+   * newer listings) or beyond 2^53 (INCR would overflow, forever). Returns {seq, repaired}.
+   */
+  static final String NEXT_SEQ =
+      "local function nextseq(k, floor)"
+          + " local raw = redis.call('GET', k) local v = tonumber(raw) local bad = 0"
+          + " if raw and (v == nil or v < floor or v >= 9007199254740000) then bad = 1 end"
+          + " if v == nil or v < floor or v >= 9007199254740000 then v = floor end"
+          + " v = v + 1 redis.call('SET', k, string.format('%d', v)) return {v, bad} end ";
+
+  static final String NEXT =
+      NEXT_SEQ + "local s = nextseq(KEYS[1], tonumber(ARGV[1])) return {s[1], s[2]}";
+
   static final String ACQUIRE =
-      "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
-          + " return {1, redis.call('INCR', KEYS[2])} end"
+      NEXT_SEQ
+          + "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
+          + " local s = nextseq(KEYS[2], tonumber(ARGV[3])) return {1, s[1], s[2]} end"
           + " local holder = redis.call('GET', KEYS[1])"
           + " if holder then return {0, holder} end"
           + " return {0}";

@@ -53,6 +53,27 @@ public record RedisSettings(
     if (parsed.getRawQuery() != null) {
       throw new IllegalArgumentException("--redis: no query in the URL");
     }
+    if (parsed.getRawFragment() != null) {
+      throw new IllegalArgumentException("--redis: no fragment (#...) in the URL");
+    }
+    if (parsed.getPort() == 0 || parsed.getPort() > 65535) {
+      throw new IllegalArgumentException("--redis: the port must be 1 to 65535");
+    }
+    if (parsed.getRawAuthority() != null
+        && parsed.getRawAuthority().matches(".*:[^\\]]*$")
+        && parsed.getPort() < 0) {
+      throw new IllegalArgumentException("--redis: the port must be 1 to 65535");
+    }
+    String path = parsed.getRawPath() == null ? "" : parsed.getRawPath();
+    if (!path.isEmpty() && !path.equals("/") && !path.matches("/[0-9]{1,2}")) {
+      throw new IllegalArgumentException(
+          "--redis: after the host and port only /DB, a database number (0 to 99)");
+    }
+    try {
+      io.lettuce.core.RedisURI.create(url);
+    } catch (RuntimeException e) {
+      throw new IllegalArgumentException("--redis: not a Redis URL: " + e.getMessage());
+    }
     if (caFile != null && !"rediss".equals(parsed.getScheme())) {
       throw new IllegalArgumentException("--redis-ca-file needs a rediss:// URL");
     }

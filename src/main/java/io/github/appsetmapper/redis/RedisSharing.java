@@ -19,6 +19,13 @@ public final class RedisSharing implements AutoCloseable {
   private final ScheduledExecutorService timers;
   private final ExecutorService background;
   private final Engine.Sharing sharing;
+  private final long startedNanos = System.nanoTime();
+
+  /**
+   * How long {@code /readyz} waits for Redis's first answer; then the replica turns ready on its
+   * own memory (a replica must start while Redis is down).
+   */
+  public static final java.time.Duration FIRST_ANSWER_WAIT = java.time.Duration.ofSeconds(10);
 
   private RedisSharing(RedisSettings settings, Redactor redactor) throws IOException {
     Seal seal = new Seal(Keys.of(settings.keysFile()));
@@ -28,6 +35,14 @@ public final class RedisSharing implements AutoCloseable {
     RedisEvents events = new RedisEvents(seal, keys.channel(), stats, background);
     this.link =
         new RedisLink(settings, stats, keys.channel(), (from, message) -> events.received(message));
+    KeyCheck keyCheck = new KeyCheck(link, seal, keys, stats);
+    link.onUp(keyCheck);
+    link.start();
+    timers.scheduleWithFixedDelay(
+        keyCheck::refresh,
+        KeyCheck.REFRESH_MILLIS,
+        KeyCheck.REFRESH_MILLIS,
+        java.util.concurrent.TimeUnit.MILLISECONDS);
     this.sharing =
         new Engine.Sharing(
             new RedisListings(link, seal, keys, stats, events, redactor, settings, timers),
@@ -47,6 +62,11 @@ public final class RedisSharing implements AutoCloseable {
 
   public Engine.Sharing sharing() {
     return sharing;
+  }
+
+  /** Whether Redis has answered once, or {@link #FIRST_ANSWER_WAIT} has passed since the start. */
+  public boolean settled() {
+    return link.reachedOnce() || System.nanoTime() - startedNanos > FIRST_ANSWER_WAIT.toNanos();
   }
 
   public RedisStats stats() {

@@ -26,7 +26,15 @@ public final class RedisStats {
     INVALIDATION,
     BASELINE,
     GUARD_EPOCH,
-    MESSAGE
+    MESSAGE,
+    /** A listing older than one this replica already saw under its key (a rollback). */
+    ROLLBACK,
+    /** Another replica's key-check record does not open: the replicas' keys differ. */
+    KEY_CHECK,
+    /** The sequence counter was not a number, lowered, or near overflow: set again. */
+    SEQ,
+    /** A lease that is not a sealed lease of ours: ignored. */
+    LEASE
   }
 
   /** How a cross-replica flight went, for {@code appset_mapper_redis_leases_total{result}}. */

@@ -62,6 +62,11 @@ final class Seal {
     return HexFormat.of().formatHex(id);
   }
 
+  /** The id of the key that seals now (not secret: it is written in clear in every value). */
+  String sealingKeyId() {
+    return keys.ring().sealing().id();
+  }
+
   /** Seals {@code plain} for the key (or channel) {@code name}. */
   byte[] seal(String name, long storedAt, long expiresAt, long seq, String version, byte[] plain) {
     KeyRing.Key key = keys.ring().sealing();

@@ -142,13 +142,17 @@ public final class AppRuntime implements AutoCloseable {
       ServerOptions options,
       MappingRegistry registry,
       io.github.appsetmapper.server.Shadowing shadowing) {
-    if (redis != null) {
-      metrics.bindRedis(redis.stats());
-    }
     if (transport instanceof HttpUpstream http) {
       metrics.bindTransport(http);
     }
-    return new AppServer(options, registry, engine(), metrics, shadowing);
+    AppServer server = new AppServer(options, registry, engine(), metrics, shadowing);
+    if (redis != null) {
+      metrics.bindRedis(redis.stats());
+      // Not ready before Redis first answers (or a bounded wait ran out): a replica answering
+      // from its empty memory in those seconds would not share what the others know.
+      server.readyWhen(redis::settled);
+    }
+    return server;
   }
 
   /**

@@ -78,6 +78,14 @@ public final class AppServer implements AutoCloseable {
     return this;
   }
 
+  /**
+   * Readiness also waits for {@code settled} (true once what the server depends on has started: the
+   * first answer of Redis, or a bounded wait for it).
+   */
+  public void readyWhen(java.util.function.BooleanSupplier settled) {
+    state.settledWhen(settled);
+  }
+
   /** The port actually bound (for {@code --port 0} in tests). */
   public int port() {
     return ((InetSocketAddress) undertow.getListenerInfo().get(0).getAddress()).getPort();

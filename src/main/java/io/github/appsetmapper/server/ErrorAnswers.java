@@ -38,7 +38,7 @@ public final class ErrorAnswers {
       case INPUT -> 400;
       case FAILED, CONNECT, GUARD -> 502;
       case TIMEOUT, DEADLINE -> 504;
-      case OVERLOAD -> 503;
+      case OVERLOAD, GUARD_UNKNOWN -> 503;
       case LOCAL, EXPRESSION, SECRET -> 500;
     };
   }

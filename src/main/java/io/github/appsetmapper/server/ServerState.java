@@ -8,9 +8,14 @@ package io.github.appsetmapper.server;
 final class ServerState {
   private volatile boolean ready;
   private volatile boolean accepting = true;
+  private volatile java.util.function.BooleanSupplier settled = () -> true;
 
   boolean ready() {
-    return ready;
+    return ready && settled.getAsBoolean();
+  }
+
+  void settledWhen(java.util.function.BooleanSupplier condition) {
+    settled = condition;
   }
 
   void ready(boolean value) {

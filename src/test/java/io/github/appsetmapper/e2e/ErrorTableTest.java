@@ -1044,6 +1044,30 @@ class ErrorTableTest {
   }
 
   @Test
+  void aSecretEchoedIntoAParameter(@TempDir Path tmp) {
+    stub.on("GET /echo", r -> Reply.json(200, "[\"" + r.header("X-Key") + "\"]"));
+    String yaml =
+        """
+        name: echo
+        vars: {up: {default: "http://unset.invalid"}}
+        secrets: {key: {env: ECHO_KEY}}
+        list:
+          request: {url: "#{vars.up}/echo", headers: {X-Key: "#{secret.key}"}}
+          items: "$[*]"
+        parameters: {name: item}
+        """;
+    try (PluginServer other =
+        PluginServer.withYaml(
+            tmp, Map.of("up", stub.url()), Map.of("ECHO_KEY", "echoed-key-31c9a7"), yaml)) {
+      assertError(
+          other.getparams("echo", "{\"input\":{\"parameters\":{}}}"),
+          502,
+          "mapping 'echo': parameter 'name' of row 0 holds a secret value this server uses (an"
+              + " upstream echoing a credential?); refused so that no secret reaches Argo CD");
+    }
+  }
+
+  @Test
   void shuttingDown(@TempDir Path tmp) {
     try (PluginServer other =
         PluginServer.withYaml(tmp, Map.of("up", stub.url()), Map.of(), ITEMS)) {

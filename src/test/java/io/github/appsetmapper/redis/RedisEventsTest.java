@@ -42,6 +42,10 @@ class RedisEventsTest {
     assertThat(got).hasSize(1);
     assertThat(stats.integrityFailures(RedisStats.Sealed.MESSAGE)).isEqualTo(2);
 
+    // Oversized: not even opened, counted.
+    receiver.received(new byte[RedisEvents.MAX_MESSAGE_BYTES + 1]);
+    assertThat(stats.integrityFailures(RedisStats.Sealed.MESSAGE)).isEqualTo(3);
+
     // What a replica sent comes back to it on the channel: not acted on twice.
     sender.listen(got::add);
     sender.received(sender.message(RedisEvents.Kind.INVALIDATED, "mapping:pulls"));

@@ -159,6 +159,26 @@ public final class RedisServer implements AutoCloseable {
     }
   }
 
+  /** Stops the server (SIGSTOP): it holds its data and its port, and answers nothing. */
+  public synchronized void pause() throws IOException, InterruptedException {
+    signal("-STOP");
+  }
+
+  /** Lets a paused server go on (SIGCONT). */
+  public synchronized void resume() throws IOException, InterruptedException {
+    signal("-CONT");
+  }
+
+  private void signal(String which) throws IOException, InterruptedException {
+    Process kill =
+        new ProcessBuilder("kill", which, Long.toString(process.pid()))
+            .redirectErrorStream(true)
+            .start();
+    if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IOException("kill " + which + " failed");
+    }
+  }
+
   /** Runs {@code redis-cli} with {@code args}; its output, trimmed. */
   public String cli(String... args) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>(List.of("redis-cli", "-p", Integer.toString(port)));

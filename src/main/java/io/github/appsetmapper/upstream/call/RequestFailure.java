@@ -40,7 +40,12 @@ public final class RequestFailure extends Exception {
     /** A secret could not be read. */
     SECRET,
     /** The answer looks wrong and is refused so that Argo CD keeps its Applications. */
-    GUARD;
+    GUARD,
+    /**
+     * A guard cannot tell whether the answer is safe (its shared baseline cannot be read or opened
+     * now): refused so that Argo CD keeps its Applications; try again later.
+     */
+    GUARD_UNKNOWN;
 
     /** Whether it is the failure of an upstream call, which the step that made the call names. */
     boolean ofACall() {
@@ -112,6 +117,11 @@ public final class RequestFailure extends Exception {
   /** The answer is refused so that Argo CD keeps its Applications. */
   public static RequestFailure guard(String detail) {
     return new RequestFailure(detail, Kind.GUARD);
+  }
+
+  /** The guard cannot judge the answer now: refused (a 503), to be asked again. */
+  public static RequestFailure guardUnknown(String detail) {
+    return new RequestFailure(detail, Kind.GUARD_UNKNOWN);
   }
 
   /**
