@@ -119,7 +119,7 @@ class RedisFlagsTest {
             "--redis", "redis://127.0.0.1:6379", "--redis-integrity-keys-file", missing.toString());
     assertThat(result.exit()).isEqualTo(2);
     assertThat(result.err())
-        .isEqualTo("error: --redis-integrity-keys-file: no such file: " + missing + "\n");
+        .isEqualTo("error: --redis-integrity-keys-file: " + missing + ": no such file\n");
   }
 
   @Test

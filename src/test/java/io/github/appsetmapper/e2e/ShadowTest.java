@@ -343,7 +343,9 @@ class ShadowTest {
             .replace("pattern: \"[a-z]+\"", "pattern: \"[a-z0-9]+\"");
     try (StubUpstream stub = new StubUpstream()) {
       stub.otherwise(
-          r -> Reply.json(200, "[{\"number\":1,\"title\":\"s3cr3tvalue9\",\"draft\":true}]"));
+          // An answer carrying the secret is refused (502) before any diff sees it: the input is
+          // what can carry one into the differences.
+          r -> Reply.json(200, "[{\"number\":1,\"title\":\"plain\",\"draft\":true}]"));
       try (ShadowServer server =
           ShadowServer.startWithEnv(
               dir,
