@@ -51,6 +51,7 @@ public final class AppRuntime implements AutoCloseable {
   private final ExecutorService pool;
   private final Engine engine;
   private final RedisSharing redis;
+  private final UpstreamOptions http;
   private final Clock clock;
   private final Ticker ticker;
 
@@ -58,6 +59,7 @@ public final class AppRuntime implements AutoCloseable {
       Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
     this.redactor = builder.redactor;
     this.redis = redis;
+    this.http = builder.http;
     this.compileOptions =
         new CompileOptions(builder.vars, builder.environment, redactor, secretValues);
     this.metrics = builder.metrics != null ? builder.metrics : new Metrics();
@@ -169,9 +171,13 @@ public final class AppRuntime implements AutoCloseable {
         new LiveAnswers(
             transport instanceof HttpUpstream http ? () -> http.rateLimits().snapshot() : Map::of,
             settings.minHeadroomPercent());
+    // Connections of their own: a candidate's calls must never take the per-host slots
+    // (--host-max-connections) that live calls wait for. A replay or a test's transport is shared.
+    Upstream candidateTransport = http != null ? new HttpUpstream(http) : transport;
+    AutoCloseable ownTransport = candidateTransport == transport ? () -> {} : candidateTransport;
     Engine candidateEngine =
         Engine.builder()
-            .transport(transport)
+            .transport(candidateTransport)
             .pool(candidatePool)
             .redactor(redactor)
             .clock(clock)
@@ -181,7 +187,14 @@ public final class AppRuntime implements AutoCloseable {
             .front(answers::around)
             .build();
     return new Shadow(
-        candidateEngine, answers, load(candidates), settings, metrics, redactor, candidatePool);
+        candidateEngine,
+        answers,
+        load(candidates),
+        settings,
+        metrics,
+        redactor,
+        candidatePool,
+        ownTransport);
   }
 
   @Override

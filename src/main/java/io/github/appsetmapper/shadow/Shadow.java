@@ -54,6 +54,7 @@ public final class Shadow implements Shadowing, AutoCloseable {
   private final ErrorAnswers errors;
   private final ThreadPoolExecutor runner;
   private final ExecutorService enrich;
+  private final AutoCloseable transport;
   private final Differences differences;
   private final AtomicLong queuedBytes = new AtomicLong();
 
@@ -61,6 +62,7 @@ public final class Shadow implements Shadowing, AutoCloseable {
    * @param engine the candidates' engine, whose stack has {@code live} at its front
    * @param loaded the candidates as loaded: those that failed are reported, never fatal
    * @param enrich the candidates' enrich pool, closed with this
+   * @param transport the candidates' own connections (their own per-host slots), closed with this
    */
   public Shadow(
       Engine engine,
@@ -69,8 +71,10 @@ public final class Shadow implements Shadowing, AutoCloseable {
       ShadowSettings settings,
       Metrics metrics,
       Redactor redactor,
-      ExecutorService enrich) {
+      ExecutorService enrich,
+      AutoCloseable transport) {
     this.engine = engine;
+    this.transport = transport;
     this.live = live;
     this.settings = settings;
     this.metrics = metrics;
@@ -264,5 +268,10 @@ public final class Shadow implements Shadowing, AutoCloseable {
   public void close() {
     runner.shutdownNow();
     enrich.shutdownNow();
+    try {
+      transport.close();
+    } catch (Exception e) {
+      // Closing the candidates' connections never fails the server's stop.
+    }
   }
 }

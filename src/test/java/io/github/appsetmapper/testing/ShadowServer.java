@@ -46,7 +46,12 @@ public final class ShadowServer implements AutoCloseable {
           AppRuntime.builder()
               .vars(vars)
               .environment(env::get)
-              .transport(new HttpUpstream(32, HttpUpstream.DEFAULT_MAX_BODY_BYTES))
+              // One connection per host: a candidate holding one must not hold up a live call
+              // (the candidates have connections of their own).
+              .http(
+                  io.github.appsetmapper.upstream.UpstreamOptions.defaults(
+                          32, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
+                      .withHostLimits(1, List.of()))
               .enrichThreads(8)
               .build();
     } catch (IOException e) {
