@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -236,6 +237,14 @@ public final class YamlCodec {
         }
         checkTag(keyNode, Tag.STR);
         String key = keyNode.getValue();
+        if ("<<".equals(key) && keyNode.getScalarStyle() == DumperOptions.ScalarStyle.PLAIN) {
+          // A merge key: Helm (Go yaml) merges the aliased map in; read as a plain key it would
+          // make a phantom row and lose the merged ones, so it is refused, never half-read.
+          throw new JsonRefusal(
+              JsonRefusal.Kind.UNSUPPORTED,
+              "has a merge key '<<', which is not supported",
+              where(keyNode.getStartMark()));
+        }
         if (out.containsKey(key)) {
           throw new JsonRefusal(
               JsonRefusal.Kind.DUPLICATE_KEY,

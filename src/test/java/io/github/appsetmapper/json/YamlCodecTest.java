@@ -51,4 +51,16 @@ class YamlCodecTest {
   void anAliasInsideItselfIsRefused() {
     assertThat(refused("a: &a [*a]\n").located()).startsWith("is nested deeper than 500 levels");
   }
+
+  @Test
+  void aMergeKeyIsRefusedNotReadAsAKeyNamedLessLess() throws JsonRefusal {
+    // Helm (Go yaml) merges base into entries (x: 3, y: 2); a plain key '<<' would make a phantom
+    // row and lose y.
+    JsonRefusal refusal = refused("base: &b {x: 1, y: 2}\nentries:\n  <<: *b\n  x: 3\n");
+    assertThat(refusal.kind()).isEqualTo(JsonRefusal.Kind.UNSUPPORTED);
+    assertThat(refusal.located()).startsWith("has a merge key '<<', which is not supported");
+    // Quoted, it is an ordinary key.
+    Object data = YamlCodec.measure("\"<<\": 1\n".getBytes(StandardCharsets.UTF_8)).document();
+    assertThat(((Map<?, ?>) data).containsKey("<<")).isTrue();
+  }
 }
