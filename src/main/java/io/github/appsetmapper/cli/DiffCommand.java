@@ -105,7 +105,7 @@ final class DiffCommand implements Callable<Integer> {
       paramLabel = "N%|N",
       description =
           "Exit 1 only when one input loses more rows than this: a percentage of its old rows"
-              + " (10%) or a count.")
+              + " (10%%) or a count.")
   String maxRemoved;
 
   @Option(

@@ -33,8 +33,28 @@ public final class Functions {
   }
 
   /** The highest semantic version among the strings given ({@code v} prefix allowed), or null. */
-  public static String semverMax(Collection<?> versions) {
-    return versions == null ? null : SemVer.max(versions);
+  public static String semverMax(Object versions) {
+    return versions == null ? null : SemVer.max(list("#semverMax", versions));
+  }
+
+  /**
+   * The argument as a list, or a failure naming the function: SpEL would otherwise convert a map, a
+   * number or a comma-separated text into a list, and an error object would become "no versions".
+   */
+  private static Collection<?> list(String function, Object value) {
+    if (value instanceof Collection<?> collection) {
+      return collection;
+    }
+    throw new IllegalArgumentException(
+        function
+            + " needs a list, got "
+            + (value instanceof java.util.Map<?, ?>
+                ? "a map"
+                : value instanceof String
+                    ? "a text"
+                    : value instanceof Number
+                        ? "a number"
+                        : "a " + value.getClass().getSimpleName().toLowerCase(Locale.ROOT)));
   }
 
   /**
@@ -53,8 +73,8 @@ public final class Functions {
   }
 
   /** The versions among the strings, lowest first (non-versions left out); null for null. */
-  public static java.util.List<String> semverSort(Collection<?> versions) {
-    return versions == null ? null : SemVer.sort(versions);
+  public static java.util.List<String> semverSort(Object versions) {
+    return versions == null ? null : SemVer.sort(list("#semverSort", versions));
   }
 
   /** The request's time, RFC 3339 in UTC: one answer sees one "now". */
@@ -178,11 +198,11 @@ public final class Functions {
       functions.put("shortSha", Functions.class.getMethod("shortSha", String.class, int.class));
       functions.put("lower", Functions.class.getMethod("lower", String.class));
       functions.put("upper", Functions.class.getMethod("upper", String.class));
-      functions.put("semverMax", Functions.class.getMethod("semverMax", Collection.class));
+      functions.put("semverMax", Functions.class.getMethod("semverMax", Object.class));
       functions.put(
           "semverCompare", Functions.class.getMethod("semverCompare", String.class, String.class));
       functions.put("semverValid", Functions.class.getMethod("semverValid", String.class));
-      functions.put("semverSort", Functions.class.getMethod("semverSort", Collection.class));
+      functions.put("semverSort", Functions.class.getMethod("semverSort", Object.class));
       functions.put("now", Functions.class.getMethod("now"));
       functions.put("epochSeconds", Functions.class.getMethod("epochSeconds", String.class));
       functions.put("secondsSince", Functions.class.getMethod("secondsSince", String.class));

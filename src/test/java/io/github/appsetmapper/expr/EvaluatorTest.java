@@ -207,6 +207,18 @@ class EvaluatorTest {
     }
 
     @Test
+    void semverFunctionsRefuseWhatIsNotAList() {
+      // SpEL would turn a map into an empty list and a text into a list of its comma parts: an
+      // error object would become "no versions" and a filter would drop rows from a 2xx.
+      assertThatThrownBy(() -> evaluate("#semverSort({a: '1.0.0'})"))
+          .hasMessageContaining("#semverSort needs a list, got a map");
+      assertThatThrownBy(() -> evaluate("#semverMax('2.0.0')"))
+          .hasMessageContaining("#semverMax needs a list, got a text");
+      assertThatThrownBy(() -> evaluate("#semverSort(1)"))
+          .hasMessageContaining("#semverSort needs a list, got a number");
+    }
+
+    @Test
     void semverMaxPicksTheHighestRelease() {
       assertThat(evaluate("#semverMax(item.tags)")).isEqualTo("1.10.0");
       assertThat(evaluate("#semverMax({'1.0.0-rc.1', '1.0.0-rc.10', '1.0.0-beta'})"))
