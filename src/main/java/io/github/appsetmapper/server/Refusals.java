@@ -77,6 +77,8 @@ final class Refusals {
   /** The one method a route takes: GET for the catalogue, POST for the rest. */
   static String allowed(HttpServerExchange exchange) {
     String path = exchange.getRequestPath();
-    return path.equals("/mappings") || path.equals("/mappings/") ? "GET" : "POST";
+    return path.equals("/mappings") || path.equals("/mappings/") || path.endsWith("/shadow")
+        ? "GET"
+        : "POST";
   }
 }

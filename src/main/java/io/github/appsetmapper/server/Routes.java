@@ -123,27 +123,33 @@ final class Routes implements HttpHandler {
             .post("/mappings/{name}/cache/invalidate", invalidate)
             .post("/mappings/{name}/shadow/api/v1/getparams.execute", candidate)
             .get("/mappings/{name}/shadow", differences)
+            // The token first, as on every route: without it a caller learns nothing, not even
+            // which paths and methods exist.
             .setFallbackHandler(
-                exchange ->
-                    refusals.refuse(
-                        exchange,
-                        new HttpError(
-                            404,
-                            "unknown path '"
-                                + exchange.getRequestPath()
-                                + "'; getparams is POST /mappings/<name>/api/v1/getparams.execute"),
-                        null))
+                bearer(
+                    options,
+                    exchange ->
+                        refusals.refuse(
+                            exchange,
+                            new HttpError(
+                                404,
+                                "unknown path '"
+                                    + exchange.getRequestPath()
+                                    + "'; getparams is POST /mappings/<name>/api/v1/getparams.execute"),
+                            null)))
             .setInvalidMethodHandler(
-                exchange ->
-                    refusals.refuse(
-                        exchange,
-                        new HttpError(
-                            405,
-                            "method "
-                                + exchange.getRequestMethod()
-                                + " not allowed; use "
-                                + Refusals.allowed(exchange)),
-                        null));
+                bearer(
+                    options,
+                    exchange ->
+                        refusals.refuse(
+                            exchange,
+                            new HttpError(
+                                405,
+                                "method "
+                                    + exchange.getRequestMethod()
+                                    + " not allowed; use "
+                                    + Refusals.allowed(exchange)),
+                            null)));
     // Health, readiness and metrics take any method, no token and no body: probes stay cheap.
     this.routes =
         new PathHandler(new ReadDeadline(options.readTimeout(), refusals, routing))

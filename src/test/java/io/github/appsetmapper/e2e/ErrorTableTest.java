@@ -374,6 +374,25 @@ class ErrorTableTest {
     assertThat(answer.headers().get("allow")).containsExactly("POST");
   }
 
+  @Test
+  void withoutTheTokenAWrongMethodOrAnUnknownPathIsForbiddenFirst() {
+    // 403 is checked before anything else: no caller without the token learns which paths and
+    // methods exist.
+    for (String[] call :
+        new String[][] {
+          {"GET", "/mappings/items/api/v1/getparams.execute"},
+          {"PUT", "/mappings/items/api/v1/getparams.execute"},
+          {"POST", "/no/such/path"},
+          {"POST", "/mappings/items/shadow"}
+        }) {
+      Answer answer = plugin.send(call[0], call[1], null, null, null);
+      assertThat(answer.status()).as(call[0] + " " + call[1]).isEqualTo(403);
+    }
+    Answer post =
+        plugin.send("POST", "/mappings/items/shadow", null, "Bearer " + PluginServer.TOKEN, null);
+    assertError(post, 405, "method POST not allowed; use GET");
+  }
+
   @Nested
   class BadRequest {
     @Test

@@ -76,7 +76,9 @@ class RoutesTest {
       assertThat(plugin.send("POST", "/readyz", "", null, null).status()).isEqualTo(200);
       assertThat(plugin.send("GET", "/metrics", null, null, null).body())
           .contains("appset_mapper_cache_entries");
-      assertThat(plugin.send("GET", "/healthz/x", null, null, null))
+      // Nothing below them: another path is like any other, the token first.
+      assertThat(plugin.send("GET", "/healthz/x", null, null, null).status()).isEqualTo(403);
+      assertThat(plugin.send("GET", "/healthz/x", null, "Bearer " + PluginServer.TOKEN, null))
           .extracting(Answer::status, Answer::body)
           .containsExactly(
               404,
