@@ -152,8 +152,18 @@ public final class MarkdownReport {
         case '*' -> out.append("&#42;");
         case '_' -> out.append("&#95;");
         case '\\' -> out.append("&#92;");
+        case '#' -> out.append("&#35;");
+        case ':' -> out.append("&#58;");
+        case '~' -> out.append("&#126;");
         case '\n', '\r' -> out.append(' ');
-        default -> out.append(c);
+        default -> {
+          // Bidirectional controls would reverse what the reviewer reads: shown, not obeyed.
+          if ((c >= '\u202a' && c <= '\u202e') || (c >= '\u2066' && c <= '\u2069')) {
+            out.append(String.format("\\u%04x", (int) c));
+          } else {
+            out.append(c);
+          }
+        }
       }
     }
     return out.toString();
