@@ -107,6 +107,9 @@ final class RecordCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     PrintWriter stdout = spec.commandLine().getOut();
     PrintWriter err = spec.commandLine().getErr();
+    if (AppSetOption.refused(appSet, err)) {
+      return ExitCode.USAGE;
+    }
     try {
       return record(stdout, err);
     } finally {

@@ -15,7 +15,6 @@ import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
-import io.github.appsetmapper.server.KubernetesNames;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.net.ProxySettings;
@@ -102,10 +101,7 @@ final class RunCommand implements Callable<Integer> {
     if (given == null) {
       return ExitCode.USAGE;
     }
-    if (!KubernetesNames.isNameOrEmpty(appSet)) {
-      // As the server refuses it: what run answers must be what serve would.
-      err.println("error: --app-set must be " + KubernetesNames.RULE);
-      err.flush();
+    if (AppSetOption.refused(appSet, err)) {
       return ExitCode.USAGE;
     }
     AppRuntime started;

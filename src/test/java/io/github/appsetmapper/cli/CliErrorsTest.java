@@ -57,13 +57,20 @@ class CliErrorsTest {
   void runRefusesAnAppSetTheServerWouldRefuse(@TempDir Path dir) throws IOException {
     Path file = dir.resolve("small.yaml");
     Files.writeString(file, SMALL);
-    CliTest.Result result = CliTest.run("run", file.toString(), "--app-set", "Bad_Name\n");
-    assertThat(result.exit()).isEqualTo(2);
-    assertThat(result.err())
-        .isEqualTo(
-            "error: --app-set must be a Kubernetes name: at most 253 lowercase letters, digits,"
-                + " '-' and '.', starting and ending with a letter or digit\n");
-    assertThat(result.out()).isEmpty();
+    // record sends the same name to the same engine: the same check (it had none).
+    for (String command : new String[] {"run", "record"}) {
+      CliTest.Result result =
+          command.equals("run")
+              ? CliTest.run(command, file.toString(), "--app-set", "Bad_Name\n")
+              : CliTest.run(command, file.toString(), "--case", "c", "--app-set", "Bad_Name\n");
+      assertThat(result.exit()).as(command).isEqualTo(2);
+      assertThat(result.err())
+          .as(command)
+          .isEqualTo(
+              "error: --app-set must be a Kubernetes name: at most 253 lowercase letters, digits,"
+                  + " '-' and '.', starting and ending with a letter or digit\n");
+      assertThat(result.out()).isEmpty();
+    }
   }
 
   @Test
