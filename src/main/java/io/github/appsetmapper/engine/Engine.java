@@ -285,9 +285,13 @@ public final class Engine {
     Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
     List<Row> rows = ListStage.rows(run, base);
     run.trace().stage("list", rows.size());
+    // Labelled by the item first, so that explode and the lets name the rows they fail on.
+    rows = RowLabels.labelled(mapping, rows, base);
     rows = ExplodeStage.run(run, rows, base);
     rows = LetStage.after(0, run, rows, base);
-    rows = RowLabels.labelled(mapping, rows, base);
+    if (RowLabels.readsRowSteps(mapping)) {
+      rows = RowLabels.labelled(mapping, rows, base);
+    }
     EnrichStage enrich = new EnrichStage(run, base);
     FilterStage filter = new FilterStage(mapping, base, run.trace());
     for (int i = 0; i < mapping.enrich().size(); i++) {

@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.RowSteps;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.logging.LogText;
 import java.util.List;
@@ -39,6 +40,19 @@ final class RowLabels {
               : row);
     }
     return out;
+  }
+
+  /** Whether the label reads explode's element or a let: then it is computed again after them. */
+  static boolean readsRowSteps(CompiledMapping mapping) {
+    RowSteps steps = mapping.rowSteps();
+    if (steps.label() == null) {
+      return false;
+    }
+    var reads = steps.label().inspection();
+    return (steps.explode() != null
+            && steps.explode().as() != null
+            && reads.reads(steps.explode().as()))
+        || steps.lets().stream().anyMatch(let -> reads.reads(let.name()));
   }
 
   static String of(CompiledMapping mapping, Row row, Scope base) {

@@ -29,9 +29,20 @@ final class SemverRange {
           + "(?:-([0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*))?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?";
   private static final Pattern ONE =
       Pattern.compile("(!=|>=|=>|<=|=<|~>|>|<|=|~|\\^)?\\s*" + VERSION);
+
+  /** A version without groups, for the two ends of a hyphen range. */
+  private static final String VERSION_TEXT =
+      "v?"
+          + PART
+          + "(?:\\."
+          + PART
+          + ")?(?:\\."
+          + PART
+          + ")?"
+          + "(?:-[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?(?:\\+[0-9A-Za-z-]+(?:\\.[0-9A-Za-z-]+)*)?";
+
   private static final Pattern HYPHEN =
-      Pattern.compile(
-          "(" + VERSION.replace("(", "(?:") + ")\\s+-\\s+(" + VERSION.replace("(", "(?:") + ")");
+      Pattern.compile("(" + VERSION_TEXT + ")\\s+-\\s+(" + VERSION_TEXT + ")");
   private static final Pattern LOOSE_VERSION =
       Pattern.compile(
           "v?(0|[1-9][0-9]*)(?:\\.(0|[1-9][0-9]*))?(?:\\.(0|[1-9][0-9]*))?"
