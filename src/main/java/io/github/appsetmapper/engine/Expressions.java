@@ -42,7 +42,7 @@ final class Expressions {
   private static RequestFailure failed(CompiledExpression expression, Row row, Exception e) {
     boolean spent =
         CostlyPart.spentOperations(e)
-            || (e instanceof ExpressionLimitException limit && !limit.deadline());
+            || (e instanceof ExpressionLimitException limit && limit.perEvaluation());
     return RequestFailure.expression(
         describe(expression)
             + " failed on row "

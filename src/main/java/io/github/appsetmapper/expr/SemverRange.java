@@ -112,9 +112,7 @@ final class SemverRange {
   private static List<Term> group(String group) throws Invalid {
     List<Term> terms = new ArrayList<>();
     if (group.isEmpty()) {
-      // As Masterminds: an empty constraint is any release ("*").
-      terms.add(term("", "0", null, null, null));
-      return List.copyOf(terms);
+      throw new Invalid("an empty constraint (around '||'); write * for any version");
     }
     int at = 0;
     while (at < group.length()) {
