@@ -165,6 +165,7 @@ class ListFunctionsTest {
               .as(c[0])
               .contains("failed on row 0")
               .contains(c[1])
+              .doesNotContain("problem occurred")
               .doesNotContain("java.")
               .doesNotContain("LinkedHashMap")
               .doesNotContain("Integer");

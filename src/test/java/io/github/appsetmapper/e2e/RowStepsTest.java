@@ -203,7 +203,8 @@ class RowStepsTest {
         assertThat(answer.body())
             .contains(
                 "let.major '#toNumber(item.version.split('[.]')[0])' failed on row 1 (meta-web): ")
-            .contains("#toNumber: 'next' is not a number");
+            .endsWith("failed on row 1 (meta-web): #toNumber: 'next' is not a number\"}")
+            .doesNotContain("problem occurred");
       }
     }
   }
