@@ -32,7 +32,8 @@ public record CompiledMapping(
     Duration deadline,
     io.github.appsetmapper.config.MaxDrop maxDrop,
     List<String> key,
-    java.util.Set<String> metricHosts) {
+    java.util.Set<String> metricHosts,
+    RowSteps rowSteps) {
   public static Builder builder() {
     return new Builder();
   }
@@ -61,6 +62,14 @@ public record CompiledMapping(
     private HostPolicy hosts;
     private Duration deadline;
     private List<String> key = List.of();
+    private RowSteps rowSteps = RowSteps.NONE;
+
+    /** {@code explode}, {@code let} and {@code label}: what the mapping computes on each row. */
+    public Builder rowSteps(RowSteps value) {
+      this.rowSteps = value;
+      return this;
+    }
+
     private io.github.appsetmapper.config.MaxDrop maxDrop;
 
     private Builder() {}
@@ -206,7 +215,8 @@ public record CompiledMapping(
           deadline,
           maxDrop,
           key,
-          MetricHosts.of(vars, list, enrich, hosts));
+          MetricHosts.of(vars, list, enrich, hosts),
+          rowSteps);
     }
   }
 }

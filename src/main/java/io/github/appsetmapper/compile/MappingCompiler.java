@@ -68,9 +68,13 @@ public final class MappingCompiler {
   /** The element name of the forEach step whose request is compiling (null: none). */
   private String element;
 
-  /** The names holding upstream data besides item, response and page: enrich results, elements. */
+  /** The names holding upstream data besides item, response and page: enrich, lets, elements. */
   private Set<String> upstreamNames() {
     Set<String> names = new LinkedHashSet<>(spec.enrich().keySet());
+    names.addAll(spec.let().keySet());
+    if (spec.explode() != null && spec.explode().as() != null) {
+      names.add(spec.explode().as());
+    }
     if (element != null) {
       names.add(element);
     }
@@ -117,6 +121,9 @@ public final class MappingCompiler {
       base = base.with(Name.ITEM, Scope.UNKNOWN);
     }
     CompiledList list = list(spec.list(), base);
+    RowStepsCompiler rowSteps = new RowStepsCompiler(expressions, problems, spec);
+    base = rowSteps.explode(base);
+    rowSteps.lets(base);
     List<CompiledEnrich> enrich = new ArrayList<>();
     Scope rowScope = base;
     List<String> later = new ArrayList<>(spec.enrich().keySet());
@@ -125,12 +132,14 @@ public final class MappingCompiler {
           rowScope.without(
               name, "'" + name + "' is enriched after this step; enrich runs in order");
     }
+    CompiledExpression label = rowSteps.label(rowScope);
+    rowSteps.chosenByCaller(0, fromCaller);
     for (EnrichSpec step : spec.enrich().values()) {
       if (Name.RESERVED.contains(step.name())) {
         problems.add(
             step.pos(), "'" + step.name() + "' is a reserved name; choose another enrich name");
       }
-      CompiledEnrich compiled = enrich(step, rowScope);
+      CompiledEnrich compiled = enrich(step, rowSteps.letsBefore(enrich.size(), rowScope));
       enrich.add(compiled);
       if (compiled.value() != null
           && (UrlCompiler.firstRead(compiled.value(), fromCaller) != null
@@ -138,7 +147,9 @@ public final class MappingCompiler {
         fromCaller.add(step.name());
       }
       rowScope = rowScope.with(step.name(), Scope.UNKNOWN);
+      rowSteps.chosenByCaller(enrich.size(), fromCaller);
     }
+    rowScope = rowSteps.letsBefore(enrich.size(), rowScope);
     Map<String, CompiledExpression> parameters = new LinkedHashMap<>();
     for (Map.Entry<String, Expr> parameter : spec.parameters().entrySet()) {
       parameters.put(parameter.getKey(), expressions.expression(parameter.getValue(), rowScope));
@@ -155,7 +166,7 @@ public final class MappingCompiler {
             .secrets(secrets)
             .list(list)
             .enrich(List.copyOf(enrich))
-            .filter(filter(expressions.expression(spec.filter(), rowScope)))
+            .filter(filter(expressions.expression(spec.filter(), rowScope), rowSteps))
             .sortBy(expressions.expression(spec.sortBy(), rowScope))
             .sortOrder(spec.sortOrder())
             .distinctBy(expressions.expression(spec.distinctBy(), rowScope))
@@ -168,6 +179,7 @@ public final class MappingCompiler {
             .deadline(spec.deadline())
             .maxDrop(spec.maxDrop())
             .key(spec.key())
+            .rowSteps(rowSteps.steps(label))
             .build();
     problems.throwIfAny();
     return mapping;
@@ -177,18 +189,17 @@ public final class MappingCompiler {
    * The filter with its parts and what each needs: a part that reads no enrich result runs before
    * the first enrich, one that reads step k's after step k (see {@link CompiledFilter}).
    */
-  private CompiledFilter filter(CompiledExpression whole) {
+  private CompiledFilter filter(CompiledExpression whole, RowStepsCompiler rowSteps) {
     if (whole == null) {
       return null;
     }
-    List<String> steps = List.copyOf(spec.enrich().keySet());
     for (CompiledFilter.Joiner joiner :
         List.of(CompiledFilter.Joiner.AND, CompiledFilter.Joiner.OR)) {
       List<CompiledExpression> operands = expressions.operands(whole, joiner);
       if (!operands.isEmpty()) {
         List<CompiledFilter.Part> parts = new ArrayList<>();
         for (CompiledExpression operand : operands) {
-          parts.add(new CompiledFilter.Part(operand, needs(operand, steps)));
+          parts.add(new CompiledFilter.Part(operand, rowSteps.needs(operand)));
         }
         return new CompiledFilter(whole, joiner, parts);
       }
@@ -196,18 +207,7 @@ public final class MappingCompiler {
     return new CompiledFilter(
         whole,
         CompiledFilter.Joiner.NONE,
-        List.of(new CompiledFilter.Part(whole, needs(whole, steps))));
-  }
-
-  /** How many enrich steps must have run before {@code expression} reads all it reads. */
-  private static int needs(CompiledExpression expression, List<String> steps) {
-    int needs = 0;
-    for (int i = 0; i < steps.size(); i++) {
-      if (expression.inspection().reads(steps.get(i))) {
-        needs = i + 1;
-      }
-    }
-    return needs;
+        List.of(new CompiledFilter.Part(whole, rowSteps.needs(whole))));
   }
 
   private Map<String, String> vars() {

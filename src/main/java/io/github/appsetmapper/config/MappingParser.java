@@ -40,7 +40,10 @@ public final class MappingParser {
           "allowedHosts",
           "deadline",
           "maxDrop",
-          "key");
+          "key",
+          "let",
+          "explode",
+          "label");
   static final List<String> INPUT_KEYS =
       List.of("type", "required", "default", "pattern", "enum", "description");
   static final List<String> VAR_KEYS = List.of("default", "env", "description");
@@ -150,6 +153,9 @@ public final class MappingParser {
         .deadline(top.duration("deadline", MappingSpec.DEFAULT_DEADLINE))
         .maxDrop(maxDrop(top))
         .key(key(top, parameters))
+        .let(let(top.map("let")))
+        .explode(explode(top.map("explode")))
+        .label(top.expr("label"))
         .build();
   }
 
@@ -342,6 +348,46 @@ public final class MappingParser {
               forEach(entry.map("forEach"))));
     }
     return out;
+  }
+
+  /** {@code let}: name (an identifier) to expression, in the order written. */
+  private static Map<String, Expr> let(YamlMap map) {
+    Map<String, Expr> out = new LinkedHashMap<>();
+    if (map == null) {
+      return out;
+    }
+    for (String key : map.keys()) {
+      identifier(map, key);
+      if (!(map.raw(key) instanceof ScalarNode)) {
+        map.error(key, "must be an expression string");
+        continue;
+      }
+      Expr expr = map.expr(key);
+      if (expr != null) {
+        out.put(key, expr);
+      }
+    }
+    return out;
+  }
+
+  private static ExplodeSpec explode(YamlMap map) {
+    if (map == null) {
+      return null;
+    }
+    map.allowOnly(ExplodeSpec.KEYS);
+    Expr in = map.expr("in");
+    if (in == null && !map.has("in")) {
+      map.problems().add(map.pos(), "missing required key 'in' (the list, as item.flags)");
+    }
+    String as = map.requiredString("as");
+    if (as != null && !IDENTIFIER.matcher(as).matches()) {
+      map.error("as", "'" + as + "' is not a name; use letters, digits and _");
+    }
+    return new ExplodeSpec(
+        map.pos(),
+        in,
+        as,
+        map.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR));
   }
 
   private static EnrichSpec.ForEach forEach(YamlMap map) {

@@ -29,7 +29,10 @@ public record MappingSpec(
     List<String> allowedHosts,
     Duration deadline,
     MaxDrop maxDrop,
-    List<String> key) {
+    List<String> key,
+    Map<String, Expr> let,
+    ExplodeSpec explode,
+    Expr label) {
 
   public static final int DEFAULT_CONCURRENCY = 8;
 
@@ -82,8 +85,29 @@ public record MappingSpec(
     private Duration deadline;
     private MaxDrop maxDrop;
     private List<String> key = List.of();
+    private Map<String, Expr> let = Map.of();
+    private ExplodeSpec explode;
+    private Expr label;
 
     private Builder() {}
+
+    /** {@code let}: values computed once per row, by name, in order. */
+    public Builder let(Map<String, Expr> value) {
+      this.let = value;
+      return this;
+    }
+
+    /** {@code explode}: one row per element of a list the row holds (null: none). */
+    public Builder explode(ExplodeSpec value) {
+      this.explode = value;
+      return this;
+    }
+
+    /** {@code label}: what names a row in explain and in error messages (null: guessed). */
+    public Builder label(Expr value) {
+      this.label = value;
+      return this;
+    }
 
     public Builder pos(Pos value) {
       this.pos = value;
@@ -231,7 +255,10 @@ public record MappingSpec(
           allowedHosts,
           deadline,
           maxDrop,
-          key);
+          key,
+          let,
+          explode,
+          label);
     }
   }
 }

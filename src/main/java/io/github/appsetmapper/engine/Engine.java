@@ -266,9 +266,10 @@ public final class Engine {
   }
 
   /**
-   * The stages, in order: input, list, each enrich (the parts of the filter that read none of its
-   * results or a later one's before it), filter, sortBy/distinctBy/limit, parameters, the guards.
-   * Each takes the rows the one before gave.
+   * The stages, in order: input, list, explode, the lets and label of each row, each enrich (the
+   * parts of the filter that read none of its results or a later one's before it, the lets that
+   * read its result after it), filter, sortBy/distinctBy/limit, parameters, the guards. Each takes
+   * the rows the one before gave.
    */
   private List<Map<String, Object>> run(Execution run, Invocation invocation)
       throws RequestFailure {
@@ -284,6 +285,13 @@ public final class Engine {
     Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
     List<Row> rows = ListStage.rows(run, base);
     run.trace().stage("list", rows.size());
+    // Labelled by the item first, so that explode and the lets name the rows they fail on.
+    rows = RowLabels.labelled(mapping, rows, base);
+    rows = ExplodeStage.run(run, rows, base);
+    rows = LetStage.after(0, run, rows, base);
+    if (RowLabels.readsRowSteps(mapping)) {
+      rows = RowLabels.labelled(mapping, rows, base);
+    }
     EnrichStage enrich = new EnrichStage(run, base);
     FilterStage filter = new FilterStage(mapping, base, run.trace());
     for (int i = 0; i < mapping.enrich().size(); i++) {
@@ -292,6 +300,7 @@ public final class Engine {
       rows = filter.beforeEnrich(i, rows);
       rows = enrich.run(step, rows, base);
       run.trace().stage("enrich." + step.name(), rows.size());
+      rows = LetStage.after(i + 1, run, rows, base);
     }
     rows = filter.afterEnrich(rows);
     rows = RowOrdering.apply(mapping, rows, base, run.trace());

@@ -152,7 +152,7 @@ final class EnrichStage {
               + "' needs a list, got "
               + kind(list)
               + " on row "
-              + row.index());
+              + row.named());
     }
     if (elements.size() > MAX_ELEMENTS) {
       throw forEachFailure(
@@ -162,7 +162,7 @@ final class EnrichStage {
               + "' gave "
               + elements.size()
               + " elements on row "
-              + row.index()
+              + row.named()
               + ", more than "
               + MAX_ELEMENTS);
     }
@@ -177,7 +177,7 @@ final class EnrichStage {
     Map<String, Integer> seen = new HashMap<>();
     for (int e = 0; e < elements.size(); e++) {
       Object key = Expressions.onRow(each.key(), scope.with(each.as(), elements.get(e)), row);
-      String where = " for element " + e + " on row " + row.index();
+      String where = " for element " + e + " on row " + row.named();
       if (!(key instanceof String) && !(key instanceof Number)) {
         throw forEachFailure(
             step, "forEach key '" + each.key().source().text() + "' gave " + kind(key) + where);
@@ -196,7 +196,7 @@ final class EnrichStage {
                 + " and "
                 + e
                 + " on row "
-                + row.index());
+                + row.named());
       }
       keys.add(text);
     }

@@ -1,6 +1,8 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledExpression;
+import io.github.appsetmapper.compile.CostlyPart;
+import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -17,9 +19,7 @@ final class Expressions {
         | IllegalArgumentException
         | ArithmeticException e) {
       // ArithmeticException: a decimal divided by zero.
-      throw RequestFailure.expression(
-          describe(expression) + " failed on row " + row.index() + ": " + SpelMessages.simple(e),
-          e);
+      throw failed(expression, row, e);
     }
   }
 
@@ -31,10 +31,26 @@ final class Expressions {
     } catch (org.springframework.expression.EvaluationException
         | IllegalArgumentException
         | ArithmeticException e) {
-      throw RequestFailure.expression(
-          describe(expression) + " failed on row " + row.index() + ": " + SpelMessages.simple(e),
-          e);
+      throw failed(expression, row, e);
     }
+  }
+
+  /**
+   * The failure of an expression on a row, naming it and the row; when it spent a budget (SpEL's
+   * operations, what it builds), the part that spent it and the way out.
+   */
+  private static RequestFailure failed(CompiledExpression expression, Row row, Exception e) {
+    boolean spent =
+        CostlyPart.spentOperations(e)
+            || (e instanceof ExpressionLimitException limit && limit.perEvaluation());
+    return RequestFailure.expression(
+        describe(expression)
+            + " failed on row "
+            + row.named()
+            + ": "
+            + SpelMessages.simple(e)
+            + (spent ? CostlyPart.hint(expression, e) : ""),
+        e);
   }
 
   /** An expression over an answer ({@code failWhen}, a cursor's {@code until}). */

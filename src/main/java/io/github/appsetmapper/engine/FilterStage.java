@@ -168,7 +168,7 @@ final class FilterStage {
             + "' gave "
             + verdict
             + " on row "
-            + row.index()
+            + row.named()
             + ", not true or false",
         null);
   }

@@ -56,7 +56,7 @@ final class Parameters {
             "parameter '"
                 + parameter.getKey()
                 + "' of row "
-                + row.index()
+                + row.named()
                 + " holds a secret value this server uses (an upstream echoing a credential?);"
                 + " refused so that no secret reaches Argo CD",
             RequestFailure.Kind.FAILED);

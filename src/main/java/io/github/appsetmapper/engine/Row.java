@@ -5,22 +5,45 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One row on its way through the pipeline: the list item and the values enriched so far. {@code
- * filtered}: the whole filter already passed it before enrich, so it is not evaluated again.
+ * One row on its way through the pipeline: the list item and the values enriched (and let) so far.
+ * {@code filtered}: the whole filter already passed it before enrich, so it is not evaluated again.
+ * {@code element}: which element of its list row an exploded row is ({@code [2]}; empty: none).
+ * {@code label}: what the mapping's {@code label} named it (null: none), escaped and shortened.
  */
-record Row(int index, Object item, Map<String, Object> values, boolean filtered) {
+record Row(
+    int index,
+    Object item,
+    Map<String, Object> values,
+    boolean filtered,
+    String element,
+    String label) {
 
   Row(int index, Object item, Map<String, Object> values) {
-    this(index, item, values, false);
+    this(index, item, values, false, "", null);
   }
 
   Row with(String name, Object value) {
     Map<String, Object> more = new HashMap<>(values);
     more.put(name, value);
-    return new Row(index, item, Collections.unmodifiableMap(more), filtered);
+    return new Row(index, item, Collections.unmodifiableMap(more), filtered, element, label);
   }
 
   Row passedFilter() {
-    return new Row(index, item, values, true);
+    return new Row(index, item, values, true, element, label);
+  }
+
+  /** Element {@code number} of this row's exploded list, holding it as {@code name}. */
+  Row element(int number, String name, Object value) {
+    return new Row(index, item, values, filtered, element + "[" + number + "]", label)
+        .with(name, value);
+  }
+
+  Row labelled(String text) {
+    return new Row(index, item, values, filtered, element, text);
+  }
+
+  /** How messages name the row: {@code 3}, {@code 3[1]}, {@code 3 (meta-web)}. */
+  String named() {
+    return index + element + (label == null ? "" : " (" + label + ")");
   }
 }

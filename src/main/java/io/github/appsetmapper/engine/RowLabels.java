@@ -2,14 +2,17 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.RowSteps;
 import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.logging.LogText;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What a person knows a row by, for explain's dropped rows: the item's own name or id (the same at
- * every stage), else the mapping's first parameter when it can be computed on the row, else the
- * item itself when it is a plain value. Computed only for explain, never for an answer.
+ * What a person knows a row by, for explain's dropped rows: the mapping's {@code label}, else the
+ * item's own name or id (the same at every stage), else the mapping's first parameter when it can
+ * be computed on the row, else the item itself when it is a plain value. Computed only for explain,
+ * never for an answer.
  */
 final class RowLabels {
   private static final List<String> NAMING_FIELDS =
@@ -18,7 +21,49 @@ final class RowLabels {
 
   private RowLabels() {}
 
+  /**
+   * Each row named by the mapping's {@code label}, computed once before enrich. A label is data:
+   * its control characters escaped, shortened; one that fails or is no plain value names nothing
+   * (it never fails an answer). Error messages pass through the redactor as a whole.
+   */
+  static List<Row> labelled(CompiledMapping mapping, List<Row> rows, Scope base) {
+    CompiledExpression label = mapping.rowSteps().label();
+    if (label == null) {
+      return rows;
+    }
+    List<Row> out = new java.util.ArrayList<>(rows.size());
+    for (Row row : rows) {
+      Object value = quietly(label, Scopes.row(base, row));
+      out.add(
+          isPlain(value) || value instanceof Boolean
+              ? row.labelled(shortened(LogText.escape(String.valueOf(value))))
+              : row);
+    }
+    return out;
+  }
+
+  /** Whether the label reads explode's element or a let: then it is computed again after them. */
+  static boolean readsRowSteps(CompiledMapping mapping) {
+    RowSteps steps = mapping.rowSteps();
+    if (steps.label() == null) {
+      return false;
+    }
+    var reads = steps.label().inspection();
+    return (steps.explode() != null
+            && steps.explode().as() != null
+            && reads.reads(steps.explode().as()))
+        || steps.lets().stream().anyMatch(let -> reads.reads(let.name()));
+  }
+
   static String of(CompiledMapping mapping, Row row, Scope base) {
+    String name = row.label() != null ? row.label() : guessed(mapping, row, base);
+    if (row.element().isEmpty()) {
+      return name;
+    }
+    return name == null ? "element " + row.element() : name + " " + row.element();
+  }
+
+  private static String guessed(CompiledMapping mapping, Row row, Scope base) {
     if (mapping.list() == null) {
       return null; // the one row of a mapping without a list: nothing to tell it from
     }
@@ -44,7 +89,7 @@ final class RowLabels {
     try {
       return expression.evaluate(scope);
     } catch (RuntimeException e) {
-      // A parameter that reads an enrich result not made yet: no label from it.
+      // A parameter that reads an enrich result not made yet, a label that failed: no label.
       return null;
     }
   }

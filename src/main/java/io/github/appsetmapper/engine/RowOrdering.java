@@ -39,7 +39,7 @@ final class RowOrdering {
               "distinctBy '"
                   + mapping.distinctBy().source().text()
                   + "' gave no key (null) on row "
-                  + row.index()
+                  + row.named()
                   + ": rows without a key are never merged; filter them out first if they should"
                   + " go",
               null);
@@ -96,7 +96,7 @@ final class RowOrdering {
                         ? "a list"
                         : "a " + next.key().getClass().getSimpleName())
                 + " on row "
-                + row.index()
+                + row.named()
                 + "; a sort key is a number, a string or a boolean",
             null);
       }
@@ -111,11 +111,11 @@ final class RowOrdering {
                   + "' gave "
                   + kind(first.key())
                   + " on row "
-                  + first.row().index()
+                  + first.row().named()
                   + " and "
                   + kind
                   + " on row "
-                  + row.index()
+                  + row.named()
                   + "; the keys must be of one kind to be ordered",
               null);
         }

@@ -6,12 +6,15 @@ import org.springframework.expression.EvaluationException;
 import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.CodeFlow;
 import org.springframework.expression.spel.ExpressionState;
+import org.springframework.expression.spel.SpelEvaluationException;
+import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.InlineList;
 import org.springframework.expression.spel.ast.InlineMap;
 import org.springframework.expression.spel.ast.OpMultiply;
 import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.Projection;
+import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.ast.ValueRef;
 import org.springframework.expression.spel.standard.SpelExpression;
@@ -50,6 +53,8 @@ public final class BuildCounting {
       SpelNodeImpl child = rewrite(children[i]);
       if (node instanceof Projection) {
         child = new Counted(child, "a projection");
+      } else if (node instanceof Selection) {
+        child = new Marking(child);
       }
       if (child != children[i]) {
         children[i] = child;
@@ -145,7 +150,12 @@ public final class BuildCounting {
 
     @Override
     public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
-      TypedValue value = children[0].getValueInternal(state);
+      TypedValue value;
+      try {
+        value = children[0].getValueInternal(state);
+      } catch (SpelEvaluationException e) {
+        throw marked(e, children[0]);
+      }
       EvaluationBudget.current().charge(value.getValue(), what);
       return value;
     }
@@ -159,6 +169,43 @@ public final class BuildCounting {
     public String toStringAST() {
       return children[0].toStringAST();
     }
+  }
+
+  /**
+   * The body of a selection, unchanged, marking where SpEL's bound of operations ran out: SpEL
+   * throws it without a place, and the innermost loop it leaves is the part that spent it.
+   */
+  static final class Marking extends SpelNodeImpl {
+    Marking(SpelNodeImpl inner) {
+      super(inner.getStartPosition(), inner.getEndPosition(), inner);
+    }
+
+    @Override
+    public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
+      try {
+        return children[0].getValueInternal(state);
+      } catch (SpelEvaluationException e) {
+        throw marked(e, children[0]);
+      }
+    }
+
+    @Override
+    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
+      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
+    }
+
+    @Override
+    public String toStringAST() {
+      return children[0].toStringAST();
+    }
+  }
+
+  /** {@code e} placed at {@code body} when it is the bound of operations and has no place yet. */
+  private static SpelEvaluationException marked(SpelEvaluationException e, SpelNodeImpl body) {
+    if (e.getMessageCode() == SpelMessage.MAX_OPERATIONS_EXCEEDED && e.getPosition() < 0) {
+      e.setPosition(body.getStartPosition());
+    }
+    return e;
   }
 
   private static SpelNodeImpl[] children(SpelNodeImpl node) {

@@ -169,7 +169,9 @@ public final class EvaluationBudget {
         what
             + " would take what this expression builds past "
             + MAX_BUILT_CHARS
-            + " characters (strings, and lists and maps counted as the JSON they would write)");
+            + " characters (strings, and lists and maps counted as the JSON they would write)",
+        false,
+        true);
   }
 
   /** A string built: counted, refused when too large. */

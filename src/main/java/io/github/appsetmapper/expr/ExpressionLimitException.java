@@ -9,14 +9,28 @@ import org.springframework.expression.EvaluationException;
  */
 public final class ExpressionLimitException extends EvaluationException {
   private final boolean deadline;
+  private final boolean perEvaluation;
 
   ExpressionLimitException(String message) {
     this(message, false);
   }
 
   ExpressionLimitException(String message, boolean deadline) {
+    this(message, deadline, false);
+  }
+
+  ExpressionLimitException(String message, boolean deadline, boolean perEvaluation) {
     super(message);
     this.deadline = deadline;
+    this.perEvaluation = perEvaluation;
+  }
+
+  /**
+   * True when what one evaluation may build together ran out (not one value too large): splitting
+   * the expression into {@code let}s, each its own evaluation, is a way out.
+   */
+  public boolean perEvaluation() {
+    return perEvaluation;
   }
 
   /** True when the deadline ran out (a 504 rather than an expression error). */

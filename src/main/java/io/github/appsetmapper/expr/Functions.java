@@ -45,16 +45,7 @@ public final class Functions {
     if (value instanceof Collection<?> collection) {
       return collection;
     }
-    throw new IllegalArgumentException(
-        function
-            + " needs a list, got "
-            + (value instanceof java.util.Map<?, ?>
-                ? "a map"
-                : value instanceof String
-                    ? "a text"
-                    : value instanceof Number
-                        ? "a number"
-                        : "a " + value.getClass().getSimpleName().toLowerCase(Locale.ROOT)));
+    throw new IllegalArgumentException(function + " needs a list, got " + kind(value));
   }
 
   /**
@@ -75,6 +66,113 @@ public final class Functions {
   /** The versions among the strings, lowest first (non-versions left out); null for null. */
   public static java.util.List<String> semverSort(Object versions) {
     return versions == null ? null : SemVer.sort(list("#semverSort", versions));
+  }
+
+  /**
+   * Whether {@code version} satisfies {@code constraint}, in the syntax of Masterminds/semver (what
+   * Helm uses: {@code ^1.2}, {@code ~1.2.3}, {@code >=1.0 <2.0}, {@code 1.x}, {@code ||}, {@code 1
+   * - 2}); a version that is none is false; null for a null argument. An invalid constraint fails
+   * the row (a literal one is a load error).
+   */
+  public static Boolean semverMatches(Object version, Object constraint) {
+    if (version == null || constraint == null) {
+      return null;
+    }
+    String text = text("#semverMatches", "version", version);
+    SemverRange range;
+    try {
+      range = SemverRanges.of(text("#semverMatches", "constraint", constraint));
+    } catch (SemverRange.Invalid e) {
+      throw new IllegalArgumentException(
+          "#semverMatches: invalid constraint '"
+              + SemverRanges.shortened(constraint.toString())
+              + "': "
+              + e.getMessage());
+    }
+    SemverRange.Version parsed = SemverRange.version(text);
+    return parsed != null && range.matches(parsed);
+  }
+
+  /** The elements of a list of lists, one level flattened (an element that is no list kept). */
+  public static java.util.List<Object> flatten(Object list) {
+    if (list == null) {
+      return null;
+    }
+    EvaluationBudget budget = EvaluationBudget.current();
+    java.util.List<Object> out = new java.util.ArrayList<>();
+    for (Object element : list("#flatten", list)) {
+      budget.tick();
+      if (element instanceof Collection<?> inner) {
+        for (Object each : inner) {
+          budget.tick();
+          out.add(each);
+        }
+      } else {
+        out.add(element);
+      }
+    }
+    return java.util.Collections.unmodifiableList(out);
+  }
+
+  /** The first element of a list; null when it is empty or null. */
+  public static Object first(Object list) {
+    if (list == null) {
+      return null;
+    }
+    Collection<?> elements = list("#first", list);
+    return elements.isEmpty() ? null : elements.iterator().next();
+  }
+
+  /** Whether the value is a list (a JSON array); false for null. */
+  public static boolean isList(Object value) {
+    return value instanceof Collection<?>;
+  }
+
+  /**
+   * The text as a number (integer or decimal, within the input bounds); a number as it is; null for
+   * null. Text that is no number fails the row, naming it.
+   */
+  public static Number toNumber(Object value) {
+    if (value == null || value instanceof Number) {
+      return (Number) value;
+    }
+    String text = text("#toNumber", "argument", value);
+    try {
+      return io.github.appsetmapper.json.Numbers.parse(text);
+    } catch (io.github.appsetmapper.json.Numbers.Refused e) {
+      throw new IllegalArgumentException("#toNumber: " + e.getMessage());
+    }
+  }
+
+  /** A text argument, or a failure naming the function and what it got instead. */
+  private static String text(String function, String what, Object value) {
+    if (value instanceof String text) {
+      return text;
+    }
+    throw new IllegalArgumentException(function + " needs a text " + what + ", got " + kind(value));
+  }
+
+  /** What a value is, in the words of JSON (never a Java type name). */
+  static String kind(Object value) {
+    if (value == null) {
+      return "null";
+    }
+    if (value instanceof Map<?, ?>) {
+      return "a map";
+    }
+    if (value instanceof Collection<?>) {
+      return "a list";
+    }
+    if (value instanceof String) {
+      return "a text";
+    }
+    if (value instanceof Number) {
+      return "a number";
+    }
+    if (value instanceof Boolean) {
+      return "a boolean";
+    }
+    return "a value of another kind";
   }
 
   /** The request's time, RFC 3339 in UTC: one answer sees one "now". */
@@ -203,6 +301,12 @@ public final class Functions {
           "semverCompare", Functions.class.getMethod("semverCompare", String.class, String.class));
       functions.put("semverValid", Functions.class.getMethod("semverValid", String.class));
       functions.put("semverSort", Functions.class.getMethod("semverSort", Object.class));
+      functions.put(
+          "semverMatches", Functions.class.getMethod("semverMatches", Object.class, Object.class));
+      functions.put("flatten", Functions.class.getMethod("flatten", Object.class));
+      functions.put("first", Functions.class.getMethod("first", Object.class));
+      functions.put("isList", Functions.class.getMethod("isList", Object.class));
+      functions.put("toNumber", Functions.class.getMethod("toNumber", Object.class));
       functions.put("now", Functions.class.getMethod("now"));
       functions.put("epochSeconds", Functions.class.getMethod("epochSeconds", String.class));
       functions.put("secondsSince", Functions.class.getMethod("secondsSince", String.class));

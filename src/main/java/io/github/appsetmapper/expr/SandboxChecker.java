@@ -136,6 +136,19 @@ public final class SandboxChecker {
                 + name
                 + "; known: #"
                 + String.join(", #", Functions.all().keySet()));
+      } else if (name.equals("semverMatches")
+          && node.getChildCount() == 2
+          && node.getChild(1) instanceof StringLiteral literal) {
+        // A literal constraint is checked once, here, rather than failing every row.
+        String constraint = String.valueOf(((Literal) literal).getLiteralValue().getValue());
+        String problem = SemverRanges.problem(constraint);
+        if (problem != null) {
+          violations.add(
+              "invalid constraint '"
+                  + SemverRanges.shortened(constraint)
+                  + "' in #semverMatches(...): "
+                  + problem);
+        }
       }
       children(node, 0, true, elementScope);
       return;

@@ -89,17 +89,21 @@ final class SemVer implements Comparable<SemVer> {
         return c;
       }
     }
-    // A release ranks above its own pre-releases: 1.0.0 > 1.0.0-rc.1.
-    if (pre.length == 0 || other.pre.length == 0) {
-      return Boolean.compare(pre.length == 0, other.pre.length == 0);
+    return comparePre(pre, other.pre);
+  }
+
+  /** Pre-release precedence; a release (no identifiers) ranks above its own pre-releases. */
+  static int comparePre(String[] pre, String[] other) {
+    if (pre.length == 0 || other.length == 0) {
+      return Boolean.compare(pre.length == 0, other.length == 0);
     }
-    for (int i = 0; i < Math.min(pre.length, other.pre.length); i++) {
-      int c = comparePart(pre[i], other.pre[i]);
+    for (int i = 0; i < Math.min(pre.length, other.length); i++) {
+      int c = comparePart(pre[i], other[i]);
       if (c != 0) {
         return c;
       }
     }
-    return Integer.compare(pre.length, other.pre.length);
+    return Integer.compare(pre.length, other.length);
   }
 
   private static int comparePart(String a, String b) {

@@ -984,7 +984,8 @@ class MappingCompilerTest {
               List.of(
                   violation(
                       "unknown function #unknownFn; known: #slug, #shortSha, #lower, #upper,"
-                          + " #semverMax, #semverCompare, #semverValid, #semverSort, #now,"
+                          + " #semverMax, #semverCompare, #semverValid, #semverSort,"
+                          + " #semverMatches, #flatten, #first, #isList, #toNumber, #now,"
                           + " #epochSeconds, #secondsSince, #daysSince, #dateCompare, #dateFormat,"
                           + " #urlEncode, #regexQuote, #shellQuote, #entries, #sha256, #json,"
                           + " #default",

@@ -64,6 +64,12 @@ class MappingSchemaTest {
               EnrichSpec.ForEach.KEYS,
               BASE + "enrich:\n  e:\n    forEach:\n      %s: x\n"),
           new Block(
+              "/properties/explode/properties",
+              ExplodeSpec.KEYS,
+              BASE
+                  + "list:\n  request: {url: 'http://h.example/'}\n  items: $[*]\n"
+                  + "explode:\n  %s: x\n"),
+          new Block(
               "/definitions/request/properties",
               RequestParser.REQUEST_KEYS,
               BASE + "list:\n  request:\n    %s: x\n"),

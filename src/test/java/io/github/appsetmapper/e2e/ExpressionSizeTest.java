@@ -78,7 +78,9 @@ class ExpressionSizeTest {
               "failed on row 0: "
                   + what
                   + " would take what this expression builds past 8388608 characters (strings,"
-                  + " and lists and maps counted as the JSON they would write)\"}");
+                  + " and lists and maps counted as the JSON they would write); compute a part"
+                  + " that repeats once per row with a let (each let has its own budget), or"
+                  + " narrow the list it walks\"}");
     }
     assertThat(call("fine", "\"a\":[\"p\",\"q\"],\"s\":\"z\"").body())
         .isEqualTo("{\"output\":{\"parameters\":[{\"x\":[\"p-z\",\"q-z\"]}]}}");
