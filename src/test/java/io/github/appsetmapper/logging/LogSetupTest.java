@@ -4,23 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.util.LogbackMDCAdapter;
-import io.github.appsetmapper.cli.Main;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The log set-up in code says what logback.xml said (format, escaping, levels, a background writer
- * that loses nothing), and the jar's classpath configures logging without Joran or an XML parser.
+ * The log set-up in code says what logback.xml said: format, escaping, levels, a background writer
+ * that loses nothing. (StartupClassesTest: the jar's classpath loads neither Joran nor an XML
+ * parser.)
  */
 class LogSetupTest {
   private static final String LINE =
@@ -59,36 +53,5 @@ class LogSetupTest {
     assertThat(lines).hasSize(1 + 2000 + 1);
     assertThat(lines.get(2000)).matches(LINE + "INFO  load n=1999");
     assertThat(lines.get(2001)).matches(LINE + "WARN  request worth saying");
-  }
-
-  @Test
-  void theJarsClasspathConfiguresLoggingWithoutXml(@TempDir Path dir) throws Exception {
-    Path mapping = dir.resolve("hello.yaml");
-    Files.writeString(mapping, "name: hello\nparameters:\n  greeting: \"'hello'\"\n");
-    Path classes = dir.resolve("classes.txt");
-    // The test classpath without test-classes (whose logback-test.xml would take over).
-    String classpath =
-        Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
-            .filter(entry -> !entry.endsWith("test-classes"))
-            .collect(Collectors.joining(File.pathSeparator));
-    Process process =
-        new ProcessBuilder(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xlog:class+load:file=" + classes,
-                "-cp",
-                classpath,
-                Main.class.getName(),
-                "validate",
-                mapping.toString())
-            .redirectErrorStream(true)
-            .redirectOutput(dir.resolve("out.txt").toFile())
-            .start();
-    assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    assertThat(process.exitValue()).as(Files.readString(dir.resolve("out.txt"))).isZero();
-    String loaded = Files.readString(classes);
-    assertThat(loaded).contains(LogSetup.class.getName());
-    assertThat(loaded)
-        .doesNotContain("ch.qos.logback.classic.joran.JoranConfigurator")
-        .doesNotContain("com.sun.org.apache.xerces");
   }
 }
