@@ -13,7 +13,8 @@ Usage: startup.py OUT ROUNDS CALLS JAR CLASSPATH
 Environment: BENCH_JAVA (the java binary, default java), BENCH_JVM_FLAGS (extra flags for both
 sides, e.g. "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"), BENCH_AOT=1 (Java 25 and later: the jar
 side also runs with an AOT cache made by one training run first, as a third system),
-BENCH_IMAGE (a podman image name: the image side too, started with `podman run`, memory from
+BENCH_BEFORE (another build's jar, e.g. the last release: measured in the same rounds as a
+third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name: the image side too, started with `podman run`, memory from
 `podman stats`; needs podman).
 """
 import http.client
@@ -31,6 +32,7 @@ java = os.environ.get("BENCH_JAVA", "java")
 flags = ["-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"] + shlex.split(
     os.environ.get("BENCH_JVM_FLAGS", ""))
 image = os.environ.get("BENCH_IMAGE", "")
+before = os.environ.get("BENCH_BEFORE", "")
 token = "bench-token-0123456789"
 body = '{"applicationSetName":"bench","input":{"parameters":{"name":"val1"}}}'
 answer = '{"output":{"parameters":[{"name":"val1","count":"3","upper":"VAL1","app":"bench"}]}}'
@@ -101,14 +103,14 @@ def stop(proc):
         proc.wait()
 
 
-def serve(name, port, extra=()):
+def serve(name, port, extra=(), jar_file=None):
     """Starts one side cold -> (ms to first answer, RSS MiB after CALLS calls, load avg)."""
     env = dict(os.environ, APPSET_MAPPER_TOKEN=token)
     if name == "bare":
         cmd = [java, *flags, "-cp", classpath, "io.github.appsetmapper.bench.BareUndertow", str(port), answer]
         path = "/api/v1/getparams.execute"
     else:
-        cmd = [java, *flags, *extra, "-jar", jar, "serve", "--mappings", "bench/mappings/fast.yaml",
+        cmd = [java, *flags, *extra, "-jar", jar_file or jar, "serve", "--mappings", "bench/mappings/fast.yaml",
                "--port", str(port), "--host", "127.0.0.1"]
         path = "/mappings/fast/api/v1/getparams.execute"
     log = open(os.path.join(work, f"{name}.log"), "ab")
@@ -159,11 +161,12 @@ def add(key, value):
     results.setdefault(key, []).append(value)
 
 for rnd in range(rounds):
-    sides = ["bare", "jar"] + (["jar+aot"] if aot_extra else [])
+    sides = ["bare", "jar"] + (["jar+aot"] if aot_extra else []) + (["before"] if before else [])
     if rnd % 2:
         sides.reverse()
     for i, side in enumerate(sides):
-        add(("serve", side), serve(side, 18200 + 10 * rnd + i, aot_extra if side == "jar+aot" else ()))
+        add(("serve", side), serve(side, 18200 + 10 * rnd + i, aot_extra if side == "jar+aot" else (),
+                                   before if side == "before" else None))
     if image:
         add(("serve", "image"), serve_image(18290))
     add(("cli", "java -version (floor)"), cli(["-version"]))
@@ -171,6 +174,8 @@ for rnd in range(rounds):
         add(("cli", " ".join(what)), cli(["-jar", jar, *what]))
         if aot_extra:
             add(("cli", " ".join(what) + " +aot"), cli(["-jar", jar, *what], aot_extra))
+        if before:
+            add(("cli", " ".join(what) + " (before)"), cli(["-jar", before, *what]))
 
 med = statistics.median
 version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
