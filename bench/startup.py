@@ -12,7 +12,9 @@ The load average (1 min) is read beside every figure. Prints a markdown section.
 Usage: startup.py OUT ROUNDS CALLS JAR CLASSPATH
 Environment: BENCH_JAVA (the java binary, default java), BENCH_JVM_FLAGS (extra flags for both
 sides, e.g. "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"), BENCH_AOT=1 (Java 25 and later: the jar
-side also runs with an AOT cache made by one training run first, as a third system),
+side also runs with an AOT cache made by one training run first, as a third system), BENCH_CDS=1
+(the same with Java 17's dynamic class-data sharing archive: -XX:ArchiveClassesAtExit, then
+-XX:SharedArchiveFile),
 BENCH_BEFORE (another build's jar, e.g. the last release: measured in the same rounds as a
 third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name: the image side too, started with `podman run`, memory from
 `podman stats`; needs podman).
@@ -150,11 +152,15 @@ def cli(args, extra=()):
 
 
 aot_extra = ()
-if os.environ.get("BENCH_AOT"):
-    # One training run: serve, answer CALLS calls, run the CLI commands; the cache is written at exit.
+if os.environ.get("BENCH_AOT") or os.environ.get("BENCH_CDS"):
+    # One training run: serve and answer CALLS calls; the cache (archive) is written at exit.
     cache = os.path.join(work, "app.aot")
-    serve("aot-training", 18299, ("-XX:AOTCacheOutput=" + cache,))
-    aot_extra = ("-XX:AOTCache=" + cache,)
+    make, use = ("-XX:AOTCacheOutput=", "-XX:AOTCache=") if os.environ.get("BENCH_AOT") else (
+        "-XX:ArchiveClassesAtExit=", "-XX:SharedArchiveFile=")
+    serve("aot-training", 18299, (make + cache,))
+    if not os.path.exists(cache):
+        raise SystemExit(f"startup: the training run wrote no {cache}")
+    aot_extra = (use + cache,)
 
 results = {}
 def add(key, value):
