@@ -96,10 +96,10 @@ def many(port, path, n, callers=4):
         raise SystemExit(f"startup: {len(errors)} calls on {port} did not answer 200: {errors[:3]}")
 
 
-def stop(proc):
+def stop(proc, wait=30):
     proc.terminate()
     try:
-        proc.wait(30)
+        proc.wait(wait)
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait()
@@ -123,7 +123,7 @@ def serve(name, port, extra=(), jar_file=None):
         many(port, path, calls)
         return ms, rss_mib(proc.pid), load()
     finally:
-        stop(proc)
+        stop(proc, 600 if name == "aot-training" else 30)  # writing the cache takes a while
 
 
 def serve_image(port):
