@@ -152,6 +152,7 @@ def cli(args, extra=()):
 
 
 aot_extra = ()
+cached = "jar+aot" if os.environ.get("BENCH_AOT") else "jar+cds"
 if os.environ.get("BENCH_AOT") or os.environ.get("BENCH_CDS"):
     # One training run: serve and answer CALLS calls; the cache (archive) is written at exit.
     cache = os.path.join(work, "app.aot")
@@ -167,11 +168,11 @@ def add(key, value):
     results.setdefault(key, []).append(value)
 
 for rnd in range(rounds):
-    sides = ["bare", "jar"] + (["jar+aot"] if aot_extra else []) + (["before"] if before else [])
+    sides = ["bare", "jar"] + ([cached] if aot_extra else []) + (["before"] if before else [])
     if rnd % 2:
         sides.reverse()
     for i, side in enumerate(sides):
-        add(("serve", side), serve(side, 18200 + 10 * rnd + i, aot_extra if side == "jar+aot" else (),
+        add(("serve", side), serve(side, 18200 + 10 * rnd + i, aot_extra if side == cached else (),
                                    before if side == "before" else None))
     if image:
         add(("serve", "image"), serve_image(18290))
@@ -179,7 +180,7 @@ for rnd in range(rounds):
     for what in (["validate", "mappings"], ["test", "mappings"]):
         add(("cli", " ".join(what)), cli(["-jar", jar, *what]))
         if aot_extra:
-            add(("cli", " ".join(what) + " +aot"), cli(["-jar", jar, *what], aot_extra))
+            add(("cli", " ".join(what) + " +" + cached[4:]), cli(["-jar", jar, *what], aot_extra))
         if before:
             add(("cli", " ".join(what) + " (before)"), cli(["-jar", before, *what]))
 
