@@ -17,7 +17,8 @@ side also runs with an AOT cache made by one training run first, as a third syst
 -XX:SharedArchiveFile),
 BENCH_BEFORE (another build's jar, e.g. the last release: measured in the same rounds as a
 third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name: the image side too, started with `podman run`, memory from
-`podman stats`; needs podman).
+`podman stats`; needs podman; BENCH_PODMAN: the podman command line, default "podman",
+e.g. with the storage and CONTAINERS_CONF options scripts/image-check uses).
 """
 import http.client
 import os
@@ -35,6 +36,7 @@ flags = ["-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:
     os.environ.get("BENCH_JVM_FLAGS", ""))
 image = os.environ.get("BENCH_IMAGE", "")
 before = os.environ.get("BENCH_BEFORE", "")
+podman = shlex.split(os.environ.get("BENCH_PODMAN", "podman"))
 token = "bench-token-0123456789"
 body = '{"applicationSetName":"bench","input":{"parameters":{"name":"val1"}}}'
 answer = '{"output":{"parameters":[{"name":"val1","count":"3","upper":"VAL1","app":"bench"}]}}'
@@ -129,17 +131,17 @@ def serve(name, port, extra=(), jar_file=None):
 def serve_image(port):
     name = f"appset-mapper-startup-{os.getpid()}"
     start = time.monotonic_ns()
-    subprocess.run(["podman", "run", "-d", "--rm", "--name", name, "--memory", "512m", "-p", f"127.0.0.1:{port}:4355",
+    subprocess.run([*podman, "run", "-d", "--rm", "--name", name, "--memory", "512m", "-p", f"127.0.0.1:{port}:4355",
                     "-e", f"APPSET_MAPPER_TOKEN={token}", "-v", f"{os.path.abspath('bench/mappings/fast.yaml')}:/m/fast.yaml:ro",
                     image, "serve", "--mappings", "/m"], check=True, capture_output=True)
     try:
         ms = first_answer(start, port, "/mappings/fast/api/v1/getparams.execute", None)
         many(port, "/mappings/fast/api/v1/getparams.execute", calls)
-        usage = subprocess.run(["podman", "stats", "--no-stream", "--format", "{{.MemUsage}}", name],
+        usage = subprocess.run([*podman, "stats", "--no-stream", "--format", "{{.MemUsage}}", name],
                                capture_output=True, text=True, check=True).stdout.split("/")[0].strip()
         return ms, usage, load()
     finally:
-        subprocess.run(["podman", "rm", "-f", name], capture_output=True)
+        subprocess.run([*podman, "rm", "-f", name], capture_output=True)
 
 
 def cli(args, extra=()):
