@@ -6,6 +6,7 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.ConsoleAppender;
+import io.github.appsetmapper.logging.LogSetup;
 import org.slf4j.LoggerFactory;
 
 /** {@code --log-format}: one line per event as text, or as JSON for log pipelines. */
@@ -33,15 +34,8 @@ enum LogFormat {
     console.setName("JSON");
     console.setEncoder(encoder);
     console.start();
-    // Written by a background thread, as the text format is (see logback.xml).
-    AsyncAppender async = new AsyncAppender();
-    async.setContext(context);
-    async.setName("ASYNC_JSON");
-    async.setQueueSize(8192);
-    async.setDiscardingThreshold(0);
-    async.setNeverBlock(false);
-    async.addAppender(console);
-    async.start();
+    // Written by a background thread, as the text format is (LogSetup).
+    AsyncAppender async = LogSetup.inBackground(context, "ASYNC_JSON", console);
     root.detachAndStopAllAppenders();
     root.addAppender(async);
   }

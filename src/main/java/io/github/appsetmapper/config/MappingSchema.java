@@ -31,8 +31,15 @@ public final class MappingSchema {
   /** The schema of mapping test files ({@code *.test.yaml}), checked the same way. */
   public static final String TEST_FILE_RESOURCE = "/schema/mapping-test-v1.schema.json";
 
-  private static final Schema SCHEMA = load(RESOURCE);
-  private static final Schema TEST_FILE_SCHEMA = load(TEST_FILE_RESOURCE);
+  // Each compiled when first used: validate needs one, test the other.
+  private static final class Mappings {
+    static final Schema SCHEMA = load(RESOURCE);
+  }
+
+  private static final class TestFiles {
+    static final Schema SCHEMA = load(TEST_FILE_RESOURCE);
+  }
+
   private static final Pattern ALTERNATIVE = Pattern.compile("/(oneOf|anyOf)/\\d+(/|$)");
 
   private MappingSchema() {}
@@ -51,12 +58,12 @@ public final class MappingSchema {
 
   /** The schema's problems with every document of a file; none when the YAML does not parse. */
   public static List<Problem> check(String file, String content) {
-    return check(SCHEMA, YamlLimits.MAPPING, file, content);
+    return check(Mappings.SCHEMA, YamlLimits.MAPPING, file, content);
   }
 
   /** The test-file schema's problems with a {@code *.test.yaml}, as {@link #check} gives them. */
   public static List<Problem> checkTestFile(String file, String content) {
-    return check(TEST_FILE_SCHEMA, YamlLimits.TEST, file, content);
+    return check(TestFiles.SCHEMA, YamlLimits.TEST, file, content);
   }
 
   private static List<Problem> check(

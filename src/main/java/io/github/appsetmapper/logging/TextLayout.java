@@ -5,7 +5,7 @@ import ch.qos.logback.classic.PatternLayout;
 /**
  * The text log format: one line per event ({@code time level logger message}), the message and
  * exception messages escaped by {@link LogText} whatever the pattern says, so that no logged value
- * can forge a line. {@code logback.xml} uses it; tests render captured events with it.
+ * can forge a line. {@link LogSetup} uses it; tests render captured events with it.
  */
 public final class TextLayout extends PatternLayout {
   public static final String PATTERN =

@@ -46,7 +46,7 @@ import java.util.function.Function;
 public final class AppRuntime implements AutoCloseable {
   private final Redactor redactor;
   private final CompileOptions compileOptions;
-  private final Metrics metrics;
+  private Metrics metrics; // made when first asked for (metrics())
   private final Upstream transport;
   private final ExecutorService pool;
   private final Engine engine;
@@ -62,7 +62,7 @@ public final class AppRuntime implements AutoCloseable {
     this.http = builder.http;
     this.compileOptions =
         new CompileOptions(builder.vars, builder.environment, redactor, secretValues);
-    this.metrics = builder.metrics != null ? builder.metrics : new Metrics();
+    this.metrics = builder.metrics;
     this.transport = transport;
     this.clock = builder.clock;
     this.ticker = builder.ticker;
@@ -98,7 +98,15 @@ public final class AppRuntime implements AutoCloseable {
     return compileOptions;
   }
 
-  public Metrics metrics() {
+  /**
+   * Made when first asked for: its registry and JVM meters (JMX, GC listeners, several hundred
+   * classes) serve {@code /metrics}; {@code validate}, {@code test}, {@code run} and {@code diff}
+   * never ask, and start without them.
+   */
+  public synchronized Metrics metrics() {
+    if (metrics == null) {
+      metrics = new Metrics();
+    }
     return metrics;
   }
 
@@ -131,7 +139,7 @@ public final class AppRuntime implements AutoCloseable {
    */
   public MappingReloader reloader(
       List<Path> paths, String defaultMapping, Consumer<MappingRegistry> publish) {
-    return new MappingReloader(paths, compileOptions, defaultMapping, publish, metrics::reload);
+    return new MappingReloader(paths, compileOptions, defaultMapping, publish, metrics()::reload);
   }
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */
@@ -145,11 +153,11 @@ public final class AppRuntime implements AutoCloseable {
       MappingRegistry registry,
       io.github.appsetmapper.server.Shadowing shadowing) {
     if (transport instanceof HttpUpstream http) {
-      metrics.bindTransport(http);
+      metrics().bindTransport(http);
     }
-    AppServer server = new AppServer(options, registry, engine(), metrics, shadowing);
+    AppServer server = new AppServer(options, registry, engine(), metrics(), shadowing);
     if (redis != null) {
-      metrics.bindRedis(redis.stats());
+      metrics().bindRedis(redis.stats());
       // Not ready before Redis first answers (or a bounded wait ran out): a replica answering
       // from its empty memory in those seconds would not share what the others know.
       server.readyWhen(redis::settled);
@@ -191,7 +199,7 @@ public final class AppRuntime implements AutoCloseable {
         answers,
         load(candidates),
         settings,
-        metrics,
+        metrics(),
         redactor,
         candidatePool,
         ownTransport);

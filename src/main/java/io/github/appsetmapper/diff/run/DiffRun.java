@@ -68,9 +68,6 @@ public final class DiffRun {
 
   private final Settings settings;
   private final Redactor redactor = new Redactor();
-  // One for every runtime of the run: a diff makes many, and nothing reads their meters.
-  private final io.github.appsetmapper.metrics.Metrics metrics =
-      new io.github.appsetmapper.metrics.Metrics();
 
   public DiffRun(Settings settings) {
     this.settings = settings;
@@ -151,7 +148,6 @@ public final class DiffRun {
         AppRuntime.builder()
             .vars(vars)
             .redactor(redactor)
-            .metrics(metrics)
             .environment(file == null ? settings.environment() : name -> null)
             .secretValues(file == null ? Map.of() : file.secrets())
             .enrichThreads(1)
@@ -318,12 +314,7 @@ public final class DiffRun {
   private Outcome side(CompiledMapping mapping, DiffInput input, Upstream transport)
       throws Refused {
     try (AppRuntime runtime =
-        AppRuntime.builder()
-            .transport(transport)
-            .redactor(redactor)
-            .metrics(metrics)
-            .enrichThreads(8)
-            .build()) {
+        AppRuntime.builder().transport(transport).redactor(redactor).enrichThreads(8).build()) {
       Invocation invocation = new Invocation(input.applicationSetName(), roundTrip(input.input()));
       return Outcome.rows(runtime.engine().execute(mapping, invocation));
     } catch (IOException e) {

@@ -1,0 +1,86 @@
+package io.github.appsetmapper.logging;
+
+import ch.qos.logback.classic.AsyncAppender;
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.Configurator;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.Appender;
+import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
+import ch.qos.logback.core.spi.ContextAwareBase;
+import java.util.Map;
+
+/**
+ * The log set-up, in code (found by Logback through {@code META-INF/services}): one line per event
+ * on stdout in the {@link TextLayout} format, written by a background thread. Configuring from
+ * {@code logback.xml} loaded Joran and an XML parser, about 600 classes before the first answer;
+ * this loads none of them. {@code -Dlogback.configurationFile} (and a test's {@code
+ * logback-test.xml}) still win: then Logback's own XML configuration runs instead.
+ */
+public final class LogSetup extends ContextAwareBase implements Configurator {
+  /**
+   * Libraries that say too much at INFO. Lettuce says every reconnection attempt;
+   * appset_mapper.redis says Redis went and came back, once each.
+   */
+  static final Map<String, Level> QUIET =
+      Map.of(
+          "org.xnio", Level.WARN,
+          "io.undertow", Level.WARN,
+          "org.jboss", Level.WARN,
+          "org.apache.hc", Level.WARN,
+          "io.lettuce", Level.ERROR,
+          "io.netty", Level.WARN,
+          "reactor", Level.WARN);
+
+  /** Lines queued for the writer thread before a logging thread waits (never dropped). */
+  static final int QUEUE_SIZE = 8192;
+
+  @Override
+  public ExecutionStatus configure(LoggerContext context) {
+    if (System.getProperty("logback.configurationFile") != null
+        || LogSetup.class.getClassLoader().getResource("logback-test.xml") != null) {
+      return ExecutionStatus.INVOKE_NEXT_IF_ANY;
+    }
+    inCode(context);
+    return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
+  }
+
+  /** What {@code logback.xml} said: the text format, in the background, libraries quieted. */
+  static void inCode(LoggerContext context) {
+    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+    encoder.setContext(context);
+    TextLayout layout = new TextLayout();
+    layout.setContext(context);
+    layout.start();
+    encoder.setLayout(layout);
+    encoder.start();
+    ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
+    console.setContext(context);
+    console.setName("STDOUT");
+    console.setEncoder(encoder);
+    console.start();
+    QUIET.forEach((name, level) -> context.getLogger(name).setLevel(level));
+    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.INFO);
+    root.addAppender(inBackground(context, "ASYNC", console));
+  }
+
+  /**
+   * {@code appender} written by a background thread: a synchronous console write per getparams cost
+   * a third of the throughput (bench/). Lines wait, never drop (no discarding, neverBlock false);
+   * stopping the context (the shutdown hook) flushes them.
+   */
+  public static AsyncAppender inBackground(
+      LoggerContext context, String name, Appender<ILoggingEvent> appender) {
+    AsyncAppender async = new AsyncAppender();
+    async.setContext(context);
+    async.setName(name);
+    async.setQueueSize(QUEUE_SIZE);
+    async.setDiscardingThreshold(0);
+    async.setNeverBlock(false);
+    async.addAppender(appender);
+    async.start();
+    return async;
+  }
+}
