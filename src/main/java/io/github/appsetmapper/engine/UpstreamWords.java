@@ -30,10 +30,15 @@ final class UpstreamWords {
   static final int MAX_PARSED_BYTES = 64 * 1024;
 
   /** What a message may take of the 502 line. */
-  static final int MAX_CHARS = 200;
+  static final int MAX_CHARS = 160;
 
-  /** How many bytes of a body that is no envelope are shown. */
-  private static final int FIRST_BYTES = 120;
+  /**
+   * How much of a body that is no envelope is redacted, and how much of that can show: a secret
+   * that starts in the part shown is whole in the part redacted, so no prefix of it is left.
+   */
+  private static final int REDACTED_BYTES = 16 * 1024;
+
+  private static final int SHOWN_CHARS = 1024;
 
   /** How many of {@code errors[]}'s messages are joined. */
   private static final int MAX_ERRORS = 3;
@@ -46,7 +51,7 @@ final class UpstreamWords {
     if (body.length == 0) {
       return "";
     }
-    String type = contentType(response);
+    String type = contentType(response, redactor);
     String said = null;
     boolean structured = false;
     if (body.length <= MAX_PARSED_BYTES) {
@@ -57,7 +62,7 @@ final class UpstreamWords {
       }
     }
     if (said == null && !structured) {
-      said = (type.isEmpty() ? "" : type + ": ") + firstChars(body);
+      said = (type.isEmpty() ? "" : type + ": ") + firstChars(body, redactor);
     }
     if (said == null || said.isBlank()) {
       return "";
@@ -67,14 +72,15 @@ final class UpstreamWords {
     return " (" + escape(redactor.excerpt(said, MAX_CHARS)) + ")";
   }
 
-  private static String contentType(UpstreamResponse response) {
+  private static String contentType(UpstreamResponse response, Redactor redactor) {
     String type = response.headers().first("Content-Type");
     if (type == null) {
       return "";
     }
     int semicolon = type.indexOf(';');
-    String bare = (semicolon < 0 ? type : type.substring(0, semicolon)).strip();
-    return bare.length() > 60 ? bare.substring(0, 60) : bare;
+    // Redacted before it is cut: an upstream may echo anything in a header.
+    String bare = redactor.redact((semicolon < 0 ? type : type.substring(0, semicolon)).strip());
+    return bare.length() > 60 ? bare.substring(0, 60) + "..." : bare;
   }
 
   /** JSON, or YAML when the Content-Type says so; null when it is neither (or a bare scalar). */
@@ -104,8 +110,7 @@ final class UpstreamWords {
     }
     Object error = map.get("error");
     if (text(error) != null) {
-      String description = text(map.get("error_description"));
-      return description == null ? text(error) : text(error) + ": " + description;
+      return text(error);
     }
     if (error instanceof Map<?, ?> inner) {
       String said = text(inner.get("message"));
@@ -146,9 +151,9 @@ final class UpstreamWords {
     return value instanceof String text && !text.isBlank() ? text : null;
   }
 
-  /** The first bytes as text: invalid UTF-8 as U+FFFD, "..." when there is more. */
-  private static String firstChars(byte[] body) {
-    int length = Math.min(body.length, FIRST_BYTES);
+  /** The first bytes as text, redacted: invalid UTF-8 as U+FFFD, "..." when there is more. */
+  private static String firstChars(byte[] body, Redactor redactor) {
+    int length = Math.min(body.length, REDACTED_BYTES);
     CharsetDecoder decoder =
         StandardCharsets.UTF_8
             .newDecoder()
@@ -158,7 +163,13 @@ final class UpstreamWords {
     // Not flushed: a character cut at the end is left out rather than shown as U+FFFD.
     decoder.decode(ByteBuffer.wrap(body, 0, length), chars, false);
     chars.flip();
-    return chars + (body.length > length ? "..." : "");
+    String redacted = redactor.redact(chars.toString());
+    if (redacted.length() > SHOWN_CHARS) {
+      int cut =
+          Character.isLowSurrogate(redacted.charAt(SHOWN_CHARS)) ? SHOWN_CHARS - 1 : SHOWN_CHARS;
+      return redacted.substring(0, cut) + "...";
+    }
+    return redacted + (body.length > length ? "..." : "");
   }
 
   /** Control characters and the invisible format ones (bidi overrides, zero widths) as escapes. */
