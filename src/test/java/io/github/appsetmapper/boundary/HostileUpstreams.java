@@ -8,6 +8,7 @@ import io.undertow.util.Headers;
 import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -23,11 +24,11 @@ import java.util.zip.GZIPOutputStream;
  * those rows (or at least {@link Hostile#count} of them when the values are not comparable); {@code
  * null} means no complete data can be told from the answer, so only a non-2xx keeps the promise.
  */
-final class HostileUpstreams {
+public final class HostileUpstreams {
   /** What every hostile case echoes, in every derived form; also the mapping's API key. */
-  static final String SECRET = "Zq7-Key~!*'();:@&=+$,/?#[]%-9f3a7c2e";
+  public static final String SECRET = "Zq7-Key~!*'();:@&=+$,/?#[]%-9f3a7c2e";
 
-  static final List<Map<String, Object>> FULL =
+  public static final List<Map<String, Object>> FULL =
       List.of(Map.of("id", "a"), Map.of("id", "b"), Map.of("id", "c"));
   static final String FULL_JSON = "{\"items\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"c\"}]}";
 
@@ -36,7 +37,7 @@ final class HostileUpstreams {
    * {@code count}: compared instead when the values are not comparable (huge numbers), else -1;
    * {@code knownIssue}: why the case is skipped for now (null: it runs).
    */
-  record Hostile(
+  public record Hostile(
       String name,
       String label,
       Reply reply,
@@ -71,11 +72,29 @@ final class HostileUpstreams {
   }
 
   /** Released when the suite ends: the hanging upstream's threads. */
-  static final CountDownLatch RELEASE = new CountDownLatch(1);
+  public static final CountDownLatch RELEASE = new CountDownLatch(1);
+
+  /** The mapping every case runs: one list call carrying the secret, one row per item. */
+  public static String mapping(Path secretFile, String timeout) {
+    return """
+        name: hostile
+        input: {case: {required: true, pattern: "[a-z0-9-]{1,60}"}}
+        vars: {up: {default: "http://unset.invalid"}}
+        secrets: {key: {file: %s}}
+        defaults: {timeout: %s}
+        list:
+          request:
+            url: "#{vars.up}/case/#{input.case}"
+            headers: {Authorization: "Bearer #{secret.key}"}
+          items: "$.items[*]"
+        parameters: {id: item.id}
+        """
+        .formatted(secretFile, timeout);
+  }
 
   private HostileUpstreams() {}
 
-  static List<Hostile> all() {
+  public static List<Hostile> all() {
     List<Hostile> out = new ArrayList<>();
     out.add(Hostile.full("ok", json(200, FULL_JSON), FULL));
     out.add(Hostile.error("truncated-json", json(200, "{\"items\":[{\"id\":\"a\"},{\"id\":\"b\"")));
@@ -189,7 +208,7 @@ final class HostileUpstreams {
     return quoted.substring(1, quoted.length() - 1);
   }
 
-  static void install(StubUpstream stub, List<Hostile> cases) {
+  public static void install(StubUpstream stub, List<Hostile> cases) {
     Map<String, Reply> byName = new LinkedHashMap<>();
     for (Hostile c : cases) {
       byName.put(c.name(), c.reply());

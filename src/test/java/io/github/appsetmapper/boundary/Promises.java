@@ -18,13 +18,13 @@ import java.util.Map;
  * fewer rows than the upstream's complete data gives, and no secret byte in any derived form.
  * Particular messages are not asserted: they may change, the promises may not.
  */
-final class Promises {
+public final class Promises {
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private Promises() {}
 
   /** (a): a 2xx carries exactly the complete rows; where none can be told, only a non-2xx. */
-  static void noShort2xx(String where, Hostile c, int status, String body) {
+  public static void noShort2xx(String where, Hostile c, int status, String body) {
     if (status < 200 || status >= 300) {
       assertThat(status).as(where + ": an error is a 5xx or a 4xx: " + body).isBetween(400, 599);
       return;
@@ -41,7 +41,7 @@ final class Promises {
     }
   }
 
-  static List<Map<String, Object>> rows(String where, String body) {
+  public static List<Map<String, Object>> rows(String where, String body) {
     try {
       JsonNode parameters = JSON.readTree(body).path("output").path("parameters");
       assertThat(parameters.isArray())
@@ -54,7 +54,7 @@ final class Promises {
   }
 
   /** (c): no run of {@link SecretForms#PIECE} characters of any form of the secret, any case. */
-  static void noSecret(String where, String text) {
+  public static void noSecret(String where, String text) {
     List<String> found = new ArrayList<>(SecretForms.leaks(text, HostileUpstreams.SECRET));
     String lower = text.toLowerCase(Locale.ROOT);
     String secret = HostileUpstreams.SECRET.toLowerCase(Locale.ROOT);
@@ -76,7 +76,7 @@ final class Promises {
     }
   }
 
-  static String cut(String text) {
+  public static String cut(String text) {
     return text.length() > 600 ? text.substring(0, 600) + "..." : text;
   }
 }

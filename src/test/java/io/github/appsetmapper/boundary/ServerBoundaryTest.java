@@ -42,23 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ServerBoundaryTest {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  static String mapping(Path secretFile, String timeout) {
-    return """
-        name: hostile
-        input: {case: {required: true, pattern: "[a-z0-9-]{1,60}"}}
-        vars: {up: {default: "http://unset.invalid"}}
-        secrets: {key: {file: %s}}
-        defaults: {timeout: %s}
-        list:
-          request:
-            url: "#{vars.up}/case/#{input.case}"
-            headers: {Authorization: "Bearer #{secret.key}"}
-          items: "$.items[*]"
-        parameters: {id: item.id}
-        """
-        .formatted(secretFile, timeout);
-  }
-
   private static final String CONTROL =
       """
       name: control
@@ -83,7 +66,7 @@ class ServerBoundaryTest {
     HostileUpstreams.install(stub, cases);
     Path secret = dir.resolve("api-key");
     Files.writeString(secret, HostileUpstreams.SECRET);
-    String hostile = mapping(secret, "2s");
+    String hostile = HostileUpstreams.mapping(secret, "2s");
     Map<String, String> vars = Map.of("up", stub.url());
     Files.createDirectories(dir.resolve("plain"));
     plugin = PluginServer.withYaml(dir.resolve("plain"), vars, Map.of(), hostile, CONTROL);
