@@ -91,4 +91,34 @@ class KnownHolesTest {
       }
     }
   }
+
+  @Test
+  @Disabled("issue 21 item 3: a present null at a definite select is 200 []; fixed on i21-answers")
+  void aPresentNullAtADefiniteSelectIsNeverAShort2xx(@TempDir Path dir) {
+    String mapping =
+        """
+        name: cpu
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/nodes"}
+          items: "$[*]"
+        enrich:
+          cpu:
+            request: {url: "#{vars.up}/nodes/#{item.id}"}
+            select: "$.cpuFree"
+        filter: "cpu >= 4"
+        parameters: {id: item.id}
+        """;
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /nodes", Reply.json(200, "[{\"id\":\"a\"},{\"id\":\"b\"}]"));
+      stub.on("GET /nodes/a", Reply.json(200, "{\"cpuFree\":8}"));
+      stub.on("GET /nodes/b", Reply.json(200, "{\"cpuFree\":null}"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), mapping)) {
+        PluginServer.Answer answer = plugin.getparams("cpu", "{}");
+        // Node b said null, not "no CPU free": its row cannot be decided, so no 2xx at all.
+        assertThat(answer.status()).as(answer.body()).isGreaterThanOrEqualTo(500);
+      }
+    }
+  }
 }
