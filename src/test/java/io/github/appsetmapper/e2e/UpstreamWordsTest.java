@@ -188,6 +188,23 @@ class UpstreamWordsTest {
   }
 
   @Test
+  void theWordsReachExplainAndTheLogToo() throws Exception {
+    try (LogCapture logs = new LogCapture()) {
+      String said = error("harbor");
+      Answer explained =
+          plugin.send(
+              "POST",
+              "/mappings/words/api/v1/getparams.explain",
+              "{\"applicationSetName\":\"as\",\"input\":{\"parameters\":{\"case\":\"harbor\"}}}",
+              "Bearer " + PluginServer.TOKEN,
+              "application/json");
+      assertThat(JSON.readTree(explained.body()).path("answer").path("body").path("error").asText())
+          .isEqualTo(said);
+      assertThat(logs.rendered()).anyMatch(line -> line.contains("(project nosuch not found)"));
+    }
+  }
+
+  @Test
   void controlCharactersAreEscapedAndTheTextIsBounded() throws Exception {
     String control = error("control");
     assertThat(control)
