@@ -4,11 +4,10 @@ import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
- * Reads a body outside a listing's {@link Page}: a login answer (strict JSON) and an error answer
- * (whatever it is, for the message the upstream gave).
+ * Reads a body outside a listing's {@link Page}: a login answer (strict JSON). Error answers are
+ * read by {@link UpstreamWords}.
  */
 final class ResponseBodies {
   private ResponseBodies() {}
@@ -35,17 +34,5 @@ final class ResponseBodies {
     return e.kind() == JsonRefusal.Kind.SYNTAX
         ? "the answer is not valid JSON"
         : "the answer " + e.located(excerpt);
-  }
-
-  /** The body as JSON when it parses, else as text; null when empty (HEAD, 204). */
-  static Object lenient(UpstreamResponse response) {
-    if (response.body().length == 0) {
-      return null;
-    }
-    try {
-      return JsonCodec.read(response.body());
-    } catch (IOException e) {
-      return new String(response.body(), StandardCharsets.UTF_8);
-    }
   }
 }

@@ -7,7 +7,6 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -52,7 +51,7 @@ record ResponseChecks(
             + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)");
   }
 
-  /** "answered 500", with the upstream's own short message when it sent one. */
+  /** "answered 500", with what the upstream said ({@link UpstreamWords}). */
   RequestFailure statusMessage(UpstreamRequest request, UpstreamResponse response) {
     String message = "answered " + response.status();
     if (response.attempts() > 1) {
@@ -61,17 +60,7 @@ record ResponseChecks(
     if (response.note() != null) {
       message += " (not retried: " + response.note() + ")";
     }
-    Object body = ResponseBodies.lenient(response);
-    if (body instanceof Map<?, ?> map) {
-      Object said = map.get("message");
-      if (said == null) {
-        said = map.get("error");
-      }
-      if (said instanceof String text && !text.isBlank()) {
-        // Redacted before it is cut: an upstream may echo the credentials it was sent.
-        message += " (" + redactor.excerpt(text, 160) + ")";
-      }
-    }
+    message += UpstreamWords.of(response, redactor);
     return RequestFailure.of(request, message);
   }
 

@@ -57,6 +57,10 @@ final class NeedleIndex {
     texts.add(value);
     texts.add(percentEncoded(value));
     texts.add(URLEncoder.encode(value, StandardCharsets.UTF_8));
+    // An upstream that echoes a token lower- or upper-cased (a hex digest, a case-folding
+    // gateway) still gives it away.
+    texts.add(value.toLowerCase(java.util.Locale.ROOT));
+    texts.add(value.toUpperCase(java.util.Locale.ROOT));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

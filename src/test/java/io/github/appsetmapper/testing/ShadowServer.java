@@ -123,6 +123,10 @@ public final class ShadowServer implements AutoCloseable {
     }
   }
 
+  public String url() {
+    return "http://127.0.0.1:" + server.port();
+  }
+
   public Shadow shadow() {
     return shadow;
   }
