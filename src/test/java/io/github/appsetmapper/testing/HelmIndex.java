@@ -5,8 +5,7 @@ import java.nio.charset.StandardCharsets;
 /**
  * A synthetic Helm repository index ({@code index.yaml}) of about the size asked, shaped as public
  * ones are (every version of every chart: annotations, dependencies, keywords, maintainers, a
- * digest, a long description), generated rather than committed. {@link #yaml} and {@link #json}
- * hold the same data, for comparing the two readers.
+ * digest, a long description), generated rather than committed.
  */
 public final class HelmIndex {
   private HelmIndex() {}
@@ -76,16 +75,6 @@ public final class HelmIndex {
     }
     out.append("generated: \"2026-11-30T12:00:00.000000000Z\"\n");
     return out.toString().getBytes(StandardCharsets.UTF_8);
-  }
-
-  /** The same data as {@link #yaml}, as compact JSON. */
-  public static byte[] json(long yamlBytes) {
-    try {
-      Object data = io.github.appsetmapper.json.YamlCodec.measure(yaml(yamlBytes)).document();
-      return io.github.appsetmapper.json.JsonCodec.writeBytes(data);
-    } catch (io.github.appsetmapper.json.JsonRefusal e) {
-      throw new IllegalStateException(e);
-    }
   }
 
   private static String digest(int entry) {
