@@ -71,7 +71,9 @@ final class DiffCommand implements Callable<Integer> {
       names = "--app-set",
       paramLabel = "NAME",
       defaultValue = "appset-mapper-diff",
-      description = "The applicationSetName sent with given inputs (default ${DEFAULT-VALUE}).")
+      description =
+          "The applicationSetName sent with given inputs, and with the empty input of a mapping"
+              + " that requires none (default ${DEFAULT-VALUE}).")
   String appSet;
 
   @Option(names = "--var", paramLabel = VarOption.LABEL, description = VarOption.DESCRIPTION)
@@ -173,7 +175,8 @@ final class DiffCommand implements Callable<Integer> {
                 () ->
                     new HttpUpstream(
                         UpstreamOptions.defaults(16, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-                            .withProxies(ProxySettings.fromEnvironment(System::getenv)))));
+                            .withProxies(ProxySettings.fromEnvironment(System::getenv))),
+                appSet));
     DiffReport report;
     try {
       report = run.run();

@@ -3,6 +3,7 @@ package io.github.appsetmapper.compile;
 import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
 import io.github.appsetmapper.config.AuthSpec;
+import io.github.appsetmapper.config.BodyFormat;
 import io.github.appsetmapper.config.CacheSpec;
 import io.github.appsetmapper.config.EnrichSpec;
 import io.github.appsetmapper.config.Expr;
@@ -19,6 +20,7 @@ import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
+import io.github.appsetmapper.json.YamlCodec;
 import io.github.appsetmapper.secret.EnvOrFileSecret;
 import io.github.appsetmapper.secret.EnvSecret;
 import io.github.appsetmapper.secret.FileSecret;
@@ -461,7 +463,7 @@ public final class MappingCompiler {
         .auth(compiledAuth)
         .failWhen(expressions.expression(options.failWhen(), responseScope))
         .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
-        .settings(settings(options))
+        .settings(settings(options, request.format()))
         .format(request.format())
         .build();
   }
@@ -470,7 +472,7 @@ public final class MappingCompiler {
    * How the calls of a request are made ({@link CallSettings}), from its merged options: auth is
    * rendered per call and the deadline stamped per getparams, so neither is set here.
    */
-  private static CallSettings settings(RequestOptions options) {
+  private static CallSettings settings(RequestOptions options, BodyFormat format) {
     TlsSpec tls = options.tls();
     CacheSpec cache = options.cache();
     return CallSettings.PLAIN.toBuilder()
@@ -484,6 +486,7 @@ public final class MappingCompiler {
                     path(tls.keyFile()),
                     tls.insecureSkipVerify()))
         .cache(cache == null ? null : new CachePolicy(cache.ttl(), cache.staleIfError()))
+        .maxBodyBytes(format == BodyFormat.YAML ? YamlCodec.MAX_BYTES : 0)
         .build();
   }
 

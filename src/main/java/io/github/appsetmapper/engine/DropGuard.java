@@ -127,6 +127,15 @@ public final class DropGuard {
     return floor.epochs().mapping() < reset.generation();
   }
 
+  /**
+   * Sets this replica's baseline as if the last good answer had had {@code rows} rows: a test
+   * case's {@code baseline}, so that {@code maxDrop} can be tested. Never shared.
+   */
+  void seed(String mapping, String input, String applicationSet, int rows) {
+    Key key = Key.of(mapping, Digest.of(input), Digest.of(applicationSet));
+    last.put(key, new Floor(rows, 1, BaselineStore.Epochs.ZERO));
+  }
+
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
       throws RequestFailure {

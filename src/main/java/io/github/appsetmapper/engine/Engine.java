@@ -164,6 +164,17 @@ public final class Engine {
     return calls;
   }
 
+  /**
+   * Sets the {@code maxDrop} baseline of one input as if its last good answer had had {@code rows}
+   * rows (a test case's {@code baseline}); the input is validated, defaults applied, as a getparams
+   * would be.
+   */
+  public void seedBaseline(CompiledMapping mapping, Invocation invocation, int rows)
+      throws RequestFailure {
+    Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
+    guard.seed(mapping.name(), InputKeys.of(input), invocation.applicationSetName(), rows);
+  }
+
   /** The {@code maxDrop} baselines (kept across mapping reloads). */
   public DropGuard guard() {
     return guard;

@@ -31,8 +31,8 @@ public record ExchangeFile(
   public static final List<String> TOP_KEYS = List.of("mapping", "vars", "secrets", "cases");
 
   public static final List<String> CASE_KEYS =
-      List.of("name", "applicationSetName", "input", "exchanges", "expect");
-  public static final List<String> EXCHANGE_KEYS = List.of("request", "response");
+      List.of("name", "applicationSetName", "input", "baseline", "exchanges", "expect");
+  public static final List<String> EXCHANGE_KEYS = List.of("request", "response", "optional");
   public static final List<String> REQUEST_KEYS =
       List.of("method", "url", "headers", "body", "form");
   public static final List<String> RESPONSE_KEYS = List.of("status", "headers", "body", "bodyFile");
@@ -184,6 +184,11 @@ public record ExchangeFile(
       throw new IOException(path + ": " + where + ".expect needs 'parameters' or 'error'");
     }
     Object input = c.get("input");
+    Integer baseline =
+        c.get("baseline") == null ? null : number(c.get("baseline"), path, where + ".baseline");
+    if (baseline != null && baseline < 0) {
+      throw new IOException(path + ": " + where + ".baseline must be 0 or more");
+    }
     return new ReplayCase(
         c.get("name") == null ? where : c.get("name").toString(),
         c.get("applicationSetName") == null ? "test" : c.get("applicationSetName").toString(),
@@ -191,7 +196,8 @@ public record ExchangeFile(
         List.copyOf(exchanges),
         parameters,
         status,
-        message);
+        message,
+        baseline);
   }
 
   private static RecordedExchange readExchange(Path path, Map<String, Object> e, String where)
@@ -211,6 +217,8 @@ public record ExchangeFile(
       throw new IOException(path + ": " + where + ".response holds both 'body' and 'bodyFile'");
     }
     byte[] body = new byte[0];
+    Map<String, String> responseHeaders =
+        strings(response.get("headers"), path, where + ".response.headers");
     if (response.get("bodyFile") != null) {
       Path bodyFile = path.resolveSibling(response.get("bodyFile").toString());
       try {
@@ -227,6 +235,15 @@ public record ExchangeFile(
       } catch (IllegalStateException x) {
         throw new IOException(path + ": " + where + ".response.body cannot be written as JSON");
       }
+      // Data written as YAML is served as the JSON it is, as a real API would label it.
+      if (responseHeaders.keySet().stream().noneMatch("Content-Type"::equalsIgnoreCase)) {
+        responseHeaders = new java.util.LinkedHashMap<>(responseHeaders);
+        responseHeaders.put("Content-Type", "application/json");
+      }
+    }
+    Object optional = e.getOrDefault("optional", false);
+    if (!(optional instanceof Boolean)) {
+      throw new IOException(path + ": " + where + ".optional must be true or false");
     }
     Object status = response.getOrDefault("status", 200);
     Map<String, Object> form = form(request.get("form"), path, where + ".request.form");
@@ -237,8 +254,9 @@ public record ExchangeFile(
         request.get("body"),
         form,
         number(status, path, where + ".response.status"),
-        strings(response.get("headers"), path, where + ".response.headers"),
-        body);
+        responseHeaders,
+        body,
+        (Boolean) optional);
   }
 
   /** A form's fields: each a text (a number or boolean reads as its text) or a list of them. */

@@ -7,7 +7,8 @@ import java.util.Map;
  * URL (its query parameters in any order), and on {@code headers} (each named header must be
  * present with that value) and the body when they are given: {@code body} as JSON data (equal as
  * JSON) or a string (equal as text), or {@code form}, the fields of an {@code
- * application/x-www-form-urlencoded} body in any order.
+ * application/x-www-form-urlencoded} body in any order. An {@code optional} exchange may go unused
+ * (a call whose making depends on timing: made alongside one that failed).
  */
 public record RecordedExchange(
     String method,
@@ -17,7 +18,26 @@ public record RecordedExchange(
     Map<String, Object> form,
     int status,
     Map<String, String> responseHeaders,
-    byte[] responseBody) {
+    byte[] responseBody,
+    boolean optional) {
+
+  public RecordedExchange(
+      String method,
+      String url,
+      Map<String, String> headers,
+      Object body,
+      Map<String, Object> form,
+      int status,
+      Map<String, String> responseHeaders,
+      byte[] responseBody) {
+    this(method, url, headers, body, form, status, responseHeaders, responseBody, false);
+  }
+
+  /** This exchange, allowed to go unused or not. */
+  public RecordedExchange optional(boolean value) {
+    return new RecordedExchange(
+        method, url, headers, body, form, status, responseHeaders, responseBody, value);
+  }
 
   /** Without a form. */
   public RecordedExchange(
@@ -35,6 +55,6 @@ public record RecordedExchange(
   public RecordedExchange movedTo(
       String newUrl, Map<String, String> newResponseHeaders, byte[] newResponseBody) {
     return new RecordedExchange(
-        method, newUrl, headers, body, form, status, newResponseHeaders, newResponseBody);
+        method, newUrl, headers, body, form, status, newResponseHeaders, newResponseBody, optional);
   }
 }

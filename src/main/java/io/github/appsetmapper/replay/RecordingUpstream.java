@@ -54,6 +54,17 @@ public final class RecordingUpstream implements Upstream {
     return List.copyOf(unexpected);
   }
 
+  /** The positions of the recorded exchanges no call used, optional ones included. */
+  public synchronized List<Integer> unusedIndexes() {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < exchanges.size(); i++) {
+      if (!used[i]) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
   /** The recorded exchanges no call used, in file order. */
   public synchronized List<RecordedExchange> unused() {
     List<RecordedExchange> out = new ArrayList<>();

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * A case of a mapping test file: an input, the exchanges it expects, and the expected answer:
- * {@code parameters}, or an error {@code status} and its exact {@code message}.
+ * {@code parameters}, or an error {@code status} and its exact {@code message}. {@code baseline}
+ * (null: none) is the row count of the previous answer, for {@code maxDrop}.
  */
 public record ReplayCase(
     String name,
@@ -14,4 +15,5 @@ public record ReplayCase(
     List<RecordedExchange> exchanges,
     List<Map<String, Object>> expectParameters,
     Integer expectStatus,
-    String expectMessage) {}
+    String expectMessage,
+    Integer baseline) {}

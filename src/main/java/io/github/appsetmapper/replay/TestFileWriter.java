@@ -41,7 +41,18 @@ public final class TestFileWriter {
       List<RecordedExchange> exchanges,
       List<Map<String, Object>> parameters,
       Integer errorStatus,
-      String errorMessage) {}
+      String errorMessage) {
+
+    /** This case with the exchanges at {@code positions} optional. */
+    public Case withOptional(java.util.Set<Integer> positions) {
+      List<RecordedExchange> marked = new ArrayList<>();
+      for (int i = 0; i < exchanges.size(); i++) {
+        marked.add(positions.contains(i) ? exchanges.get(i).optional(true) : exchanges.get(i));
+      }
+      return new Case(
+          name, applicationSetName, input, marked, parameters, errorStatus, errorMessage);
+    }
+  }
 
   private final Path testFile;
   private final List<Path> written = new ArrayList<>();
@@ -185,6 +196,9 @@ public final class TestFileWriter {
     Map<String, Object> out = new LinkedHashMap<>();
     out.put("request", request);
     out.put("response", response);
+    if (e.optional()) {
+      out.put("optional", true);
+    }
     return out;
   }
 

@@ -309,7 +309,7 @@ public final class HttpUpstream implements Upstream {
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
-      throw RequestFailure.of(request, "response larger than " + maxBodyBytes + " bytes");
+      throw RequestFailure.of(request, "response larger than " + cap(request) + " bytes");
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
@@ -350,35 +350,41 @@ public final class HttpUpstream implements Upstream {
     byte[] body = new byte[0];
     HttpEntity entity = response.getEntity();
     if (entity != null) {
-      if (entity.getContentLength() > maxBodyBytes) {
+      long cap = cap(request);
+      if (entity.getContentLength() > cap) {
         // Declared too large: refused unread (the connection is not reused).
         throw new BodyTooLargeException();
       }
       try (InputStream in = entity.getContent()) {
-        body = readCapped(in, entity.getContentLength());
+        body = readCapped(in, entity.getContentLength(), cap);
       }
     }
     return new UpstreamResponse(response.getCode(), Headers.of(headers), body, request.uri());
   }
 
   /**
-   * The body, at most {@code maxBodyBytes}. The buffers are sized from the declared length (a hint
+   * The body, at most {@code cap} bytes. The buffers are sized from the declared length (a hint
    * only, bounded: a lying upstream can neither make us allocate much up front nor get past the
    * cap), so a small answer costs a small allocation.
    */
-  private byte[] readCapped(InputStream in, long declared) throws IOException {
+  private static byte[] readCapped(InputStream in, long declared, long cap) throws IOException {
     int hint = declared < 0 ? 8 * 1024 : (int) Math.min(declared + 1, 64 * 1024);
     ByteArrayOutputStream out = new ByteArrayOutputStream(Math.max(hint, 32));
     byte[] buffer = new byte[Math.max(Math.min(hint, 16 * 1024), 32)];
     long total = 0;
     for (int n; (n = in.read(buffer)) >= 0; ) {
       total += n;
-      if (total > maxBodyBytes) {
+      if (total > cap) {
         throw new BodyTooLargeException();
       }
       out.write(buffer, 0, n);
     }
     return out.toByteArray();
+  }
+
+  /** The transport's cap, or the call's own when it is larger (a YAML index read as a stream). */
+  private long cap(UpstreamRequest request) {
+    return Math.max(maxBodyBytes, request.settings().maxBodyBytes());
   }
 
   private static final class BodyTooLargeException extends IOException {}

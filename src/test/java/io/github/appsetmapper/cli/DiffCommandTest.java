@@ -291,6 +291,38 @@ class DiffCommandTest {
   }
 
   @Test
+  void aMappingThatRequiresNoInputIsComparedOnTheEmptyInput(@TempDir Path dir) throws Exception {
+    try (io.github.appsetmapper.testing.StubUpstream stub =
+        new io.github.appsetmapper.testing.StubUpstream()) {
+      stub.on(
+          "GET /rows",
+          io.github.appsetmapper.testing.StubUpstream.Reply.json(200, "[{\"id\":1,\"t\":\"a\"}]"));
+      String mapping =
+          "name: rows\nkey: id\nvars: {up: {default: \"%s\"}}\n%slist:\n  request: {url: \"#{vars.up}/rows\"}\n  items: \"$[*]\"\nparameters:\n  id: item.id\n  t: %s\n";
+      Path old = dir.resolve("old.yaml");
+      Path neu = dir.resolve("new.yaml");
+      String optional = "input:\n  env: {type: string, default: prod}\n";
+      Files.writeString(old, mapping.formatted(stub.url(), optional, "item.t"));
+      Files.writeString(neu, mapping.formatted(stub.url(), optional, "item.t.toUpperCase()"));
+      CliTest.Result result = CliTest.run("diff", old.toString(), neu.toString());
+      assertThat(result.exit()).as(result.out() + result.err()).isEqualTo(1);
+      assertThat(result.out())
+          .contains("t: \"a\" -> \"A\"")
+          .contains("0 added, 0 removed, 1 changed");
+      assertThat(stub.calls()).isEqualTo(1);
+
+      // A required input has no stand-in: still nothing compared, and said so.
+      String required = "input:\n  env: {type: string, required: true}\n";
+      Files.writeString(old, mapping.formatted(stub.url(), required, "item.t"));
+      Files.writeString(neu, mapping.formatted(stub.url(), required, "item.t.toUpperCase()"));
+      CliTest.Result refused = CliTest.run("diff", old.toString(), neu.toString());
+      assertThat(refused.exit()).isEqualTo(2);
+      assertThat(refused.err()).contains("nothing was compared");
+      assertThat(stub.calls()).isEqualTo(1);
+    }
+  }
+
+  @Test
   void aSideThatFailsIsAChangeWithItsReason(@TempDir Path dir) throws Exception {
     Path[] pair =
         pair(

@@ -225,6 +225,45 @@ class RecordCommandTest {
   }
 
   @Test
+  void callsAlongsideAFailingOneAreRecordedAsOptional(@TempDir Path dir) throws Exception {
+    // One enrich call fails: whether its siblings are made on replay depends on timing, so a
+    // case that demanded them would fail some runs. record marks them optional.
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /rows", Reply.json(200, "[{\"id\":1},{\"id\":2},{\"id\":3},{\"id\":4}]"));
+      stub.on("GET /rows/1", Reply.json(200, "{\"v\":1}"));
+      stub.on("GET /rows/2", Reply.json(500, "{\"message\":\"broken\"}"));
+      stub.on("GET /rows/3", Reply.json(200, "{\"v\":3}"));
+      stub.on("GET /rows/4", Reply.json(200, "{\"v\":4}"));
+      Path mapping = dir.resolve("rows.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: rows
+          vars: {api: {default: "%s"}}
+          list:
+            request: {url: "#{vars.api}/rows"}
+            items: "$[*]"
+          enrich:
+            v:
+              request: {url: "#{vars.api}/rows/#{item.id}"}
+              select: "$.v"
+          parameters: {id: item.id, v: v}
+          """
+              .formatted(stub.url()));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "one fails");
+      assertThat(result.exit()).as(result.err()).isZero();
+      String test = Files.readString(dir.resolve("rows.test.yaml"));
+      // The listing is always made; every enrich call may or may not be.
+      assertThat(test.split("optional: true", -1)).hasSize(stub.calls() - 1 + 1);
+      assertThat(test.indexOf("optional: true")).isGreaterThan(test.indexOf("/rows\n"));
+      for (int run = 0; run < 3; run++) {
+        assertThat(CliTest.run("test", dir.resolve("rows.test.yaml").toString()).out())
+            .endsWith("1 passed, 0 failed\n");
+      }
+    }
+  }
+
+  @Test
   void aCallWithoutAnswerWritesNothing(@TempDir Path dir) throws Exception {
     String gone;
     try (StubUpstream stub = new StubUpstream()) {

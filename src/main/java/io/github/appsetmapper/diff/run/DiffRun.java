@@ -1,6 +1,7 @@
 package io.github.appsetmapper.diff.run;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.compile.InputRule;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.MappingSources;
@@ -56,7 +57,10 @@ public final class DiffRun {
     }
   }
 
-  /** How to run: where calls go, the vars, the inputs. */
+  /**
+   * How to run: where calls go, the vars, the inputs, and the applicationSetName sent with an input
+   * made up here (the empty input of a mapping that requires none).
+   */
   public record Settings(
       List<Path> before,
       List<Path> after,
@@ -64,7 +68,8 @@ public final class DiffRun {
       List<DiffInput> inputs,
       List<Path> replay,
       Function<String, String> environment,
-      java.util.function.Supplier<Upstream> network) {}
+      java.util.function.Supplier<Upstream> network,
+      String applicationSetName) {}
 
   private final Settings settings;
   private final Redactor redactor = new Redactor();
@@ -98,6 +103,12 @@ public final class DiffRun {
           inputs.addAll(runGiven(pair, given, file, recorded));
         } else if (file != null) {
           inputs.addAll(runCases(pair, file));
+        } else if (settings.replay().isEmpty() && requiresNoInput(pair)) {
+          // Nothing to ask it: the empty input is what Argo CD sends such a mapping.
+          DiffInput empty =
+              new DiffInput(
+                  "{} (no input required)", settings.applicationSetName(), Map.of(), null);
+          inputs.addAll(runGiven(pair, List.of(empty), null, recorded));
         } else {
           note = "no input: give --input, --input-json or --cases, or --replay with its test file";
         }
@@ -126,6 +137,12 @@ public final class DiffRun {
 
   private static String describe(List<Path> paths) {
     return String.join(", ", paths.stream().map(Path::toString).toList());
+  }
+
+  /** Neither side declares a required input: the empty input is a whole one for both. */
+  private static boolean requiresNoInput(Pair pair) {
+    return pair.before().inputs().values().stream().noneMatch(InputRule::required)
+        && pair.after().inputs().values().stream().noneMatch(InputRule::required);
   }
 
   /** The new version's key, else the old one's: rows are matched the way the change says. */

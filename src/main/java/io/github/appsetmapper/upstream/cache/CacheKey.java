@@ -30,6 +30,10 @@ final class CacheKey {
     // allowedHosts too: an answer fetched under one mapping's hosts must not serve a mapping
     // that forbids the host it came from.
     String text = request.identity() + "\n\nhosts:" + request.hosts().patterns();
+    // The response cap too: a call under the YAML cap must not answer one under JSON's.
+    if (request.settings().maxBodyBytes() > 0) {
+      text += "\n\nmaxBody:" + request.settings().maxBodyBytes();
+    }
     return tls == null ? text : text + "\n\ntls:" + tls;
   }
 }

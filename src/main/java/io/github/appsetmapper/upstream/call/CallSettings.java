@@ -5,7 +5,9 @@ package io.github.appsetmapper.upstream.call;
  * none, or static headers already set), how many retries an idempotent call may take, the TLS
  * settings (null: the JVM's trust store), the answer's deadline and the cache policy (null: not
  * cached, only coalesced with identical calls in flight). The compiler sets what a request's
- * options say; auth and the deadline are added per call.
+ * options say; auth and the deadline are added per call. {@code maxBodyBytes} raises the
+ * transport's response cap for this call (0: the transport's own), for a format read as a stream (a
+ * Helm index as YAML is larger than any JSON listing).
  */
 public record CallSettings(
     UpstreamAuth auth,
@@ -13,9 +15,10 @@ public record CallSettings(
     TlsSettings tls,
     Deadline deadline,
     CachePolicy cache,
-    AuthTrace authTrace) {
+    AuthTrace authTrace,
+    long maxBodyBytes) {
   public static final CallSettings PLAIN =
-      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE);
+      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE, 0);
 
   public CallSettings withDeadline(Deadline next) {
     return toBuilder().deadline(next).build();
@@ -38,6 +41,7 @@ public record CallSettings(
     b.deadline = deadline;
     b.cache = cache;
     b.authTrace = authTrace;
+    b.maxBodyBytes = maxBodyBytes;
     return b;
   }
 
@@ -49,8 +53,15 @@ public record CallSettings(
     private Deadline deadline;
     private CachePolicy cache;
     private AuthTrace authTrace = AuthTrace.NONE;
+    private long maxBodyBytes;
 
     private Builder() {}
+
+    /** The response cap for this call, when above the transport's (0: the transport's). */
+    public Builder maxBodyBytes(long value) {
+      this.maxBodyBytes = value;
+      return this;
+    }
 
     /** Who is told of the calls auth makes for this call (explain); default: nobody. */
     public Builder authTrace(AuthTrace value) {
@@ -84,7 +95,7 @@ public record CallSettings(
     }
 
     public CallSettings build() {
-      return new CallSettings(auth, retries, tls, deadline, cache, authTrace);
+      return new CallSettings(auth, retries, tls, deadline, cache, authTrace, maxBodyBytes);
     }
   }
 }

@@ -1,0 +1,83 @@
+package io.github.appsetmapper.testing;
+
+import java.nio.charset.StandardCharsets;
+
+/**
+ * A synthetic Helm repository index ({@code index.yaml}) of about the size asked, shaped as public
+ * ones are (every version of every chart: annotations, dependencies, keywords, maintainers, a
+ * digest, a long description), generated rather than committed.
+ */
+public final class HelmIndex {
+  private HelmIndex() {}
+
+  /** How many versions each chart has: a busy repository keeps every one. */
+  static final int VERSIONS_PER_CHART = 120;
+
+  /** The index as block YAML of at least {@code bytes} bytes. */
+  public static byte[] yaml(long bytes) {
+    StringBuilder out = new StringBuilder((int) Math.min(Integer.MAX_VALUE - 8, bytes + 4096));
+    out.append("apiVersion: v1\nentries:\n");
+    int entry = 0;
+    for (int chart = 0; out.length() < bytes; chart++) {
+      String name = "chart-" + chart;
+      out.append("  ").append(name).append(":\n");
+      for (int v = 0; v < VERSIONS_PER_CHART && out.length() < bytes; v++, entry++) {
+        String version = (v / 20) + "." + (v % 20) + "." + (chart % 7);
+        out.append("  - annotations:\n")
+            .append("      category: Infrastructure\n")
+            .append("      licenses: Apache-2.0\n")
+            .append("    apiVersion: v2\n")
+            .append("    appVersion: 1.10\n")
+            .append("    created: \"2026-11-")
+            .append(10 + v % 18)
+            .append("T12:34:56.789012345Z\"\n")
+            .append("    dependencies:\n")
+            .append("    - condition: redis.enabled\n")
+            .append("      name: redis\n")
+            .append("      repository: oci://registry-1.docker.io/bitnamicharts\n")
+            .append("      version: 18.x.x\n")
+            .append("    - name: common\n")
+            .append("      repository: oci://registry-1.docker.io/bitnamicharts\n")
+            .append("      tags:\n")
+            .append("      - bitnami-common\n")
+            .append("      version: 2.x.x\n")
+            .append("    description: ")
+            .append(name)
+            .append(" is a tool to express and execute workflows as directed acyclic graphs.")
+            .append(" It includes utilities to schedule tasks and monitor their progress.\n")
+            .append("    digest: ")
+            .append(digest(entry))
+            .append('\n')
+            .append("    home: https://charts.example.com\n")
+            .append("    icon: https://charts.example.com/icons/")
+            .append(name)
+            .append(".png\n")
+            .append("    keywords:\n    - ")
+            .append(name)
+            .append("\n    - workflow\n    - dag\n")
+            .append("    maintainers:\n    - name: Example, Inc.\n")
+            .append("      url: https://github.com/example/charts\n")
+            .append("    name: ")
+            .append(name)
+            .append('\n')
+            .append("    sources:\n    - https://github.com/example/charts/tree/main/")
+            .append(name)
+            .append('\n')
+            .append("    urls:\n    - https://charts.example.com/")
+            .append(name)
+            .append('-')
+            .append(version)
+            .append(".tgz\n")
+            .append("    version: ")
+            .append(version)
+            .append('\n');
+      }
+    }
+    out.append("generated: \"2026-11-30T12:00:00.000000000Z\"\n");
+    return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static String digest(int entry) {
+    return "%08x".formatted(entry * 0x9E3779B1).repeat(8);
+  }
+}
