@@ -35,6 +35,7 @@ public final class Engine {
   private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
   private final Clock clock;
+  private final GetparamsTracing tracing;
 
   /**
    * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
@@ -50,8 +51,10 @@ public final class Engine {
       boolean shared,
       ExecutorService pool,
       Redactor redactor,
-      Clock clock) {
+      Clock clock,
+      GetparamsTracing tracing) {
     this.clock = clock;
+    this.tracing = tracing;
     this.calls = calls;
     this.guard = guard;
     this.shared = shared;
@@ -76,6 +79,7 @@ public final class Engine {
     private MemoryBudget budget;
     private Ticker ticker = Ticker.systemTicker();
     private Sharing sharing = Sharing.ALONE;
+    private GetparamsTracing tracing = GetparamsTracing.OFF;
     private java.util.function.UnaryOperator<Upstream> front =
         java.util.function.UnaryOperator.identity();
 
@@ -131,6 +135,12 @@ public final class Engine {
       return this;
     }
 
+    /** Distributed tracing of getparams (default: off). */
+    public Builder tracing(GetparamsTracing value) {
+      this.tracing = value;
+      return this;
+    }
+
     public Engine build() {
       MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
       Upstream stack =
@@ -141,8 +151,14 @@ public final class Engine {
           sharing != Sharing.ALONE,
           pool,
           redactor,
-          clock);
+          clock,
+          tracing);
     }
+  }
+
+  /** Distributed tracing of getparams; {@link GetparamsTracing#OFF} unless configured. */
+  public GetparamsTracing tracing() {
+    return tracing;
   }
 
   /** Whether replicas share the cache and baselines (they may still be unreachable now). */

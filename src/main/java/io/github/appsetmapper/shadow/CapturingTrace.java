@@ -89,4 +89,9 @@ final class CapturingTrace implements Trace {
   public void refusedAnswer(String reason) {
     live.refusedAnswer(reason);
   }
+
+  @Override
+  public io.github.appsetmapper.upstream.call.WireTrace wire(String step) {
+    return live.wire(step);
+  }
 }

@@ -13,9 +13,10 @@ public record CallSettings(
     TlsSettings tls,
     Deadline deadline,
     CachePolicy cache,
-    AuthTrace authTrace) {
+    AuthTrace authTrace,
+    WireTrace wire) {
   public static final CallSettings PLAIN =
-      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE);
+      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE, WireTrace.NONE);
 
   public CallSettings withDeadline(Deadline next) {
     return toBuilder().deadline(next).build();
@@ -23,6 +24,10 @@ public record CallSettings(
 
   public CallSettings withAuth(UpstreamAuth next) {
     return toBuilder().auth(next).build();
+  }
+
+  public CallSettings withWire(WireTrace next) {
+    return toBuilder().wire(next).build();
   }
 
   public static Builder builder() {
@@ -38,6 +43,7 @@ public record CallSettings(
     b.deadline = deadline;
     b.cache = cache;
     b.authTrace = authTrace;
+    b.wire = wire;
     return b;
   }
 
@@ -49,8 +55,15 @@ public record CallSettings(
     private Deadline deadline;
     private CachePolicy cache;
     private AuthTrace authTrace = AuthTrace.NONE;
+    private WireTrace wire = WireTrace.NONE;
 
     private Builder() {}
+
+    /** Who traces the call on the wire (distributed tracing); default: nobody. */
+    public Builder wire(WireTrace value) {
+      this.wire = value;
+      return this;
+    }
 
     /** Who is told of the calls auth makes for this call (explain); default: nobody. */
     public Builder authTrace(AuthTrace value) {
@@ -84,7 +97,7 @@ public record CallSettings(
     }
 
     public CallSettings build() {
-      return new CallSettings(auth, retries, tls, deadline, cache, authTrace);
+      return new CallSettings(auth, retries, tls, deadline, cache, authTrace, wire);
     }
   }
 }
