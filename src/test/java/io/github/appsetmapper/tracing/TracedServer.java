@@ -65,14 +65,14 @@ final class TracedServer implements AutoCloseable {
   /** getparams of {@code mapping} with {@code headers} beside the token. */
   HttpResponse<String> getparams(String mapping, String body, Map<String, String> headers)
       throws IOException, InterruptedException {
+    return post("/mappings/" + mapping + "/api/v1/getparams.execute", body, headers);
+  }
+
+  /** POST {@code path} with the token and {@code headers}. */
+  HttpResponse<String> post(String path, String body, Map<String, String> headers)
+      throws IOException, InterruptedException {
     HttpRequest.Builder request =
-        HttpRequest.newBuilder(
-                URI.create(
-                    "http://127.0.0.1:"
-                        + server.port()
-                        + "/mappings/"
-                        + mapping
-                        + "/api/v1/getparams.execute"))
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
             .timeout(Duration.ofSeconds(60))
             .header("Authorization", "Bearer " + PluginServer.TOKEN)
             .header("Content-Type", "application/json")

@@ -227,6 +227,41 @@ class TracesTest {
   }
 
   @Test
+  void explainNamesTheTraceItsRunWasRecordedIn() throws Exception {
+    try (OtlpReceiver receiver = new OtlpReceiver();
+        StubUpstream stub = new StubUpstream()) {
+      upstream(stub, 200);
+      HttpResponse<String> json;
+      HttpResponse<String> text;
+      List<Received> spans;
+      try (TracedServer server =
+          new TracedServer(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of("CLIENT_SECRET", CLIENT_SECRET),
+              otel(receiver),
+              YAML)) {
+        String body = "{\"input\":{\"parameters\":{\"org\":\"acme-platform\"}}}";
+        json = server.post("/mappings/inv/api/v1/getparams.explain", body, Map.of());
+        text = server.post("/mappings/inv/api/v1/getparams.explain?format=text", body, Map.of());
+        String traceId = json.headers().firstValue("X-Trace-Id").orElseThrow();
+        spans =
+            receiver.awaitTrace(
+                s -> s.traceId().equals(traceId) && s.parentSpanId().isEmpty(), WAIT);
+      }
+      assertThat(json.statusCode()).as(json.body()).isEqualTo(200);
+      String traceId = json.headers().firstValue("X-Trace-Id").orElseThrow();
+      assertThat(json.body()).contains("\"traceId\" : \"" + traceId + "\"");
+      String textId = text.headers().firstValue("X-Trace-Id").orElseThrow();
+      assertThat(text.body()).contains("trace_id " + textId);
+      Received server = only(spans, s -> s.kind() == SpanKind.SPAN_KIND_SERVER);
+      assertThat(server.name()).isEqualTo("POST /mappings/{mapping}/api/v1/getparams.explain");
+      assertThat(spans).anySatisfy(s -> assertThat(s.name()).isEqualTo("enrich.detail"));
+      assertNoSecret(spans);
+    }
+  }
+
+  @Test
   void withoutOtelVariablesNothingIsTracedOrSent() throws Exception {
     try (StubUpstream stub = new StubUpstream()) {
       upstream(stub, 200);
