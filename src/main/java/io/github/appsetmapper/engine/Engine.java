@@ -312,8 +312,27 @@ public final class Engine {
     rows = filter.afterEnrich(rows);
     rows = RowOrdering.apply(mapping, rows, base, run.trace());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
-    AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    try {
+      AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    } catch (RequestFailure e) {
+      refusedByGuard(run.trace(), mapping, answer.size(), e);
+      throw e;
+    }
     return answer;
+  }
+
+  /** Tells the trace which guard refused the answer: minItems, maxDrop, or maxDrop_unknown. */
+  private static void refusedByGuard(
+      Trace trace, CompiledMapping mapping, int rows, RequestFailure failure) {
+    try {
+      if (failure.kind() == RequestFailure.Kind.GUARD) {
+        trace.refusedByGuard(rows < mapping.minItems() ? "minItems" : "maxDrop");
+      } else if (failure.kind() == RequestFailure.Kind.GUARD_UNKNOWN) {
+        trace.refusedByGuard("maxDrop_unknown");
+      }
+    } catch (RuntimeException e) {
+      // Bookkeeping never changes an answer.
+    }
   }
 
   /** Whether getparams of {@code mapping} may call an upstream (a list or an enrich step). */

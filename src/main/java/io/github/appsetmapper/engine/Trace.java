@@ -47,6 +47,12 @@ public interface Trace {
   default void refusedAnswer(String reason) {}
 
   /**
+   * The answer was refused by a guard so that Argo CD keeps its Applications: {@code minItems},
+   * {@code maxDrop}, or {@code maxDrop_unknown} (no baseline could be read).
+   */
+  default void refusedByGuard(String guard) {}
+
+  /**
    * Who traces the calls of {@code step} on the wire (distributed tracing); {@link WireTrace#NONE}
    * unless tracing is on. A trace that wraps another passes this on.
    */

@@ -242,6 +242,18 @@ public final class Metrics {
         .increment();
   }
 
+  /** An answer a guard refused (502/503) so that Argo CD keeps its Applications. */
+  public void guardRefused(String mapping, String guard) {
+    counter(
+            "appset_mapper.guard.refused",
+            "getparams answers refused by a guard (minItems, maxDrop, maxDrop_unknown)",
+            "mapping",
+            mapping,
+            "guard",
+            guard)
+        .increment();
+  }
+
   /** Trace spans dropped instead of exported: {@code queue_full}, {@code export_failed}. */
   public void tracesDropped(String reason, long spans) {
     counter(

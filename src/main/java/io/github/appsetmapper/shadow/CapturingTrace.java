@@ -91,6 +91,11 @@ final class CapturingTrace implements Trace {
   }
 
   @Override
+  public void refusedByGuard(String guard) {
+    live.refusedByGuard(guard);
+  }
+
+  @Override
   public io.github.appsetmapper.upstream.call.WireTrace wire(String step) {
     return live.wire(step);
   }

@@ -169,6 +169,12 @@ final class SpanTrace implements Trace {
     event("answer refused", reason);
   }
 
+  @Override
+  public void refusedByGuard(String guard) {
+    inner.refusedByGuard(guard);
+    event("refused by guard", guard);
+  }
+
   private void event(String name, String reason) {
     try {
       Span.fromContext(parent).addEvent(name, Attributes.of(REASON, values.of(reason)));
