@@ -7,6 +7,7 @@ import io.github.appsetmapper.testing.OtlpReceiver;
 import io.github.appsetmapper.testing.OtlpReceiver.Received;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
+import io.github.appsetmapper.testing.TracedServer;
 import io.opentelemetry.proto.trace.v1.Span.SpanKind;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
@@ -258,6 +259,50 @@ class TracesTest {
       assertThat(server.name()).isEqualTo("POST /mappings/{mapping}/api/v1/getparams.explain");
       assertThat(spans).anySatisfy(s -> assertThat(s.name()).isEqualTo("enrich.detail"));
       assertNoSecret(spans);
+    }
+  }
+
+  @Test
+  void aCollectorThatIsDownCostsAGetparamsNothingAndItsSpansAreCounted() throws Exception {
+    try (OtlpReceiver receiver = new OtlpReceiver();
+        StubUpstream stub = new StubUpstream()) {
+      receiver.refusing(true);
+      upstream(stub, 200);
+      try (TracedServer server =
+          new TracedServer(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of("CLIENT_SECRET", CLIENT_SECRET),
+              otel(receiver),
+              YAML)) {
+        for (int i = 0; i < 3; i++) {
+          HttpResponse<String> answer =
+              server.getparams(
+                  "inv", "{\"input\":{\"parameters\":{\"org\":\"acme-platform\"}}}", Map.of());
+          assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+        }
+        // The exporter gives up on its own thread (after its retries); then the spans are counted.
+        long end = System.nanoTime() + WAIT.toNanos();
+        String dropped = "";
+        while (System.nanoTime() < end) {
+          dropped =
+              server
+                  .metrics()
+                  .lines()
+                  .filter(
+                      l ->
+                          l.startsWith(
+                              "appset_mapper_traces_dropped_total{reason=\"export_failed\"}"))
+                  .findFirst()
+                  .orElse("");
+          if (!dropped.isEmpty()) {
+            break;
+          }
+          Thread.sleep(100);
+        }
+        assertThat(dropped).as("spans dropped counted").isNotEmpty();
+        assertThat(receiver.posts()).isPositive();
+      }
     }
   }
 

@@ -1,4 +1,4 @@
-package io.github.appsetmapper.tracing;
+package io.github.appsetmapper.testing;
 
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.runtime.AppRuntime;
@@ -6,7 +6,6 @@ import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Tokens;
-import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import java.io.IOException;
 import java.net.URI;
@@ -21,12 +20,12 @@ import java.util.List;
 import java.util.Map;
 
 /** A real server on port 0 whose runtime is given the {@code OTEL_*} variables, as serve does. */
-final class TracedServer implements AutoCloseable {
+public final class TracedServer implements AutoCloseable {
   private final AppRuntime runtime;
   private final AppServer server;
   private final HttpClient client = HttpClient.newHttpClient();
 
-  TracedServer(
+  public TracedServer(
       Path dir,
       Map<String, String> vars,
       Map<String, String> env,
@@ -63,13 +62,13 @@ final class TracedServer implements AutoCloseable {
   }
 
   /** getparams of {@code mapping} with {@code headers} beside the token. */
-  HttpResponse<String> getparams(String mapping, String body, Map<String, String> headers)
+  public HttpResponse<String> getparams(String mapping, String body, Map<String, String> headers)
       throws IOException, InterruptedException {
     return post("/mappings/" + mapping + "/api/v1/getparams.execute", body, headers);
   }
 
   /** POST {@code path} with the token and {@code headers}. */
-  HttpResponse<String> post(String path, String body, Map<String, String> headers)
+  public HttpResponse<String> post(String path, String body, Map<String, String> headers)
       throws IOException, InterruptedException {
     HttpRequest.Builder request =
         HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + path))
@@ -79,6 +78,16 @@ final class TracedServer implements AutoCloseable {
             .POST(HttpRequest.BodyPublishers.ofString(body, StandardCharsets.UTF_8));
     headers.forEach(request::header);
     return client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** GET {@code /metrics}: what a Prometheus scrape sees. */
+  public String metrics() throws IOException, InterruptedException {
+    return client
+        .send(
+            HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + server.port() + "/metrics"))
+                .build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 
   @Override
