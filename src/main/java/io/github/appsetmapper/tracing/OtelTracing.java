@@ -58,11 +58,25 @@ final class OtelTracing implements GetparamsTracing {
             given.put(Tracings.property(name), value);
           }
         });
+    // OTLP over HTTP/protobuf (the specification's default; the Java SDK's own is gRPC): the
+    // JDK's HttpClient sends it. gRPC needs a gRPC sender, which is not shipped: refused below.
     Map<String, String> defaults =
         Map.of(
             "otel.service.name", "appset-mapper",
+            "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.metrics.exporter", "none",
             "otel.logs.exporter", "none");
+    for (String variable :
+        java.util.List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")) {
+      String protocol = env.get(variable);
+      if (protocol != null && protocol.trim().equalsIgnoreCase("grpc")) {
+        throw new IllegalArgumentException(
+            "tracing: "
+                + variable
+                + "=grpc is not supported (no gRPC sender is shipped); use http/protobuf and the"
+                + " collector's OTLP/HTTP port (4318)");
+      }
+    }
     Backlog backlog = new Backlog(metrics);
     try {
       OpenTelemetrySdk sdk =
