@@ -108,6 +108,29 @@ class ObservabilityMetricsTest {
     assertThat(missing).as("queried but not exposed by a real server").isEmpty();
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void everyAlertLinksItsRunbookSectionInOperationsMd() throws Exception {
+    Map<String, Object> file =
+        new org.yaml.snakeyaml.Yaml().load(Files.readString(Path.of("chart/files/alerts.yaml")));
+    String operations = Files.readString(Path.of("docs/operations.md"));
+    int alerts = 0;
+    for (Map<String, Object> group : (List<Map<String, Object>>) file.get("groups")) {
+      for (Map<String, Object> rule : (List<Map<String, Object>>) group.get("rules")) {
+        String name = (String) rule.get("alert");
+        Map<String, String> annotations = (Map<String, String>) rule.get("annotations");
+        assertThat(annotations.get("runbook_url"))
+            .as(name)
+            .isEqualTo(
+                "https://github.com/appset-mapper/appset-mapper/blob/main/docs/operations.md#alert-"
+                    + name.toLowerCase(java.util.Locale.ROOT));
+        assertThat(operations).as(name).contains("\n### Alert: " + name + "\n");
+        alerts++;
+      }
+    }
+    assertThat(alerts).isEqualTo(10);
+  }
+
   /** Answers, failures, the cache, stale answers, coalescing, a guard, a refused request. */
   private String getparamsTraffic() throws Exception {
     try (StubUpstream stub = new StubUpstream()) {
