@@ -60,7 +60,7 @@ final class ExplainHandler implements HttpHandler {
                 return ExplainReport.Answer.error(answer.status(), answer.message());
               },
               recorder -> traced.around(recorder, mapping));
-      end(traced, name, invocation, report.answer().status());
+      end(traced, mapping.name(), invocation, report.answer().status());
       LOG.info(
           "explain mapping={} appset={} calls={} wouldAnswer={}",
           name,
@@ -74,7 +74,7 @@ final class ExplainHandler implements HttpHandler {
       }
     } catch (Exception failure) {
       ErrorAnswer answer = refusals.errors().map(failure);
-      end(traced, name, null, answer.status());
+      end(traced, null, null, answer.status());
       if (failure instanceof HttpError refusal) {
         refusals.count(exchange, refusal);
       }

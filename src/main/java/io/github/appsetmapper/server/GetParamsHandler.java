@@ -116,7 +116,8 @@ final class GetParamsHandler implements HttpHandler {
       }
       // Logged before the answer leaves, so the line exists once a caller has its answer.
       finish(mappingName, invocation, 200, parameters.size(), started, trace, null, traceId);
-      endTrace(traced, mappingName, invocation, 200, parameters.size(), null, coalesced, stale);
+      endTrace(
+          traced, loaded(mappingName), invocation, 200, parameters.size(), null, coalesced, stale);
       Exchanges.send(exchange, 200, body);
       if (!answer.coalesced()) {
         // A coalesced answer's leader hands the same input to the shadow already.
@@ -137,7 +138,14 @@ final class GetParamsHandler implements HttpHandler {
       finish(
           mappingName, invocation, answer.status(), -1, started, trace, answer.message(), traceId);
       endTrace(
-          traced, mappingName, invocation, answer.status(), -1, answer.message(), false, false);
+          traced,
+          loaded(mappingName),
+          invocation,
+          answer.status(),
+          -1,
+          answer.message(),
+          false,
+          false);
       // The trace id in the line itself: Argo CD shows the line in the ApplicationSet's status.
       String line =
           traceId == null ? answer.message() : answer.message() + " (trace_id=" + traceId + ")";
@@ -160,6 +168,11 @@ final class GetParamsHandler implements HttpHandler {
     } catch (RuntimeException | StackOverflowError e) {
       LOG.error("shadow hand-off failed", e);
     }
+  }
+
+  /** A loaded mapping's name, else "unknown": a path a caller made up is no span attribute. */
+  private String loaded(String mapping) {
+    return mapping == null ? null : registry.get().find(mapping).isPresent() ? mapping : "unknown";
   }
 
   /** The getparams' trace (off when tracing is): opened with the caller's trace context. */
