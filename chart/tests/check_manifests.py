@@ -331,6 +331,43 @@ def main():
             eq(sms[0]["metadata"]["labels"].get(k), v, f"ServiceMonitor label {k}")
     c.check("ServiceMonitor scrapes /metrics of the Service", service_monitor)
 
+    def prometheus_rule():
+        rules = of_kind("PrometheusRule")
+        wanted = values["metrics"]["prometheusRule"]
+        if not wanted["enabled"]:
+            expect(not rules, "PrometheusRule rendered although disabled")
+            return
+        expect(len(rules) == 1, "no PrometheusRule")
+        # The rules are chart/files/alerts.yaml itself (one source), the runbook base replaced.
+        import os
+        published = "https://github.com/appset-mapper/appset-mapper/blob/main/docs/operations.md"
+        source = open(os.path.join(os.path.dirname(__file__), "..", "files", "alerts.yaml")).read()
+        expected = yaml.safe_load(source.replace(published, wanted["runbookBaseUrl"]))
+        eq(rules[0]["spec"]["groups"], expected["groups"], "PrometheusRule groups vs files/alerts.yaml")
+        for group in rules[0]["spec"]["groups"]:
+            for rule in group["rules"]:
+                url = rule.get("annotations", {}).get("runbook_url", "")
+                expect(url.startswith(wanted["runbookBaseUrl"] + "#alert-"),
+                       f"{rule.get('alert')}: runbook_url {url!r}")
+        for k, v in wanted["labels"].items():
+            eq(rules[0]["metadata"]["labels"].get(k), v, f"PrometheusRule label {k}")
+    c.check("PrometheusRule holds files/alerts.yaml, each alert linking its runbook", prometheus_rule)
+
+    def grafana_dashboard():
+        wanted = values["metrics"]["grafanaDashboard"]
+        cms = [d for d in docs if d["kind"] == "ConfigMap"
+               and (d["metadata"].get("labels") or {}).get("grafana_dashboard") == "1"]
+        if not wanted["enabled"]:
+            expect(not cms, "dashboard ConfigMap rendered although disabled")
+            return
+        expect(len(cms) == 1, "no ConfigMap labelled grafana_dashboard: \"1\"")
+        cm = cms[0]
+        eq(cm["metadata"]["namespace"], wanted["namespace"] or ns, "dashboard ConfigMap namespace")
+        dashboard = json.loads(cm["data"]["appset-mapper.json"])
+        eq(dashboard["uid"], "appset-mapper", "dashboard uid")
+        expect(len(dashboard["panels"]) > 10, "dashboard has its panels")
+    c.check("Grafana dashboard ConfigMap for the sidecar", grafana_dashboard)
+
     # ---------------------------------------------------------------- Argo CD side
     def argocd_side():
         in_argocd = [d for d in docs if d["metadata"].get("namespace") == argocd_ns and argocd_ns != ns]

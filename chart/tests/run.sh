@@ -8,6 +8,8 @@
 #   - every tests/bad/*.yaml must make helm template fail with an error matching its `# expect: <ERE>` line;
 #   - values.yaml documented value by value, README values table in sync (tests/values_doc.py);
 #   - the argo-helm sidecar snippet examples/argo-cd-sidecar-values.yaml (check_sidecar_example.py);
+#   - the alert rules (files/alerts.yaml) with promtool check rules and the unit tests of
+#     tests/alerts-test.yaml (promtool from Debian's prometheus package);
 #   - the packaged chart leaves out tests/ and examples/;
 #   - every rendered object, the samples' Argo CD manifests, the examples and the docs' manifest
 #     snippets against the Kubernetes / Argo CD / Prometheus Operator schemas, unknown fields
@@ -194,6 +196,32 @@ else
     fi
   done
   run_checker "check_schemas.py" "$PY" "$CHART_DIR/tests/check_schemas.py" "${rendered_args[@]}"
+fi
+
+# ---------------------------------------------------------------------------- alerts
+# files/alerts.yaml (the PrometheusRule's rules): promtool check rules, and the unit tests of
+# tests/alerts-test.yaml (each alert fires on the series that should fire it, silent on healthy).
+PROMTOOL="$(command -v promtool || true)"
+if [[ -z "$PROMTOOL" ]] && can_apt; then
+  apt_install prometheus && PROMTOOL="$(command -v promtool || true)"
+fi
+if [[ -z "$PROMTOOL" ]]; then
+  if [[ "${CI:-}" == true ]]; then
+    fail "[alerts] promtool is needed: apt-get install prometheus"
+  else
+    echo "# skipped: the alert rule tests (no promtool: apt-get install prometheus)"
+  fi
+else
+  if out="$("$PROMTOOL" check rules "$CHART_DIR/files/alerts.yaml" 2>&1)"; then
+    pass "[alerts] promtool check rules files/alerts.yaml"
+  else
+    fail "[alerts] promtool check rules: $out"
+  fi
+  if out="$(cd "$CHART_DIR/tests" && "$PROMTOOL" test rules alerts-test.yaml 2>&1)"; then
+    pass "[alerts] promtool test rules tests/alerts-test.yaml"
+  else
+    fail "[alerts] promtool test rules: $out"
+  fi
 fi
 
 # ---------------------------------------------------------------------------- docs, example, package

@@ -303,7 +303,13 @@ final class ServeCommand implements Callable<Integer> {
               .enrichThreads(upstreamThreads)
               .memoryBudget(memoryBudget)
               .redis(redis)
+              .tracing(System.getenv())
               .build();
+    } catch (IllegalArgumentException e) {
+      // Tracing's OTEL_* variables: the message names what was wrong.
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCode.USAGE;
     } catch (IOException e) {
       // The replay file (its message names it) or Redis's integrity keys file.
       err.println(

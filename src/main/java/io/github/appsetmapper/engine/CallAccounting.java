@@ -7,6 +7,7 @@ import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.WireTrace;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -50,6 +51,10 @@ final class CallAccounting implements Page.Owner {
    */
   UpstreamRequest stamp(String step, UpstreamRequest rendered) {
     var settings = rendered.settings().toBuilder().deadline(deadline);
+    WireTrace wire = trace.wire(step);
+    if (wire != WireTrace.NONE) {
+      settings.wire(wire);
+    }
     if (trace.explaining()) {
       settings.authTrace(
           (what, request, response, error, startedAt, nanos) ->

@@ -35,6 +35,7 @@ public final class Engine {
   private final boolean shared;
   private final SharedAnswers answers = new SharedAnswers();
   private final Clock clock;
+  private final GetparamsTracing tracing;
 
   /**
    * What replicas share (the listing cache and coalescing, the {@code maxDrop} baselines); {@link
@@ -50,8 +51,10 @@ public final class Engine {
       boolean shared,
       ExecutorService pool,
       Redactor redactor,
-      Clock clock) {
+      Clock clock,
+      GetparamsTracing tracing) {
     this.clock = clock;
+    this.tracing = tracing;
     this.calls = calls;
     this.guard = guard;
     this.shared = shared;
@@ -76,6 +79,7 @@ public final class Engine {
     private MemoryBudget budget;
     private Ticker ticker = Ticker.systemTicker();
     private Sharing sharing = Sharing.ALONE;
+    private GetparamsTracing tracing = GetparamsTracing.OFF;
     private java.util.function.UnaryOperator<Upstream> front =
         java.util.function.UnaryOperator.identity();
 
@@ -131,6 +135,12 @@ public final class Engine {
       return this;
     }
 
+    /** Distributed tracing of getparams (default: off). */
+    public Builder tracing(GetparamsTracing value) {
+      this.tracing = value;
+      return this;
+    }
+
     public Engine build() {
       MemoryBudget memory = budget != null ? budget : new MemoryBudget(MemoryBudget.DEFAULT_BYTES);
       Upstream stack =
@@ -141,8 +151,14 @@ public final class Engine {
           sharing != Sharing.ALONE,
           pool,
           redactor,
-          clock);
+          clock,
+          tracing);
     }
+  }
+
+  /** Distributed tracing of getparams; {@link GetparamsTracing#OFF} unless configured. */
+  public GetparamsTracing tracing() {
+    return tracing;
   }
 
   /** Whether replicas share the cache and baselines (they may still be unreachable now). */
@@ -316,8 +332,27 @@ public final class Engine {
     rows = filter.afterEnrich(rows);
     rows = RowOrdering.apply(mapping, rows, base, run.trace());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
-    AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    try {
+      AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    } catch (RequestFailure e) {
+      refusedByGuard(run.trace(), mapping, answer.size(), e);
+      throw e;
+    }
     return answer;
+  }
+
+  /** Tells the trace which guard refused the answer: minItems, maxDrop, or maxDrop_unknown. */
+  private static void refusedByGuard(
+      Trace trace, CompiledMapping mapping, int rows, RequestFailure failure) {
+    try {
+      if (failure.kind() == RequestFailure.Kind.GUARD) {
+        trace.refusedByGuard(rows < mapping.minItems() ? "minItems" : "maxDrop");
+      } else if (failure.kind() == RequestFailure.Kind.GUARD_UNKNOWN) {
+        trace.refusedByGuard("maxDrop_unknown");
+      }
+    } catch (RuntimeException e) {
+      // Bookkeeping never changes an answer.
+    }
   }
 
   /** Whether getparams of {@code mapping} may call an upstream (a list or an enrich step). */

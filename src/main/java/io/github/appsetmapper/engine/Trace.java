@@ -1,5 +1,6 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.upstream.call.WireTrace;
 import java.util.Map;
 
 /**
@@ -44,4 +45,18 @@ public interface Trace {
    * missing-container}, {@code incomplete-status}, {@code memory-budget} ...).
    */
   default void refusedAnswer(String reason) {}
+
+  /**
+   * The answer was refused by a guard so that Argo CD keeps its Applications: {@code minItems},
+   * {@code maxDrop}, or {@code maxDrop_unknown} (no baseline could be read).
+   */
+  default void refusedByGuard(String guard) {}
+
+  /**
+   * Who traces the calls of {@code step} on the wire (distributed tracing); {@link WireTrace#NONE}
+   * unless tracing is on. A trace that wraps another passes this on.
+   */
+  default WireTrace wire(String step) {
+    return WireTrace.NONE;
+  }
 }

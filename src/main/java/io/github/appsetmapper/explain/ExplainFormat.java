@@ -15,6 +15,29 @@ public enum ExplainFormat {
     return this == TEXT ? ExplainText.render(report) : JsonCodec.writePretty(toJson(report), false);
   }
 
+  /**
+   * As {@link #render(ExplainReport)}, naming the trace the run was recorded in ({@code traceId}
+   * key, or a last {@code trace_id} line); null: not traced.
+   */
+  public String render(ExplainReport report, String traceId) {
+    if (traceId == null) {
+      return render(report);
+    }
+    if (this == TEXT) {
+      return ExplainText.render(report) + "trace_id " + traceId + "\n";
+    }
+    Map<String, Object> out = new LinkedHashMap<>();
+    toJson(report)
+        .forEach(
+            (key, value) -> {
+              out.put(key, value);
+              if (key.equals("explain")) {
+                out.put("traceId", traceId);
+              }
+            });
+    return JsonCodec.writePretty(out, false);
+  }
+
   public String contentType() {
     return this == TEXT ? "text/plain; charset=utf-8" : "application/json";
   }

@@ -20,10 +20,22 @@ public final class Explainer {
       CompiledMapping mapping,
       Invocation invocation,
       Function<Throwable, ExplainReport.Answer> failures) {
+    return explain(
+        engine, mapping, invocation, failures, java.util.function.UnaryOperator.identity());
+  }
+
+  /** As above, the recorder wrapped by {@code around} (a trace that also records spans). */
+  public static ExplainReport explain(
+      Engine engine,
+      CompiledMapping mapping,
+      Invocation invocation,
+      Function<Throwable, ExplainReport.Answer> failures,
+      java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around) {
     ExplainRecorder recorder = new ExplainRecorder(engine.redactor());
     ExplainReport.Answer answer;
     try {
-      List<Map<String, Object>> parameters = engine.execute(mapping, invocation, recorder);
+      List<Map<String, Object>> parameters =
+          engine.execute(mapping, invocation, around.apply(recorder));
       answer = ExplainReport.Answer.parameters(parameters);
     } catch (Exception | StackOverflowError failure) {
       answer = failures.apply(failure);

@@ -242,6 +242,28 @@ public final class Metrics {
         .increment();
   }
 
+  /** An answer a guard refused (502/503) so that Argo CD keeps its Applications. */
+  public void guardRefused(String mapping, String guard) {
+    counter(
+            "appset_mapper.guard.refused",
+            "getparams answers refused by a guard (minItems, maxDrop, maxDrop_unknown)",
+            "mapping",
+            mapping,
+            "guard",
+            guard)
+        .increment();
+  }
+
+  /** Trace spans dropped instead of exported: {@code queue_full}, {@code export_failed}. */
+  public void tracesDropped(String reason, long spans) {
+    counter(
+            "appset_mapper.traces.dropped",
+            "trace spans dropped instead of exported (the queue was full or the collector failed)",
+            "reason",
+            reason)
+        .increment(spans);
+  }
+
   /** A getparams answered (in part) from stale cache entries because the upstream failed. */
   public void staleAnswer(String mapping) {
     counter(

@@ -72,6 +72,15 @@ public final class MetricsTrace implements Trace {
     }
   }
 
+  @Override
+  public void refusedByGuard(String guard) {
+    try {
+      metrics.guardRefused(mapping, guard);
+    } catch (RuntimeException e) {
+      // Bookkeeping must never fail a getparams.
+    }
+  }
+
   /**
    * A host the mapping names, or "other": next links, redirects and upstream data choose hosts, and
    * each label value is a time series kept for the process's life.

@@ -5,6 +5,7 @@ import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.GetparamsTracing;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.redis.RedisSettings;
 import io.github.appsetmapper.redis.RedisSharing;
@@ -19,6 +20,7 @@ import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.shadow.LiveAnswers;
 import io.github.appsetmapper.shadow.Shadow;
 import io.github.appsetmapper.shadow.ShadowSettings;
+import io.github.appsetmapper.tracing.Tracings;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
@@ -54,6 +56,7 @@ public final class AppRuntime implements AutoCloseable {
   private final UpstreamOptions http;
   private final Clock clock;
   private final Ticker ticker;
+  private final GetparamsTracing tracing;
 
   private AppRuntime(
       Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
@@ -68,6 +71,10 @@ public final class AppRuntime implements AutoCloseable {
     this.ticker = builder.ticker;
     // Threads are made as tasks come: a runtime that only loads never makes one.
     this.pool = Executors.newFixedThreadPool(builder.enrichThreads, daemon("enrich"));
+    this.tracing =
+        transport == null
+            ? GetparamsTracing.OFF
+            : Tracings.fromEnvironment(builder.tracing, redactor, metrics);
     if (transport == null) {
       this.engine = null;
     } else {
@@ -80,6 +87,7 @@ public final class AppRuntime implements AutoCloseable {
               .memoryBudget(new MemoryBudget(builder.memoryBudget))
               .ticker(builder.ticker)
               .sharing(redis == null ? Engine.Sharing.ALONE : redis.sharing())
+              .tracing(tracing)
               .build();
     }
   }
@@ -208,6 +216,7 @@ public final class AppRuntime implements AutoCloseable {
   @Override
   public void close() {
     pool.shutdownNow();
+    tracing.close();
     if (transport != null) {
       transport.close();
     }
@@ -240,6 +249,7 @@ public final class AppRuntime implements AutoCloseable {
     private Ticker ticker = Ticker.systemTicker();
     private Metrics metrics;
     private RedisSettings redis;
+    private Map<String, String> tracing = Map.of();
 
     private Builder() {}
 
@@ -324,6 +334,15 @@ public final class AppRuntime implements AutoCloseable {
 
     public Builder metrics(Metrics value) {
       this.metrics = value;
+      return this;
+    }
+
+    /**
+     * The {@code OTEL_*} variables that configure tracing ({@code serve} passes its environment);
+     * default none: tracing off.
+     */
+    public Builder tracing(Map<String, String> otelEnvironment) {
+      this.tracing = Map.copyOf(otelEnvironment);
       return this;
     }
 

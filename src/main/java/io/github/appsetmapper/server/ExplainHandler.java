@@ -2,6 +2,7 @@ package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.GetparamsTracing;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
@@ -40,6 +41,11 @@ final class ExplainHandler implements HttpHandler {
   @Override
   public void handleRequest(HttpServerExchange exchange) {
     String name = Exchanges.mappingName(exchange);
+    GetparamsTracing.Traced traced = traced(exchange);
+    String traceId = traced.traceId();
+    if (traceId != null) {
+      exchange.getResponseHeaders().put(GetParamsHandler.TRACE_HEADER, traceId);
+    }
     try {
       ExplainFormat format = format(exchange);
       CompiledMapping mapping = registry.get().require(name);
@@ -52,7 +58,9 @@ final class ExplainHandler implements HttpHandler {
               failure -> {
                 ErrorAnswer answer = refusals.errors().map(failure);
                 return ExplainReport.Answer.error(answer.status(), answer.message());
-              });
+              },
+              recorder -> traced.around(recorder, mapping));
+      end(traced, mapping.name(), invocation, report.answer().status());
       LOG.info(
           "explain mapping={} appset={} calls={} wouldAnswer={}",
           name,
@@ -62,14 +70,46 @@ final class ExplainHandler implements HttpHandler {
       if (!exchange.isResponseStarted()) {
         exchange.setStatusCode(200);
         exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, format.contentType());
-        exchange.getResponseSender().send(format.render(report), StandardCharsets.UTF_8);
+        exchange.getResponseSender().send(format.render(report, traceId), StandardCharsets.UTF_8);
       }
     } catch (Exception failure) {
       ErrorAnswer answer = refusals.errors().map(failure);
+      end(traced, null, null, answer.status());
       if (failure instanceof HttpError refusal) {
         refusals.count(exchange, refusal);
       }
       Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+    }
+  }
+
+  /** Explain is traced as getparams is, so that its report names a trace to open. */
+  private GetparamsTracing.Traced traced(HttpServerExchange exchange) {
+    try {
+      return engine
+          .tracing()
+          .start(
+              "/mappings/{mapping}/api/v1/getparams.explain",
+              header -> exchange.getRequestHeaders().getFirst(header));
+    } catch (RuntimeException e) {
+      LOG.error("starting a trace failed", e);
+      return GetparamsTracing.Traced.OFF;
+    }
+  }
+
+  private static void end(
+      GetparamsTracing.Traced traced, String mapping, Invocation invocation, int status) {
+    try {
+      traced.end(
+          new GetparamsTracing.Ended(
+              mapping,
+              invocation == null ? null : invocation.applicationSetName(),
+              status,
+              -1,
+              null,
+              false,
+              false));
+    } catch (RuntimeException e) {
+      LOG.error("ending a trace failed", e);
     }
   }
 

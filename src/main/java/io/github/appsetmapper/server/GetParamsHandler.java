@@ -3,6 +3,7 @@ package io.github.appsetmapper.server;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.engine.GetparamsTracing;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.metrics.Metrics;
@@ -26,6 +27,9 @@ final class GetParamsHandler implements HttpHandler {
 
   /** Set on an answer built (in part) from stale cache entries because an upstream failed. */
   static final HttpString STALE_HEADER = new HttpString("X-Appset-Mapper-Stale");
+
+  /** The getparams' trace id when tracing is on, on every answer (and in an error's line). */
+  static final HttpString TRACE_HEADER = new HttpString("X-Trace-Id");
 
   private final AtomicReference<MappingRegistry> registry;
   private final Engine engine;
@@ -68,6 +72,13 @@ final class GetParamsHandler implements HttpHandler {
     MetricsTrace trace = null;
     CompiledMapping live = null;
     Trace watched = null;
+    GetparamsTracing.Traced traced = traced(exchange);
+    String traceId = traced.traceId();
+    if (traceId != null) {
+      exchange.getResponseHeaders().put(TRACE_HEADER, traceId);
+    }
+    boolean coalesced = false;
+    boolean stale = false;
     try {
       MappingRegistry mappings = registry.get();
       mappingName = Exchanges.mappingName(exchange);
@@ -85,10 +96,12 @@ final class GetParamsHandler implements HttpHandler {
       live = mapping;
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
       trace = new MetricsTrace(metrics, mapping.name(), mapping.metricHosts());
-      watched = shadowing.watch(mapping, trace);
+      watched = shadowing.watch(mapping, traced.around(trace, mapping));
       Answer answer = engine.answer(mapping, invocation, watched);
       List<Map<String, Object>> parameters = answer.parameters();
       String body = Json.answer(parameters);
+      coalesced = answer.coalesced();
+      stale = answer.isStale();
       if (answer.coalesced()) {
         bookkeep(() -> metrics.coalescedGetparams(mapping.name()));
       }
@@ -102,7 +115,9 @@ final class GetParamsHandler implements HttpHandler {
             String.join("; ", answer.stale()));
       }
       // Logged before the answer leaves, so the line exists once a caller has its answer.
-      finish(mappingName, invocation, 200, parameters.size(), started, trace, null);
+      finish(mappingName, invocation, 200, parameters.size(), started, trace, null, traceId);
+      endTrace(
+          traced, loaded(mappingName), invocation, 200, parameters.size(), null, coalesced, stale);
       Exchanges.send(exchange, 200, body);
       if (!answer.coalesced()) {
         // A coalesced answer's leader hands the same input to the shadow already.
@@ -120,8 +135,21 @@ final class GetParamsHandler implements HttpHandler {
       if (failure instanceof HttpError refusal && refusal.reason() != null) {
         bookkeep(() -> metrics.refused("getparams", refusal.reason()));
       }
-      finish(mappingName, invocation, answer.status(), -1, started, trace, answer.message());
-      Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
+      finish(
+          mappingName, invocation, answer.status(), -1, started, trace, answer.message(), traceId);
+      endTrace(
+          traced,
+          loaded(mappingName),
+          invocation,
+          answer.status(),
+          -1,
+          answer.message(),
+          false,
+          false);
+      // The trace id in the line itself: Argo CD shows the line in the ApplicationSet's status.
+      String line =
+          traceId == null ? answer.message() : answer.message() + " (trace_id=" + traceId + ")";
+      Exchanges.send(exchange, answer.status(), Json.error(line));
       if (live != null && invocation != null && watched != null) {
         shadow(live, invocation, watched, null, answer);
       }
@@ -140,6 +168,47 @@ final class GetParamsHandler implements HttpHandler {
     } catch (RuntimeException | StackOverflowError e) {
       LOG.error("shadow hand-off failed", e);
     }
+  }
+
+  /** A loaded mapping's name, else "unknown": a path a caller made up is no span attribute. */
+  private String loaded(String mapping) {
+    return mapping == null ? null : registry.get().find(mapping).isPresent() ? mapping : "unknown";
+  }
+
+  /** The getparams' trace (off when tracing is): opened with the caller's trace context. */
+  private GetparamsTracing.Traced traced(HttpServerExchange exchange) {
+    try {
+      String route =
+          Exchanges.mappingName(exchange) == null
+              ? "/api/v1/getparams.execute"
+              : "/mappings/{mapping}/api/v1/getparams.execute";
+      return engine.tracing().start(route, name -> exchange.getRequestHeaders().getFirst(name));
+    } catch (RuntimeException e) {
+      LOG.error("starting a trace failed", e);
+      return GetparamsTracing.Traced.OFF;
+    }
+  }
+
+  private static void endTrace(
+      GetparamsTracing.Traced traced,
+      String mapping,
+      Invocation invocation,
+      int status,
+      int rows,
+      String error,
+      boolean coalesced,
+      boolean stale) {
+    bookkeep(
+        () ->
+            traced.end(
+                new GetparamsTracing.Ended(
+                    mapping,
+                    invocation == null ? null : invocation.applicationSetName(),
+                    status,
+                    rows,
+                    error,
+                    coalesced,
+                    stale)));
   }
 
   private static String appSet(Invocation invocation) {
@@ -165,7 +234,8 @@ final class GetParamsHandler implements HttpHandler {
       int rows,
       long started,
       MetricsTrace trace,
-      String error) {
+      String error,
+      String traceId) {
     long nanos = System.nanoTime() - started;
     if (mapping != null) {
       // Only loaded names become label values: a scan of random paths cannot grow the metrics.
@@ -174,23 +244,26 @@ final class GetParamsHandler implements HttpHandler {
     }
     int calls = trace == null ? 0 : trace.calls();
     long millis = nanos / 1_000_000;
+    String traced = traceId == null ? "" : " trace_id=" + traceId;
     if (error == null) {
       LOG.info(
-          "mapping={} appset={} status={} rows={} upstream_calls={} ms={}",
+          "mapping={} appset={} status={} rows={} upstream_calls={} ms={}{}",
           mapping == null ? "-" : mapping,
           appSet(invocation),
           status,
           rows,
           calls,
-          millis);
+          millis,
+          traced);
     } else {
       LOG.info(
-          "mapping={} appset={} status={} upstream_calls={} ms={} error=\"{}\"",
+          "mapping={} appset={} status={} upstream_calls={} ms={}{} error=\"{}\"",
           mapping == null ? "-" : mapping,
           appSet(invocation),
           status,
           calls,
           millis,
+          traced,
           error);
     }
   }

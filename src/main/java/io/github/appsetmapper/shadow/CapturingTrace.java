@@ -89,4 +89,14 @@ final class CapturingTrace implements Trace {
   public void refusedAnswer(String reason) {
     live.refusedAnswer(reason);
   }
+
+  @Override
+  public void refusedByGuard(String guard) {
+    live.refusedByGuard(guard);
+  }
+
+  @Override
+  public io.github.appsetmapper.upstream.call.WireTrace wire(String step) {
+    return live.wire(step);
+  }
 }

@@ -272,6 +272,8 @@ public final class HttpUpstream implements Upstream {
     for (Headers.Header h : request.headers().fields()) {
       http.addHeader(h.name(), h.value());
     }
+    // The trace's context (W3C traceparent/tracestate) when tracing: ours, never a caller's value.
+    request.settings().wire().propagate(http::setHeader);
     if (request.body() != null) {
       String type = request.headers().first("Content-Type");
       http.setEntity(

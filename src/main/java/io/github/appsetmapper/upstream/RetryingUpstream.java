@@ -5,6 +5,7 @@ import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.Upstream;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.WireTrace;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -41,6 +42,30 @@ public final class RetryingUpstream implements Upstream {
 
   @Override
   public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
+    WireTrace wire = request.settings().wire();
+    if (wire == WireTrace.NONE) {
+      return attempts(request);
+    }
+    // One client span for the call, its retries counted on it; its context goes in each attempt.
+    WireTrace.Sending sending = wire.sending(request);
+    UpstreamResponse response = null;
+    RequestFailure failure = null;
+    try {
+      response = attempts(request.withSettings(request.settings().withWire(sending)));
+      return response;
+    } catch (RequestFailure e) {
+      failure = e;
+      throw e;
+    } finally {
+      try {
+        sending.ended(response, response == null ? 0 : response.attempts(), failure);
+      } catch (RuntimeException e) {
+        // Tracing never fails a call.
+      }
+    }
+  }
+
+  private UpstreamResponse attempts(UpstreamRequest request) throws RequestFailure {
     int retries = IDEMPOTENT.contains(request.method()) ? request.settings().retries() : 0;
     Deadline deadline = request.settings().deadline();
     for (int attempt = 1; ; attempt++) {

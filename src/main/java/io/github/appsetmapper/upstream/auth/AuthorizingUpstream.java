@@ -121,6 +121,7 @@ public final class AuthorizingUpstream implements Upstream {
                 .retries(retries)
                 .tls(forCall.settings().tls())
                 .deadline(forCall.settings().deadline())
+                .wire(forCall.settings().wire().forAuth("token"))
                 .build())
         .build();
   }

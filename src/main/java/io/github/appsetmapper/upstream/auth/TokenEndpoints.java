@@ -81,7 +81,11 @@ final class TokenEndpoints {
   Token login(UpstreamRequest call, UpstreamAuth.Login auth) throws RequestFailure {
     UpstreamRequest request =
         auth.request()
-            .withSettings(auth.request().settings().withDeadline(call.settings().deadline()));
+            .withSettings(
+                auth.request()
+                    .settings()
+                    .withDeadline(call.settings().deadline())
+                    .withWire(call.settings().wire().forAuth("login")));
     String what = "login request";
     UpstreamResponse response = send(call, what, request);
     try {

@@ -16,9 +16,10 @@ public record CallSettings(
     Deadline deadline,
     CachePolicy cache,
     AuthTrace authTrace,
-    long maxBodyBytes) {
+    long maxBodyBytes,
+    WireTrace wire) {
   public static final CallSettings PLAIN =
-      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE, 0);
+      new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE, 0, WireTrace.NONE);
 
   public CallSettings withDeadline(Deadline next) {
     return toBuilder().deadline(next).build();
@@ -26,6 +27,10 @@ public record CallSettings(
 
   public CallSettings withAuth(UpstreamAuth next) {
     return toBuilder().auth(next).build();
+  }
+
+  public CallSettings withWire(WireTrace next) {
+    return toBuilder().wire(next).build();
   }
 
   public static Builder builder() {
@@ -42,6 +47,7 @@ public record CallSettings(
     b.cache = cache;
     b.authTrace = authTrace;
     b.maxBodyBytes = maxBodyBytes;
+    b.wire = wire;
     return b;
   }
 
@@ -54,8 +60,15 @@ public record CallSettings(
     private CachePolicy cache;
     private AuthTrace authTrace = AuthTrace.NONE;
     private long maxBodyBytes;
+    private WireTrace wire = WireTrace.NONE;
 
     private Builder() {}
+
+    /** Who traces the call on the wire (distributed tracing); default: nobody. */
+    public Builder wire(WireTrace value) {
+      this.wire = value;
+      return this;
+    }
 
     /** The response cap for this call, when above the transport's (0: the transport's). */
     public Builder maxBodyBytes(long value) {
@@ -95,7 +108,7 @@ public record CallSettings(
     }
 
     public CallSettings build() {
-      return new CallSettings(auth, retries, tls, deadline, cache, authTrace, maxBodyBytes);
+      return new CallSettings(auth, retries, tls, deadline, cache, authTrace, maxBodyBytes, wire);
     }
   }
 }
