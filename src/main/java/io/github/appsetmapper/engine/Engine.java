@@ -7,6 +7,7 @@ import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
@@ -231,11 +232,14 @@ public final class Engine {
       throws RequestFailure {
     CallAccounting books =
         new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
+    // What holes compute from secrets is scrubbed as secrets while this getparams runs (and for
+    // the grace period after, for the log line and explain that follow it).
+    DerivedSecrets derived = redactor.derived();
     Execution run =
         new Execution(
             mapping,
             trace,
-            new RequestRenderer(mapping, trace),
+            new RequestRenderer(mapping, trace, derived),
             new Fetcher(calls, books),
             pool,
             redactor);
@@ -262,6 +266,7 @@ public final class Engine {
           .scrubbed(redactor::redact);
     } finally {
       books.release();
+      derived.close();
     }
   }
 

@@ -368,4 +368,81 @@ class RecordCommandTest {
           .endsWith("1 passed, 0 failed\n");
     }
   }
+
+  /**
+   * Issue 22 item 8: with Basic client authentication (the default) RFC 6749 form-encodes the
+   * client id and secret before base64, so a secret holding {@code + / = :} is in the header as
+   * {@code %2B %2F %3D %3A}. The recording used to look for it as it is only: it found nothing to
+   * replace, masked the header with ***, and the case could never match its call.
+   */
+  @Test
+  void aClientSecretFormEncodedInsideBasicIsReplacedByItsStandIn(@TempDir Path dir)
+      throws Exception {
+    String secret = "cl+ient/secret=with:colon+/=";
+    Files.writeString(dir.resolve("client-secret"), secret);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "POST /token",
+          r -> {
+            // As an authorization server reads it: base64, split at ':', then form-decoded.
+            String basic = String.valueOf(r.header("Authorization"));
+            String pair =
+                basic.startsWith("Basic ")
+                    ? new String(
+                        java.util.Base64.getDecoder().decode(basic.substring(6)),
+                        StandardCharsets.UTF_8)
+                    : "";
+            String[] idAndSecret = pair.split(":", 2);
+            boolean known =
+                idAndSecret.length == 2
+                    && java.net.URLDecoder.decode(idAndSecret[1], StandardCharsets.UTF_8)
+                        .matches(java.util.regex.Pattern.quote(secret) + "|recorded-client");
+            return known
+                ? Reply.json(
+                    200, "{\"access_token\":\"" + ACCESS_TOKEN + "\",\"token_type\":\"Bearer\"}")
+                : Reply.json(401, "{\"error\":\"invalid_client\"}");
+          });
+      stub.on(
+          "GET /clusters",
+          r ->
+              ("Bearer " + ACCESS_TOKEN).equals(r.header("Authorization"))
+                  ? Reply.json(200, "{\"items\":[{\"name\":\"prod-eu-1\"}]}")
+                  : Reply.json(401, "{\"message\":\"no\"}"));
+      Path mapping = dir.resolve("basic.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: basic
+          vars: {api: {default: "%s"}}
+          secrets: {client: {file: %s}}
+          list:
+            request:
+              url: "#{vars.api}/clusters"
+              auth:
+                oauth2:
+                  tokenUrl: "#{vars.api}/token"
+                  clientId: appset-mapper
+                  clientSecret: {secret: client}
+            items: "$.items[*]"
+          parameters: {name: item.name}
+          """
+              .formatted(stub.url(), dir.resolve("client-secret")));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "basic");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.err()).doesNotContain("a secret remained");
+      String written = Files.readString(dir.resolve("basic.test.yaml"));
+      String sent = "appset-mapper:" + java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8);
+      assertThat(written)
+          .doesNotContain(
+              java.util.Base64.getEncoder().encodeToString(sent.getBytes(StandardCharsets.UTF_8)))
+          .doesNotContain("***")
+          .contains(
+              "Authorization: Basic "
+                  + java.util.Base64.getEncoder()
+                      .encodeToString(
+                          "appset-mapper:recorded-client".getBytes(StandardCharsets.UTF_8)));
+      assertThat(CliTest.run("test", dir.resolve("basic.test.yaml").toString()).out())
+          .endsWith("1 passed, 0 failed\n");
+    }
+  }
 }
