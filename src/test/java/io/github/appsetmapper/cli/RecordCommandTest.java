@@ -445,4 +445,52 @@ class RecordCommandTest {
           .endsWith("1 passed, 0 failed\n");
     }
   }
+
+  /**
+   * Issue 21 item 10 through {@code record}: a query value a method made of a secret ({@code
+   * split(':')[1]}), echoed by an upstream that refuses the call, used to be written in clear in
+   * the recorded URL, the recorded answer and the printed error.
+   */
+  @Test
+  void recordWritesNoValueComputedFromASecret(@TempDir Path dir) throws Exception {
+    String token = "Dv7~tok+en/Zq7Wx9-derived-9f3a";
+    Files.writeString(dir.resolve("cred"), "user:" + token);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.otherwise(
+          r ->
+              Reply.json(
+                  503,
+                  "{\"message\":\"refused "
+                      + java.net.URLDecoder.decode(
+                          r.rawUri().replaceAll("^.*token=", ""), StandardCharsets.UTF_8)
+                      + "\"}"));
+      Path mapping = dir.resolve("split.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: split
+          vars: {up: {default: "%s"}}
+          secrets: {cred: {file: %s}}
+          list:
+            request:
+              url: "#{vars.up}/items"
+              query: {token: "#{secret.cred.split(':')[1]}"}
+              retries: 0
+            items: "$[*]"
+          parameters: {id: item}
+          """
+              .formatted(stub.url(), dir.resolve("cred")));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "refused");
+      // The stand-in (recorded-cred) has no ':', so the case cannot pass and is not kept: what
+      // record prints says so, quoting the calls, and must quote no piece of the token.
+      assertThat(result.out() + result.err()).contains("answered 503 (refused ***)");
+      Path test = dir.resolve("split.test.yaml");
+      for (String text :
+          List.of(result.out(), result.err(), Files.exists(test) ? Files.readString(test) : "")) {
+        assertThat(io.github.appsetmapper.testing.SecretForms.leaks(text, token))
+            .as(text)
+            .isEmpty();
+      }
+    }
+  }
 }
