@@ -301,7 +301,13 @@ public final class Engine {
     rows = filter.afterEnrich(rows);
     rows = RowOrdering.apply(mapping, rows, base, run.trace());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
-    AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+    AnswerGuards.check(
+        mapping,
+        guard,
+        inputKey,
+        invocation.applicationSetName(),
+        answer.size(),
+        run.books().deadline());
     return answer;
   }
 

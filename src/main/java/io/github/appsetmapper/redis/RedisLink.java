@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,15 +35,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The connection to Redis, and the circuit breaker in front of it: a failing Redis costs a
  * getparams nothing. Commands share one multiplexed connection (Lettuce pipelines what is sent
- * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout}.
- * A timeout or a lost connection is a failure; {@link #FAILURES_TO_OPEN} in a row (no success
- * between) open the breaker, so that one slow answer on a busy machine does not (a lost connection
- * fails every command at once): from then on every operation is refused at once ({@link
- * Unavailable}, the caller uses its own memory) while a background probe tries Redis every {@code
- * probeInterval}; the first answer closes it. Going down and coming back are logged once each and
- * shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full one
- * refusing a write) fails that operation only. Connecting happens in the background too: a server
- * starts, and is ready, whether Redis is there or not.
+ * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout},
+ * or longer when its caller has more patience ({@link #all(RedisStats.Op, Function, long)}: a
+ * lease, a baseline the guard cannot do without). A slow answer is not a failure: a command its
+ * caller stopped waiting for counts only once it is known to have failed (no answer within {@link
+ * #commandTimeout}, or the connection lost); {@link #FAILURES_TO_OPEN} in a row (no success
+ * between) open the breaker (a lost connection fails every command at once): from then on every
+ * operation is refused at once ({@link Unavailable}, the caller uses its own memory) while a
+ * background probe tries Redis every {@code probeInterval}; the first answer closes it. A busy
+ * machine (load 20) makes round trips of a second: they used to open the breaker, which turned
+ * answers into 503s and lost cross-replica coalescing. Going down and coming back are logged once
+ * each and shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full
+ * one refusing a write) fails that operation only. Connecting happens in the background too: a
+ * server starts, and is ready, whether Redis is there or not.
  */
 final class RedisLink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.redis");
@@ -51,8 +56,16 @@ final class RedisLink implements AutoCloseable {
   static final class Unavailable extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** Redis answered, with an error (full, read-only): asking again soon gets the same. */
+    final boolean answered;
+
     Unavailable() {
+      this(false);
+    }
+
+    Unavailable(boolean answered) {
       super(null, null, false, false);
+      this.answered = answered;
     }
   }
 
@@ -112,6 +125,17 @@ final class RedisLink implements AutoCloseable {
     return settings.timeout().compareTo(floor) > 0 ? settings.timeout() : floor;
   }
 
+  /**
+   * How long a command may go unanswered before it fails (and counts toward the breaker): eight
+   * times {@code --redis-timeout}, at least {@link #connectTimeout}. Until then a late answer is a
+   * slow round trip, not a Redis that is gone.
+   */
+  static Duration commandTimeout(RedisSettings settings) {
+    Duration eight = settings.timeout().multipliedBy(8);
+    Duration connect = connectTimeout(settings);
+    return eight.compareTo(connect) > 0 ? eight : connect;
+  }
+
   /** How soon a first connection that failed is tried again: sharing should start promptly. */
   static final long FIRST_RETRY_MILLIS = 200;
 
@@ -148,7 +172,7 @@ final class RedisLink implements AutoCloseable {
             // Refused at once while disconnected, never queued for later.
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .requestQueueSize(10_000)
-            .timeoutOptions(TimeoutOptions.enabled(connectTimeout(settings)))
+            .timeoutOptions(TimeoutOptions.enabled(commandTimeout(settings)))
             .socketOptions(
                 SocketOptions.builder()
                     .connectTimeout(connectTimeout(settings))
@@ -173,14 +197,35 @@ final class RedisLink implements AutoCloseable {
   List<Object> all(
       RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands)
       throws Unavailable {
+    return all(op, commands, NO_PATIENCE);
+  }
+
+  /** No wait beyond {@code --redis-timeout}. */
+  static final long NO_PATIENCE = Long.MIN_VALUE;
+
+  /**
+   * As {@link #all(RedisStats.Op, Function)}, waiting until {@code patientUntil} ({@link
+   * System#nanoTime}) when that is later than the timeout: for a caller whose alternative to
+   * Redis's answer is worse than waiting (a second upstream call, a refused answer).
+   */
+  List<Object> all(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands,
+      long patientUntil)
+      throws Unavailable {
     StatefulRedisConnection<byte[], byte[]> now = connection;
     if (now == null || !stats.up()) {
       stats.skip();
       throw new Unavailable();
     }
-    long end = System.nanoTime() + settings.timeout().toNanos();
+    long start = System.nanoTime();
+    long end = start + settings.timeout().toNanos();
+    if (patientUntil != NO_PATIENCE && patientUntil - end > 0) {
+      end = patientUntil;
+    }
+    List<RedisFuture<?>> sent = List.of();
     try {
-      List<RedisFuture<?>> sent = commands.apply(now.async());
+      sent = commands.apply(now.async());
       Object[] answers = new Object[sent.size()];
       for (int i = 0; i < answers.length; i++) {
         answers[i] = sent.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -192,13 +237,14 @@ final class RedisLink implements AutoCloseable {
       if (e.getCause() instanceof RedisCommandExecutionException refusal) {
         // Redis answered (full, read-only, a script error): this operation fails, Redis stays.
         refused(op, refusal);
-        throw new Unavailable();
+        throw new Unavailable(true);
       }
       down(op, e.getCause());
       throw new Unavailable();
     } catch (TimeoutException e) {
+      // This caller stops waiting; whether Redis is slow or gone, the commands tell when they end.
       stats.error(op);
-      down(op, new TimeoutException("no answer within " + settings.timeout().toMillis() + " ms"));
+      judgeLater(op, sent);
       throw new Unavailable();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -210,11 +256,81 @@ final class RedisLink implements AutoCloseable {
     }
   }
 
+  /**
+   * Counts commands a caller stopped waiting for once they end: an answer (however late) shows
+   * Redis is there; a failure (no answer within {@link #commandTimeout}, a lost connection) counts
+   * toward the breaker.
+   */
+  private void judgeLater(RedisStats.Op op, List<RedisFuture<?>> sent) {
+    CompletableFuture<?>[] pending =
+        sent.stream().map(f -> f.toCompletableFuture()).toArray(CompletableFuture<?>[]::new);
+    CompletableFuture.allOf(pending)
+        .whenComplete(
+            (done, failure) -> {
+              Throwable cause =
+                  failure instanceof java.util.concurrent.CompletionException wrapped
+                          && wrapped.getCause() != null
+                      ? wrapped.getCause()
+                      : failure;
+              if (cause == null || cause instanceof RedisCommandExecutionException) {
+                failures.set(0);
+              } else {
+                down(op, cause);
+              }
+            });
+  }
+
+  /**
+   * As {@link #all(RedisStats.Op, Function, long)} for reads that may be sent again (GETs), when
+   * the caller's alternative is refusing its answer: while the breaker is open it waits for the
+   * probe to close it, and a failed round trip is tried again, until {@code until}.
+   */
+  List<Object> patiently(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands,
+      long until)
+      throws Unavailable {
+    long pause = TimeUnit.MILLISECONDS.toNanos(10);
+    while (true) {
+      if (up()) {
+        try {
+          return all(op, commands, until);
+        } catch (Unavailable e) {
+          if (e.answered) {
+            throw e;
+          }
+        }
+      }
+      long left = until - System.nanoTime();
+      if (left <= 0 || closed) {
+        stats.skip();
+        throw new Unavailable();
+      }
+      // Polled, not signalled: the probe closes the breaker every probeInterval at best.
+      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(pause, left));
+      pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
+      if (Thread.interrupted()) {
+        Thread.currentThread().interrupt();
+        throw new Unavailable();
+      }
+    }
+  }
+
   /** One command. */
   @SuppressWarnings("unchecked")
   <T> T one(RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<T>> command)
       throws Unavailable {
-    return (T) all(op, commands -> List.of(command.apply(commands))).get(0);
+    return one(op, command, NO_PATIENCE);
+  }
+
+  /** One command, waiting until {@code patientUntil} if that is later than the timeout. */
+  @SuppressWarnings("unchecked")
+  <T> T one(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<T>> command,
+      long patientUntil)
+      throws Unavailable {
+    return (T) all(op, commands -> List.of(command.apply(commands)), patientUntil).get(0);
   }
 
   /** Sends a message to every replica (this one included). */
