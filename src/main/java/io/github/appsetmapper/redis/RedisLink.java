@@ -282,8 +282,9 @@ final class RedisLink implements AutoCloseable {
 
   /**
    * As {@link #all(RedisStats.Op, Function, long)} for reads that may be sent again (GETs), when
-   * the caller's alternative is refusing its answer: while the breaker is open it waits for the
-   * probe to close it, and a failed round trip is tried again, until {@code until}.
+   * the caller's alternative is refusing its answer: a round trip that fails while the breaker
+   * stays closed (Lettuce gave up on a command that long unanswered) is tried again, until {@code
+   * until}. An open breaker is a Redis gone, not a slow one: refused at once, as ever.
    */
   List<Object> patiently(
       RedisStats.Op op,
@@ -292,26 +293,19 @@ final class RedisLink implements AutoCloseable {
       throws Unavailable {
     long pause = TimeUnit.MILLISECONDS.toNanos(10);
     while (true) {
-      if (up()) {
-        try {
-          return all(op, commands, until);
-        } catch (Unavailable e) {
-          if (e.answered) {
-            throw e;
-          }
+      try {
+        return all(op, commands, until);
+      } catch (Unavailable e) {
+        long left = until - System.nanoTime();
+        if (e.answered || !up() || left <= 0 || closed) {
+          throw e;
         }
-      }
-      long left = until - System.nanoTime();
-      if (left <= 0 || closed) {
-        stats.skip();
-        throw new Unavailable();
-      }
-      // Polled, not signalled: the probe closes the breaker every probeInterval at best.
-      java.util.concurrent.locks.LockSupport.parkNanos(Math.min(pause, left));
-      pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
-      if (Thread.interrupted()) {
-        Thread.currentThread().interrupt();
-        throw new Unavailable();
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(pause, left));
+        pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
+        if (Thread.interrupted()) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
       }
     }
   }
