@@ -170,9 +170,12 @@ public record ProxySettings(Proxy http, Proxy https, List<String> noProxy) {
       // Sent in Proxy-Authorization on every call, and a proxy may quote it in its error:
       // secrets of the process, scrubbed by every redactor (the pair covers Basic whole, and a
       // short password; the user info as written, its percent-encoded form).
-      Redactor.holdForTheProcess(password);
-      Redactor.holdForTheProcess(uri.getUserInfo());
-      Redactor.holdForTheProcess(uri.getRawUserInfo());
+      if (colon >= 0) {
+        // A user name alone is no secret (and would mask a word such as "corp" everywhere).
+        Redactor.holdForTheProcess(password);
+        Redactor.holdForTheProcess(uri.getUserInfo());
+        Redactor.holdForTheProcess(uri.getRawUserInfo());
+      }
     }
     return new Proxy(
         new HttpHost("http", uri.getHost(), uri.getPort() < 0 ? 1080 : uri.getPort()),
