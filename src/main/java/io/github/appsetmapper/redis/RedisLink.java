@@ -219,8 +219,7 @@ final class RedisLink implements AutoCloseable {
       stats.skip();
       throw new Unavailable();
     }
-    long start = System.nanoTime();
-    long end = start + settings.timeout().toNanos();
+    long end = System.nanoTime() + settings.timeout().toNanos();
     if (patientUntil != NO_PATIENCE && patientUntil - end > 0) {
       end = patientUntil;
     }
