@@ -1,6 +1,7 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
@@ -12,7 +13,12 @@ final class AnswerGuards {
   private AnswerGuards() {}
 
   static void check(
-      CompiledMapping mapping, DropGuard guard, String inputKey, String applicationSet, int rows)
+      CompiledMapping mapping,
+      DropGuard guard,
+      String inputKey,
+      String applicationSet,
+      int rows,
+      Deadline deadline)
       throws RequestFailure {
     if (rows < mapping.minItems()) {
       throw RequestFailure.guard(
@@ -22,6 +28,6 @@ final class AnswerGuards {
               + mapping.minItems()
               + "); refused so that Argo CD keeps its Applications");
     }
-    guard.check(mapping.name(), mapping.maxDrop(), inputKey, applicationSet, rows);
+    guard.check(mapping.name(), mapping.maxDrop(), inputKey, applicationSet, rows, deadline);
   }
 }

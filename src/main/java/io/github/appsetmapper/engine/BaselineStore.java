@@ -76,6 +76,15 @@ public interface BaselineStore {
   }
 
   /**
+   * As {@link #read(Key)}, waiting for the store until {@code patientUntil} ({@link
+   * System#nanoTime}) rather than its usual timeout: for a replica that knows no baseline of its
+   * own, whose alternative is refusing the answer. A slow round trip is not a missing baseline.
+   */
+  default Read read(Key key, long patientUntil) {
+    return read(key);
+  }
+
+  /**
    * Records {@code baseline} over the value {@code basis} read, and only over it: a value written
    * meanwhile (another replica's, or one this replica cannot open) is kept (readers take the
    * highest seq they know; this replica's floor holds its own). Nothing is written when {@code

@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -139,11 +140,32 @@ public final class DropGuard {
   /** Refuses a drop larger than {@code maxDrop}; otherwise records {@code rows} as the baseline. */
   void check(String mapping, MaxDrop maxDrop, String input, String applicationSet, int rows)
       throws RequestFailure {
+    check(mapping, maxDrop, input, applicationSet, rows, Deadline.NONE);
+  }
+
+  /**
+   * As {@link #check(String, MaxDrop, String, String, int)}; a replica with no floor of its own for
+   * the key waits for the shared store within {@code deadline} (the getparams's) rather than its
+   * usual timeout, since its alternative is refusing the answer: on a busy machine a baseline read
+   * slower than {@code --redis-timeout} used to turn a fifth of a cold burst into 503s.
+   */
+  void check(
+      String mapping,
+      MaxDrop maxDrop,
+      String input,
+      String applicationSet,
+      int rows,
+      Deadline deadline)
+      throws RequestFailure {
     if (maxDrop == null) {
       return;
     }
     Key key = Key.of(mapping, Digest.of(input), Digest.of(applicationSet));
-    BaselineStore.Read shared = store.read(key.shared());
+    boolean ownFloor = last.getIfPresent(key) != null;
+    BaselineStore.Read shared =
+        ownFloor || !store.shared() || !deadline.isSet()
+            ? store.read(key.shared())
+            : store.read(key.shared(), deadline.endNanos());
     Floor known = baseline(key, shared, mapping);
     Integer before = known == null || known.rows() < 0 ? null : known.rows();
     if (before != null && maxDrop.refuses(before, rows)) {

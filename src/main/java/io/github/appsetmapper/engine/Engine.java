@@ -7,6 +7,7 @@ import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.RetryingUpstream;
 import io.github.appsetmapper.upstream.auth.AuthorizingUpstream;
@@ -258,11 +259,14 @@ public final class Engine {
       throws RequestFailure {
     CallAccounting books =
         new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
+    // What holes compute from secrets is scrubbed as secrets while this getparams runs (and for
+    // the grace period after, for the log line and explain that follow it).
+    DerivedSecrets derived = redactor.derived();
     Execution run =
         new Execution(
             mapping,
             trace,
-            new RequestRenderer(mapping, trace),
+            new RequestRenderer(mapping, trace, derived),
             new Fetcher(calls, books),
             pool,
             redactor);
@@ -289,6 +293,7 @@ public final class Engine {
           .scrubbed(redactor::redact);
     } finally {
       books.release();
+      derived.close();
     }
   }
 
@@ -333,7 +338,13 @@ public final class Engine {
     rows = RowOrdering.apply(mapping, rows, base, run.trace());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
     try {
-      AnswerGuards.check(mapping, guard, inputKey, invocation.applicationSetName(), answer.size());
+      AnswerGuards.check(
+          mapping,
+          guard,
+          inputKey,
+          invocation.applicationSetName(),
+          answer.size(),
+          run.books().deadline());
     } catch (RequestFailure e) {
       refusedByGuard(run.trace(), mapping, answer.size(), e);
       throw e;

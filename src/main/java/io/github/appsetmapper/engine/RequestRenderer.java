@@ -8,6 +8,7 @@ import io.github.appsetmapper.compile.UrlTemplate;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -31,11 +32,16 @@ import java.util.Set;
 final class RequestRenderer {
   private final CompiledMapping mapping;
   private final Trace trace;
+  private final DerivedSecrets derived;
 
-  /** Renders the requests of {@code mapping}; {@code trace} hears what was refused. */
-  RequestRenderer(CompiledMapping mapping, Trace trace) {
+  /**
+   * Renders the requests of {@code mapping}; {@code trace} hears what was refused, {@code derived}
+   * holds every value a hole computed from a secret, for the redactor.
+   */
+  RequestRenderer(CompiledMapping mapping, Trace trace, DerivedSecrets derived) {
     this.mapping = mapping;
     this.trace = trace;
+    this.derived = derived;
   }
 
   CompiledMapping mapping() {
@@ -262,7 +268,7 @@ final class RequestRenderer {
   Object evaluate(CompiledRequest request, String field, Template template, Scope scope)
       throws RequestFailure {
     try {
-      return template.value(scope);
+      return template.value(scope, this::derived);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
       throw refused(
@@ -279,7 +285,11 @@ final class RequestRenderer {
       CompiledRequest request, String field, CompiledExpression hole, Scope scope)
       throws RequestFailure {
     try {
-      return hole.evaluate(scope);
+      Object value = hole.evaluate(scope);
+      if (value != null && Template.readsSecret(hole)) {
+        derived(value);
+      }
+      return value;
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
       throw refused(
@@ -289,6 +299,25 @@ final class RequestRenderer {
               hole.readsInput(),
               null)
           .causedBy(e);
+    }
+  }
+
+  /**
+   * Hands the redactor what a hole computed from a secret: each text in it (map keys and values,
+   * list elements), as it renders. Booleans are left out: "true" is no secret, and would be masked
+   * in every text.
+   */
+  private void derived(Object value) {
+    if (value instanceof Map<?, ?> map) {
+      map.forEach(
+          (k, v) -> {
+            derived(k);
+            derived(v);
+          });
+    } else if (value instanceof Collection<?> list) {
+      list.forEach(this::derived);
+    } else if (value != null && !(value instanceof Boolean)) {
+      derived.add(Values.text(value));
     }
   }
 

@@ -64,19 +64,29 @@ final class RedisBaselines implements BaselineStore {
 
   @Override
   public Read read(Key key) {
+    return read(key, RedisLink.NO_PATIENCE);
+  }
+
+  @Override
+  public Read read(Key key, long patientUntil) {
     String name = keys.baseline(key.mapping(), key.input(), key.applicationSet());
     String mappingEpoch = keys.epoch(key.mapping(), null);
     String inputEpoch = keys.epoch(key.mapping(), key.input());
+    java.util.function.Function<
+            io.lettuce.core.api.async.RedisAsyncCommands<byte[], byte[]>,
+            List<io.lettuce.core.RedisFuture<?>>>
+        gets =
+            commands ->
+                List.of(
+                    commands.get(RedisKeys.bytes(name)),
+                    commands.get(RedisKeys.bytes(mappingEpoch)),
+                    commands.get(RedisKeys.bytes(inputEpoch)));
     List<Object> answers;
     try {
       answers =
-          link.all(
-              RedisStats.Op.BASELINE_READ,
-              commands ->
-                  List.of(
-                      commands.get(RedisKeys.bytes(name)),
-                      commands.get(RedisKeys.bytes(mappingEpoch)),
-                      commands.get(RedisKeys.bytes(inputEpoch))));
+          patientUntil == RedisLink.NO_PATIENCE
+              ? link.all(RedisStats.Op.BASELINE_READ, gets)
+              : link.patiently(RedisStats.Op.BASELINE_READ, gets, patientUntil);
     } catch (RedisLink.Unavailable e) {
       return Read.UNAVAILABLE;
     }

@@ -52,6 +52,7 @@ final class RedisFlight implements SharedLevel.Flight {
   private final long seq;
   private final long leaseMillis;
   private final SharedLevel.Landed landed;
+  private final long deadlineEnd;
   private volatile ScheduledFuture<?> renewal;
 
   private RedisFlight(
@@ -62,8 +63,10 @@ final class RedisFlight implements SharedLevel.Flight {
       byte[] leaseValue,
       long seq,
       long leaseMillis,
-      SharedLevel.Landed landed) {
+      SharedLevel.Landed landed,
+      long deadlineEnd) {
     this.level = level;
+    this.deadlineEnd = deadlineEnd;
     this.key = key;
     this.flight = flight;
     this.token = token;
@@ -82,6 +85,7 @@ final class RedisFlight implements SharedLevel.Flight {
         deadline.isSet()
             ? deadline.endNanos() - Math.min(timeout.toNanos(), deadline.budget().toNanos() / 2)
             : System.nanoTime() + timeout.toNanos();
+    long end = deadline.isSet() ? deadline.endNanos() : System.nanoTime() + timeout.toNanos();
     String token = Seal.newVersion();
     RedisKeys keys = level.keys();
     // Sealed, so that a lease written by anyone else is known for what it is and not waited on.
@@ -98,6 +102,8 @@ final class RedisFlight implements SharedLevel.Flight {
     byte[][] leaseAndSeq = {RedisKeys.bytes(keys.lease(flight)), RedisKeys.bytes(keys.seq())};
     try {
       for (int round = 0; round < 50; round++) {
+        // Patient until the wait ends: a lease answered late still coalesces the replicas, where
+        // giving up at --redis-timeout made each replica call the upstream on a busy machine.
         List<Object> answer =
             level
                 .link()
@@ -110,12 +116,13 @@ final class RedisFlight implements SharedLevel.Flight {
                             leaseAndSeq,
                             lease,
                             RedisKeys.bytes(Long.toString(leaseMillis)),
-                            RedisKeys.bytes(Long.toString(level.highestSeq()))));
+                            RedisKeys.bytes(Long.toString(level.highestSeq()))),
+                    waitEnd);
         if (((Long) answer.get(0)) == 1) {
           level.stats().lease(RedisStats.Lease.WON);
           long seq = level.seqAnswered((Long) answer.get(1), (Long) answer.get(2));
           RedisFlight lead =
-              new RedisFlight(level, key, flight, token, lease, seq, leaseMillis, null);
+              new RedisFlight(level, key, flight, token, lease, seq, leaseMillis, null, end);
           lead.renew();
           return lead;
         }
@@ -124,21 +131,21 @@ final class RedisFlight implements SharedLevel.Flight {
         }
         if (System.nanoTime() - waitEnd >= 0) {
           level.stats().lease(RedisStats.Lease.GAVE_UP);
-          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null, end);
         }
         String holder = holderToken(level, flight, (byte[]) answer.get(1));
         if (holder == null) {
           // Not a lease of ours: nobody is fetching; this replica fetches on its own.
-          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null, end);
         }
         SharedLevel.Landed taken = await(level, flight, (byte[]) answer.get(1), holder, waitEnd);
         if (taken != null) {
           level.stats().lease(RedisStats.Lease.WAITED);
-          return new RedisFlight(level, key, flight, null, null, 0, 0, taken);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, taken, end);
         }
         if (System.nanoTime() - waitEnd >= 0) {
           level.stats().lease(RedisStats.Lease.GAVE_UP);
-          return new RedisFlight(level, key, flight, null, null, 0, 0, null);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null, end);
         }
       }
       return SharedLevel.Flight.ALONE;
@@ -190,8 +197,8 @@ final class RedisFlight implements SharedLevel.Flight {
                 .all(
                     RedisStats.Op.LEASE,
                     commands ->
-                        List.of(
-                            commands.get(leaseName), commands.get(RedisKeys.bytes(landedName))));
+                        List.of(commands.get(leaseName), commands.get(RedisKeys.bytes(landedName))),
+                    waitEnd);
         byte[] landing = (byte[]) seen.get(1);
         if (landing != null) {
           return open(level, landedName, landing);
@@ -316,6 +323,7 @@ final class RedisFlight implements SharedLevel.Flight {
                 now,
                 flightSeq));
       }
+      // The replicas waiting wait while the lease lasts: landing late beats their own calls.
       level
           .link()
           .all(
@@ -333,7 +341,8 @@ final class RedisFlight implements SharedLevel.Flight {
                   sent.addAll(release(commands, landing.get(0)));
                 }
                 return sent;
-              });
+              },
+              landBy());
       if (cache) {
         level.kept(listingName, flightSeq);
       }
@@ -341,6 +350,15 @@ final class RedisFlight implements SharedLevel.Flight {
     } catch (RedisLink.Unavailable | RuntimeException e) {
       return null;
     }
+  }
+
+  /**
+   * How long the landing may wait for Redis: while the lease still holds the other replicas waiting
+   * (half its time), not past the leader's own deadline.
+   */
+  private long landBy() {
+    long byLease = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(leaseMillis) / 2;
+    return deadlineEnd - byLease < 0 ? deadlineEnd : byLease;
   }
 
   @Override

@@ -21,6 +21,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,15 +35,19 @@ import org.slf4j.LoggerFactory;
 /**
  * The connection to Redis, and the circuit breaker in front of it: a failing Redis costs a
  * getparams nothing. Commands share one multiplexed connection (Lettuce pipelines what is sent
- * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout}.
- * A timeout or a lost connection is a failure; {@link #FAILURES_TO_OPEN} in a row (no success
- * between) open the breaker, so that one slow answer on a busy machine does not (a lost connection
- * fails every command at once): from then on every operation is refused at once ({@link
- * Unavailable}, the caller uses its own memory) while a background probe tries Redis every {@code
- * probeInterval}; the first answer closes it. Going down and coming back are logged once each and
- * shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full one
- * refusing a write) fails that operation only. Connecting happens in the background too: a server
- * starts, and is ready, whether Redis is there or not.
+ * together: the reads of a look-up are one round trip); each waits at most {@code --redis-timeout},
+ * or longer when its caller has more patience ({@link #all(RedisStats.Op, Function, long)}: a
+ * lease, a baseline the guard cannot do without). A slow answer is not a failure: a command its
+ * caller stopped waiting for counts only once it is known to have failed (no answer within {@link
+ * #commandTimeout}, or the connection lost); {@link #FAILURES_TO_OPEN} in a row (no success
+ * between) open the breaker (a lost connection fails every command at once): from then on every
+ * operation is refused at once ({@link Unavailable}, the caller uses its own memory) while a
+ * background probe tries Redis every {@code probeInterval}; the first answer closes it. A busy
+ * machine (load 20) makes round trips of a second: they used to open the breaker, which turned
+ * answers into 503s and lost cross-replica coalescing. Going down and coming back are logged once
+ * each and shown by {@code appset_mapper_redis_up}. An error answer from a reachable Redis (a full
+ * one refusing a write) fails that operation only. Connecting happens in the background too: a
+ * server starts, and is ready, whether Redis is there or not.
  */
 final class RedisLink implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.redis");
@@ -51,8 +56,16 @@ final class RedisLink implements AutoCloseable {
   static final class Unavailable extends Exception {
     private static final long serialVersionUID = 1L;
 
+    /** Redis answered, with an error (full, read-only): asking again soon gets the same. */
+    final boolean answered;
+
     Unavailable() {
+      this(false);
+    }
+
+    Unavailable(boolean answered) {
       super(null, null, false, false);
+      this.answered = answered;
     }
   }
 
@@ -63,6 +76,7 @@ final class RedisLink implements AutoCloseable {
       new java.util.concurrent.atomic.AtomicInteger();
   private final RedisSettings settings;
   private final RedisStats stats;
+  private final RedisWords words = new RedisWords();
   private final RedisClient client;
   private final ScheduledExecutorService probe;
   private final byte[] channel;
@@ -112,6 +126,17 @@ final class RedisLink implements AutoCloseable {
     return settings.timeout().compareTo(floor) > 0 ? settings.timeout() : floor;
   }
 
+  /**
+   * How long a command may go unanswered before it fails (and counts toward the breaker): eight
+   * times {@code --redis-timeout}, at least {@link #connectTimeout}. Until then a late answer is a
+   * slow round trip, not a Redis that is gone.
+   */
+  static Duration commandTimeout(RedisSettings settings) {
+    Duration eight = settings.timeout().multipliedBy(8);
+    Duration connect = connectTimeout(settings);
+    return eight.compareTo(connect) > 0 ? eight : connect;
+  }
+
   /** How soon a first connection that failed is tried again: sharing should start promptly. */
   static final long FIRST_RETRY_MILLIS = 200;
 
@@ -148,7 +173,7 @@ final class RedisLink implements AutoCloseable {
             // Refused at once while disconnected, never queued for later.
             .disconnectedBehavior(ClientOptions.DisconnectedBehavior.REJECT_COMMANDS)
             .requestQueueSize(10_000)
-            .timeoutOptions(TimeoutOptions.enabled(connectTimeout(settings)))
+            .timeoutOptions(TimeoutOptions.enabled(commandTimeout(settings)))
             .socketOptions(
                 SocketOptions.builder()
                     .connectTimeout(connectTimeout(settings))
@@ -173,14 +198,34 @@ final class RedisLink implements AutoCloseable {
   List<Object> all(
       RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands)
       throws Unavailable {
+    return all(op, commands, NO_PATIENCE);
+  }
+
+  /** No wait beyond {@code --redis-timeout}. */
+  static final long NO_PATIENCE = Long.MIN_VALUE;
+
+  /**
+   * As {@link #all(RedisStats.Op, Function)}, waiting until {@code patientUntil} ({@link
+   * System#nanoTime}) when that is later than the timeout: for a caller whose alternative to
+   * Redis's answer is worse than waiting (a second upstream call, a refused answer).
+   */
+  List<Object> all(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands,
+      long patientUntil)
+      throws Unavailable {
     StatefulRedisConnection<byte[], byte[]> now = connection;
     if (now == null || !stats.up()) {
       stats.skip();
       throw new Unavailable();
     }
     long end = System.nanoTime() + settings.timeout().toNanos();
+    if (patientUntil != NO_PATIENCE && patientUntil - end > 0) {
+      end = patientUntil;
+    }
+    List<RedisFuture<?>> sent = List.of();
     try {
-      List<RedisFuture<?>> sent = commands.apply(now.async());
+      sent = commands.apply(now.async());
       Object[] answers = new Object[sent.size()];
       for (int i = 0; i < answers.length; i++) {
         answers[i] = sent.get(i).get(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -191,14 +236,15 @@ final class RedisLink implements AutoCloseable {
       stats.error(op);
       if (e.getCause() instanceof RedisCommandExecutionException refusal) {
         // Redis answered (full, read-only, a script error): this operation fails, Redis stays.
-        refused(op, refusal);
-        throw new Unavailable();
+        words.refused(op, refusal);
+        throw new Unavailable(true);
       }
       down(op, e.getCause());
       throw new Unavailable();
     } catch (TimeoutException e) {
+      // This caller stops waiting; whether Redis is slow or gone, the commands tell when they end.
       stats.error(op);
-      down(op, new TimeoutException("no answer within " + settings.timeout().toMillis() + " ms"));
+      judgeLater(op, sent);
       throw new Unavailable();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
@@ -210,89 +256,80 @@ final class RedisLink implements AutoCloseable {
     }
   }
 
+  /**
+   * Counts commands a caller stopped waiting for once they end: an answer (however late) shows
+   * Redis is there; a failure (no answer within {@link #commandTimeout}, a lost connection) counts
+   * toward the breaker.
+   */
+  private void judgeLater(RedisStats.Op op, List<RedisFuture<?>> sent) {
+    CompletableFuture<?>[] pending =
+        sent.stream().map(f -> f.toCompletableFuture()).toArray(CompletableFuture<?>[]::new);
+    CompletableFuture.allOf(pending)
+        .whenComplete(
+            (done, failure) -> {
+              Throwable cause =
+                  failure instanceof java.util.concurrent.CompletionException wrapped
+                          && wrapped.getCause() != null
+                      ? wrapped.getCause()
+                      : failure;
+              if (cause == null || cause instanceof RedisCommandExecutionException) {
+                failures.set(0);
+              } else {
+                down(op, cause);
+              }
+            });
+  }
+
+  /**
+   * As {@link #all(RedisStats.Op, Function, long)} for reads that may be sent again (GETs), when
+   * the caller's alternative is refusing its answer: a round trip that fails while the breaker
+   * stays closed (Lettuce gave up on a command that long unanswered) is tried again, until {@code
+   * until}. An open breaker is a Redis gone, not a slow one: refused at once, as ever.
+   */
+  List<Object> patiently(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, List<RedisFuture<?>>> commands,
+      long until)
+      throws Unavailable {
+    long pause = TimeUnit.MILLISECONDS.toNanos(10);
+    while (true) {
+      try {
+        return all(op, commands, until);
+      } catch (Unavailable e) {
+        long left = until - System.nanoTime();
+        if (e.answered || !up() || left <= 0 || closed) {
+          throw e;
+        }
+        java.util.concurrent.locks.LockSupport.parkNanos(Math.min(pause, left));
+        pause = Math.min(pause * 2, TimeUnit.MILLISECONDS.toNanos(200));
+        if (Thread.interrupted()) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
+    }
+  }
+
   /** One command. */
   @SuppressWarnings("unchecked")
   <T> T one(RedisStats.Op op, Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<T>> command)
       throws Unavailable {
-    return (T) all(op, commands -> List.of(command.apply(commands))).get(0);
+    return one(op, command, NO_PATIENCE);
+  }
+
+  /** One command, waiting until {@code patientUntil} if that is later than the timeout. */
+  @SuppressWarnings("unchecked")
+  <T> T one(
+      RedisStats.Op op,
+      Function<RedisAsyncCommands<byte[], byte[]>, RedisFuture<T>> command,
+      long patientUntil)
+      throws Unavailable {
+    return (T) all(op, commands -> List.of(command.apply(commands)), patientUntil).get(0);
   }
 
   /** Sends a message to every replica (this one included). */
   void publish(byte[] message) throws Unavailable {
     one(RedisStats.Op.PUBLISH, commands -> commands.publish(channel, message));
-  }
-
-  /** Refusals logged in the last {@link #REFUSAL_LOG_EVERY}, by operation and error code. */
-  private final com.github.benmanes.caffeine.cache.Cache<String, Boolean> refusalsLogged =
-      com.github.benmanes.caffeine.cache.Caffeine.newBuilder()
-          .maximumSize(1000)
-          .expireAfterWrite(REFUSAL_LOG_EVERY)
-          .build();
-
-  static final Duration REFUSAL_LOG_EVERY = Duration.ofMinutes(5);
-
-  /**
-   * A reachable Redis refused a command (full: OOM, read-only replica, NOPERM): said once per
-   * operation and error code every few minutes, since Redis stays "up" and only this line and
-   * {@code appset_mapper_redis_errors_total} show it.
-   */
-  private void refused(RedisStats.Op op, RedisCommandExecutionException refusal) {
-    String message = refusal.getMessage() == null ? "" : refusal.getMessage();
-    String code = message.split(" ", 2)[0];
-    String name = op.name().toLowerCase(java.util.Locale.ROOT);
-    if (refusalsLogged.asMap().putIfAbsent(name + " " + code, Boolean.TRUE) == null) {
-      LOG.warn(
-          "redis: {} refused by Redis ({}): {} (appset_mapper_redis_errors_total{op=\"{}\"};"
-              + " said again at most every {} min)",
-          name,
-          RedisLink.oneLine(message),
-          consequence(op),
-          name,
-          REFUSAL_LOG_EVERY.toMinutes());
-    }
-  }
-
-  /** What a refused operation means for the replicas, for the log line. */
-  private static String consequence(RedisStats.Op op) {
-    return switch (op) {
-      case BASELINE_WRITE -> "maxDrop baselines are kept in this replica's memory only";
-      case INVALIDATE ->
-          "cache/invalidate reaches this replica only; others keep their listings until their"
-              + " ttl";
-      case CACHE_WRITE -> "listings are not shared; each replica calls the upstream itself";
-      case LEASE -> "calls in flight are not shared across replicas";
-      case GUARD_RESET -> "guard/reset reaches this replica only";
-      case CACHE_READ, BASELINE_READ -> "this replica judges from its own memory";
-      case PUBLISH -> "other replicas act on it at their next look-up";
-    };
-  }
-
-  /** Redis's NOAUTH / WRONGPASS / NOPERM answer anywhere among the causes (or suppressed). */
-  private static String credentialsRefused(Throwable at, int depth) {
-    if (at == null || depth > 16) {
-      return null;
-    }
-    String message = at.getMessage();
-    if (message != null) {
-      for (String code : new String[] {"NOAUTH", "WRONGPASS", "NOPERM"}) {
-        int where = message.indexOf(code + " ");
-        if (where >= 0) {
-          return message.substring(where);
-        }
-      }
-    }
-    for (Throwable suppressed : at.getSuppressed()) {
-      String found = credentialsRefused(suppressed, depth + 1);
-      if (found != null) {
-        return found;
-      }
-    }
-    return at.getCause() == at ? null : credentialsRefused(at.getCause(), depth + 1);
-  }
-
-  private static String oneLine(String text) {
-    String flat = text.replaceAll("[\\p{Cntrl}]+", " ").strip();
-    return flat.length() > 200 ? flat.substring(0, 200) + "..." : flat;
   }
 
   private void down(RedisStats.Op op, Throwable cause) {
@@ -304,7 +341,7 @@ final class RedisLink implements AutoCloseable {
           "redis: {} failed ({}): every replica uses its own memory until Redis answers again"
               + " (appset_mapper_redis_up 0)",
           op.name().toLowerCase(java.util.Locale.ROOT),
-          describe(cause));
+          RedisWords.describe(cause));
       if (!closed) {
         probe.schedule(this::probe, settings.probeInterval().toMillis(), TimeUnit.MILLISECONDS);
       }
@@ -357,7 +394,7 @@ final class RedisLink implements AutoCloseable {
         Thread.currentThread().interrupt();
         return;
       }
-      String why = describe(e);
+      String why = RedisWords.describe(e);
       if (connection == null && !why.equals(lastConnectFailure)) {
         // Said once per cause: a first timeout on a cold start must not hide a refused password.
         lastConnectFailure = why;
@@ -384,28 +421,6 @@ final class RedisLink implements AutoCloseable {
   /** Runs {@code check} on the probe thread each time Redis answers again (after being down). */
   void onUp(Runnable check) {
     this.onUp = check;
-  }
-
-  /**
-   * The cause of a failure in one line: Redis refusing the credentials (NOAUTH, WRONGPASS) is named
-   * as such, wherever it sits in the chain of causes (Lettuce wraps it in "Unable to connect");
-   * Redis's own words hold no password.
-   */
-  static String describe(Throwable cause) {
-    String refusal = credentialsRefused(cause, 0);
-    if (refusal != null) {
-      return "Redis refused the credentials: "
-          + oneLine(refusal)
-          + " (check --redis-password-file and --redis-username-file)";
-    }
-    Throwable root = cause;
-    while (root instanceof ExecutionException && root.getCause() != null) {
-      root = root.getCause();
-    }
-    String message = root == null ? null : root.getMessage();
-    return root == null
-        ? "unknown"
-        : root.getClass().getSimpleName() + (message == null ? "" : ": " + oneLine(message));
   }
 
   @Override

@@ -166,8 +166,10 @@ public final class SecretScrubber {
     return pair == null || pair.indexOf(':') < 0 ? null : pair.substring(pair.indexOf(':') + 1);
   }
 
+  /** Whether a declared secret or a known token is in {@code text}, in any form before base64. */
   private boolean knownIn(String text) {
-    return replacements.keySet().stream().anyMatch(text::contains);
+    return replacements.keySet().stream()
+        .anyMatch(value -> Redactor.wireForms(value).stream().anyMatch(text::contains));
   }
 
   private static boolean issuedBefore(
@@ -373,10 +375,19 @@ public final class SecretScrubber {
     return out;
   }
 
+  /**
+   * Each value replaced by its stand-in in each form the redactor knows before base64, form for
+   * form: a client secret form-encoded inside Basic (RFC 6749) becomes the stand-in form-encoded,
+   * which is what the case sends when it runs.
+   */
   private String text(String text) {
     String out = text;
     for (Map.Entry<String, String> r : byLength()) {
-      out = out.replace(r.getKey(), r.getValue());
+      List<String> forms = Redactor.wireForms(r.getKey());
+      List<String> standIns = Redactor.wireForms(r.getValue());
+      for (int i = 0; i < forms.size(); i++) {
+        out = out.replace(forms.get(i), standIns.get(i));
+      }
     }
     return out;
   }

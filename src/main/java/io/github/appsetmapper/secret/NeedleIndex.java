@@ -8,8 +8,8 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
+import java.util.Map;
 
 /**
  * The byte forms of every secret value, indexed by their first four bytes, found in a {@link
@@ -51,12 +51,17 @@ final class NeedleIndex {
     return new NeedleIndex(Map.copyOf(byKey), filter);
   }
 
+  /**
+   * The texts one value takes before base64, in this order (equal ones repeated): as it is,
+   * percent-encoded, form-encoded (an OAuth2 client's Basic credentials, RFC 6749 2.3.1).
+   */
+  static List<String> textForms(String value) {
+    return List.of(value, percentEncoded(value), URLEncoder.encode(value, StandardCharsets.UTF_8));
+  }
+
   /** The distinct byte forms of one value that are long enough to look for. */
   static List<byte[]> forms(String value) {
-    Set<String> texts = new LinkedHashSet<>();
-    texts.add(value);
-    texts.add(percentEncoded(value));
-    texts.add(URLEncoder.encode(value, StandardCharsets.UTF_8));
+    Set<String> texts = new LinkedHashSet<>(textForms(value));
     // An upstream that echoes a token lower- or upper-cased (a hex digest, a case-folding
     // gateway) still gives it away.
     texts.add(value.toLowerCase(java.util.Locale.ROOT));

@@ -56,6 +56,15 @@ public final class Redactor {
 
   private volatile NeedleIndex index = NeedleIndex.EMPTY;
 
+  /**
+   * Credentials of the process itself (a proxy's user info from {@code http_proxy}): born once from
+   * the environment, sent by whatever transport any runtime builds, so every redactor of the
+   * process scrubs them, for as long as it runs.
+   */
+  private static final Map<String, List<byte[]>> PROCESS_FORMS = new HashMap<>();
+
+  private static volatile NeedleIndex processIndex = NeedleIndex.EMPTY;
+
   /** When the soonest released value stops being scrubbed; {@link #NONE} when none is. */
   private volatile long nextExpiry = NONE;
 
@@ -100,6 +109,40 @@ public final class Redactor {
     };
   }
 
+  /**
+   * A holder for the values one getparams computes from secrets, scrubbed from when they are added
+   * until it is closed (and for the grace period after).
+   */
+  public DerivedSecrets derived() {
+    return new DerivedSecrets(this);
+  }
+
+  /**
+   * Scrubs {@code value} in every redactor of this process until it ends: for credentials the
+   * process holds from its start (a proxy's user info), whichever runtime's transport sends them.
+   */
+  public static void holdForTheProcess(String value) {
+    if (value == null || value.length() < MIN_LENGTH) {
+      return;
+    }
+    synchronized (PROCESS_FORMS) {
+      if (PROCESS_FORMS.putIfAbsent(value, NeedleIndex.forms(value)) == null) {
+        processIndex = NeedleIndex.of(PROCESS_FORMS.values());
+      }
+    }
+  }
+
+  /**
+   * The texts {@code value} takes on the wire before any base64, in this order (equal ones
+   * repeated, so that the forms of two values pair up): as it is, percent-encoded (RFC 3986) and
+   * form-encoded ({@code application/x-www-form-urlencoded}, as RFC 6749 encodes an OAuth2 client's
+   * id and secret before Basic). What {@link #redact} looks for, for the one that must replace a
+   * value rather than mask it ({@code record}).
+   */
+  public static List<String> wireForms(String value) {
+    return NeedleIndex.textForms(value);
+  }
+
   /** Scrubs {@code value} for the grace period: for a value used once (a signed request JWT). */
   public void remember(String value) {
     hold(value).release();
@@ -116,17 +159,23 @@ public final class Redactor {
       }
     }
     NeedleIndex needles = index;
-    if (needles.isEmpty()) {
+    NeedleIndex process = processIndex;
+    if (needles.isEmpty() && process.isEmpty()) {
       return text;
     }
     Spans spans = new Spans();
     for (TextView view : decodings(TextView.of(text))) {
-      needles.find(view, spans);
+      find(view, needles, process, spans);
       for (int offset = 0; offset < 4; offset++) {
-        needles.find(view.base64Decoded(offset, MIN_BASE64_CHARS), spans);
+        find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans);
       }
     }
     return spans.isEmpty() ? text : spans.mask(text, MASK);
+  }
+
+  private static void find(TextView view, NeedleIndex own, NeedleIndex process, Spans spans) {
+    own.find(view, spans);
+    process.find(view, spans);
   }
 
   /**

@@ -407,4 +407,129 @@ class RecordCommandTest {
           .endsWith("1 passed, 0 failed\n");
     }
   }
+
+  /**
+   * Issue 22 item 8: with Basic client authentication (the default) RFC 6749 form-encodes the
+   * client id and secret before base64, so a secret holding {@code + / = :} is in the header as
+   * {@code %2B %2F %3D %3A}. The recording used to look for it as it is only: it found nothing to
+   * replace, masked the header with ***, and the case could never match its call.
+   */
+  @Test
+  void aClientSecretFormEncodedInsideBasicIsReplacedByItsStandIn(@TempDir Path dir)
+      throws Exception {
+    String secret = "cl+ient/secret=with:colon+/=";
+    Files.writeString(dir.resolve("client-secret"), secret);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "POST /token",
+          r -> {
+            // As an authorization server reads it: base64, split at ':', then form-decoded.
+            String basic = String.valueOf(r.header("Authorization"));
+            String pair =
+                basic.startsWith("Basic ")
+                    ? new String(
+                        java.util.Base64.getDecoder().decode(basic.substring(6)),
+                        StandardCharsets.UTF_8)
+                    : "";
+            String[] idAndSecret = pair.split(":", 2);
+            boolean known =
+                idAndSecret.length == 2
+                    && java.net.URLDecoder.decode(idAndSecret[1], StandardCharsets.UTF_8)
+                        .matches(java.util.regex.Pattern.quote(secret) + "|recorded-client");
+            return known
+                ? Reply.json(
+                    200, "{\"access_token\":\"" + ACCESS_TOKEN + "\",\"token_type\":\"Bearer\"}")
+                : Reply.json(401, "{\"error\":\"invalid_client\"}");
+          });
+      stub.on(
+          "GET /clusters",
+          r ->
+              ("Bearer " + ACCESS_TOKEN).equals(r.header("Authorization"))
+                  ? Reply.json(200, "{\"items\":[{\"name\":\"prod-eu-1\"}]}")
+                  : Reply.json(401, "{\"message\":\"no\"}"));
+      Path mapping = dir.resolve("basic.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: basic
+          vars: {api: {default: "%s"}}
+          secrets: {client: {file: %s}}
+          list:
+            request:
+              url: "#{vars.api}/clusters"
+              auth:
+                oauth2:
+                  tokenUrl: "#{vars.api}/token"
+                  clientId: appset-mapper
+                  clientSecret: {secret: client}
+            items: "$.items[*]"
+          parameters: {name: item.name}
+          """
+              .formatted(stub.url(), dir.resolve("client-secret")));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "basic");
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.err()).doesNotContain("a secret remained");
+      String written = Files.readString(dir.resolve("basic.test.yaml"));
+      String sent = "appset-mapper:" + java.net.URLEncoder.encode(secret, StandardCharsets.UTF_8);
+      assertThat(written)
+          .doesNotContain(
+              java.util.Base64.getEncoder().encodeToString(sent.getBytes(StandardCharsets.UTF_8)))
+          .doesNotContain("***")
+          .contains(
+              "Authorization: Basic "
+                  + java.util.Base64.getEncoder()
+                      .encodeToString(
+                          "appset-mapper:recorded-client".getBytes(StandardCharsets.UTF_8)));
+      assertThat(CliTest.run("test", dir.resolve("basic.test.yaml").toString()).out())
+          .endsWith("1 passed, 0 failed\n");
+    }
+  }
+
+  /**
+   * Issue 21 item 10 through {@code record}: a query value a method made of a secret ({@code
+   * split(':')[1]}), echoed by an upstream that refuses the call, used to be written in clear in
+   * the recorded URL, the recorded answer and the printed error.
+   */
+  @Test
+  void recordWritesNoValueComputedFromASecret(@TempDir Path dir) throws Exception {
+    String token = "Dv7~tok+en/Zq7Wx9-derived-9f3a";
+    Files.writeString(dir.resolve("cred"), "user:" + token);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.otherwise(
+          r ->
+              Reply.json(
+                  503,
+                  "{\"message\":\"refused "
+                      + java.net.URLDecoder.decode(
+                          r.rawUri().replaceAll("^.*token=", ""), StandardCharsets.UTF_8)
+                      + "\"}"));
+      Path mapping = dir.resolve("split.yaml");
+      Files.writeString(
+          mapping,
+          """
+          name: split
+          vars: {up: {default: "%s"}}
+          secrets: {cred: {file: %s}}
+          list:
+            request:
+              url: "#{vars.up}/items"
+              query: {token: "#{secret.cred.split(':')[1]}"}
+              retries: 0
+            items: "$[*]"
+          parameters: {id: item}
+          """
+              .formatted(stub.url(), dir.resolve("cred")));
+      CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "refused");
+      // The stand-in (recorded-cred) has no ':', so the case cannot pass and is not kept: what
+      // record prints says so, quoting the calls, and must quote no piece of the token.
+      assertThat(result.out() + result.err()).contains("answered 503 (refused ***)");
+      Path test = dir.resolve("split.test.yaml");
+      for (String text :
+          List.of(result.out(), result.err(), Files.exists(test) ? Files.readString(test) : "")) {
+        assertThat(io.github.appsetmapper.testing.SecretForms.leaks(text, token))
+            .as(text)
+            .isEmpty();
+      }
+    }
+  }
 }

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.upstream.net;
 
+import io.github.appsetmapper.secret.Redactor;
 import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -166,6 +167,15 @@ public record ProxySettings(Proxy http, Proxy https, List<String> noProxy) {
       int colon = uri.getUserInfo().indexOf(':');
       username = colon < 0 ? uri.getUserInfo() : uri.getUserInfo().substring(0, colon);
       password = colon < 0 ? "" : uri.getUserInfo().substring(colon + 1);
+      // Sent in Proxy-Authorization on every call, and a proxy may quote it in its error:
+      // secrets of the process, scrubbed by every redactor (the pair covers Basic whole, and a
+      // short password; the user info as written, its percent-encoded form).
+      if (colon >= 0) {
+        // A user name alone is no secret (and would mask a word such as "corp" everywhere).
+        Redactor.holdForTheProcess(password);
+        Redactor.holdForTheProcess(uri.getUserInfo());
+        Redactor.holdForTheProcess(uri.getRawUserInfo());
+      }
     }
     return new Proxy(
         new HttpHost("http", uri.getHost(), uri.getPort() < 0 ? 1080 : uri.getPort()),
@@ -173,7 +183,14 @@ public record ProxySettings(Proxy http, Proxy https, List<String> noProxy) {
         password);
   }
 
-  private static String redacted(String text) {
-    return text.replaceAll("//[^/@]*@", "//***@");
+  /**
+   * The proxy URL without its user info, for a message: everything before the last '@' of the
+   * authority (a password may hold '/', ':' or '@'), with or without a scheme.
+   */
+  static String redacted(String text) {
+    int scheme = text.indexOf("://");
+    int start = scheme < 0 ? 0 : scheme + 3;
+    int at = text.lastIndexOf('@');
+    return at < start ? text : text.substring(0, start) + "***" + text.substring(at);
   }
 }
