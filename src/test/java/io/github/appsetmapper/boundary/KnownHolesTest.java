@@ -28,7 +28,6 @@ class KnownHolesTest {
   }
 
   @Test
-  @Disabled("issue 21 item 10: a secret changed by a method leaks; fixed on branch i21-secrets")
   void aSecretTransformedByAMethodNeverShows(@TempDir Path dir) throws Exception {
     Path cred = dir.resolve("cred");
     Files.writeString(cred, "user:" + TOKEN);
