@@ -235,7 +235,7 @@ public final class Engine {
         new Execution(
             mapping,
             trace,
-            new RequestRenderer(mapping, trace),
+            new RequestRenderer(mapping, trace, books.deadline()),
             new Fetcher(calls, books),
             pool,
             redactor);

@@ -9,6 +9,7 @@ import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.upstream.PercentEncoding;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamAuth;
@@ -31,11 +32,20 @@ import java.util.Set;
 final class RequestRenderer {
   private final CompiledMapping mapping;
   private final Trace trace;
+  private final Deadline deadline;
 
-  /** Renders the requests of {@code mapping}; {@code trace} hears what was refused. */
-  RequestRenderer(CompiledMapping mapping, Trace trace) {
+  /**
+   * Renders the requests of {@code mapping}; {@code trace} hears what was refused; secrets are read
+   * within {@code deadline}.
+   */
+  RequestRenderer(CompiledMapping mapping, Trace trace, Deadline deadline) {
     this.mapping = mapping;
     this.trace = trace;
+    this.deadline = deadline;
+  }
+
+  Deadline deadline() {
+    return deadline;
   }
 
   CompiledMapping mapping() {
@@ -234,7 +244,7 @@ final class RequestRenderer {
 
   /** A secret to send in a header: read now, and never with a line break. */
   String secret(String name) throws RequestFailure {
-    String value = SecretsView.read(mapping.secrets(), name);
+    String value = SecretsView.read(mapping.secrets(), name, deadline);
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
       throw new RequestFailure(
           "secret '" + name + "' holds a line break and cannot be sent in a header",

@@ -276,7 +276,12 @@ public final class MappingReloader implements AutoCloseable {
         try {
           out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
         } catch (IOException e) {
-          // Mid-swap a file can vanish for an instant; the next poll sees the new one.
+          if (BoundedFiles.refused(e)) {
+            // A FIFO, a device or a file on a hung mount: loaded as a change, so that its
+            // refusal is reported (its read is refused too) instead of the file being ignored.
+            out.put(file, "refused: " + BoundedFiles.reason(e));
+          }
+          // Otherwise, mid-swap a file can vanish for an instant; the next poll sees the new one.
         }
       }
     }
