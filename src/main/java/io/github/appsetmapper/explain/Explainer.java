@@ -20,15 +20,19 @@ public final class Explainer {
       CompiledMapping mapping,
       Invocation invocation,
       Function<Throwable, ExplainReport.Answer> failures) {
-    ExplainRecorder recorder = new ExplainRecorder(engine.redactor());
-    ExplainReport.Answer answer;
+    ExplainRecorder recorder = new ExplainRecorder(engine.redactor(), engine.calls().budget());
     try {
-      List<Map<String, Object>> parameters = engine.execute(mapping, invocation, recorder);
-      answer = ExplainReport.Answer.parameters(parameters);
-    } catch (Exception | StackOverflowError failure) {
-      answer = failures.apply(failure);
+      ExplainReport.Answer answer;
+      try {
+        List<Map<String, Object>> parameters = engine.execute(mapping, invocation, recorder);
+        answer = ExplainReport.Answer.parameters(parameters);
+      } catch (Exception | StackOverflowError failure) {
+        answer = failures.apply(failure);
+      }
+      return recorder.report(
+          mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
+    } finally {
+      recorder.release();
     }
-    return recorder.report(
-        mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
   }
 }
