@@ -342,4 +342,19 @@ class ReloadTest {
         .contains("served by neither");
     assertThat(getparams("x")).contains("moved");
   }
+
+  /** A FIFO among the mapping files (nobody writes it) never holds the reloader. */
+  @Test
+  void aFifoInTheMappingsDirectoryDoesNotHoldTheReloader(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    Process mkfifo = new ProcessBuilder("mkfifo", dir.resolve("z.yaml").toString()).start();
+    assertThat(mkfifo.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(mkfifo.exitValue()).isZero();
+    replace(dir.resolve("a.yaml"), mapping("a", "two"));
+
+    assertThat(reloader.reloadIfChanged()).isTrue();
+
+    assertThat(getparams("a")).contains("two");
+  }
 }
