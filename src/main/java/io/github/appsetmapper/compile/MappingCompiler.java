@@ -11,19 +11,13 @@ import io.github.appsetmapper.config.ListSpec;
 import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.PaginateSpec;
-import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestOptions;
 import io.github.appsetmapper.config.RequestSpec;
-import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
-import io.github.appsetmapper.secret.EnvOrFileSecret;
-import io.github.appsetmapper.secret.EnvSecret;
-import io.github.appsetmapper.secret.FileSecret;
-import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.upstream.call.CachePolicy;
 import io.github.appsetmapper.upstream.call.CallSettings;
@@ -93,7 +87,8 @@ public final class MappingCompiler {
 
   private CompiledMapping compile() throws MappingException {
     Map<String, String> vars = vars();
-    Map<String, SecretSource> secrets = secrets(vars);
+    Map<String, SecretSource> secrets =
+        SecretSources.compile(spec, options, vars, problems, expressions);
     Map<String, InputRule> inputs = inputs();
     Scope base =
         Scope.empty()
@@ -236,76 +231,6 @@ public final class MappingCompiler {
       }
     }
     return out;
-  }
-
-  private Map<String, SecretSource> secrets(Map<String, String> vars) {
-    Map<String, SecretSource> out = new LinkedHashMap<>();
-    for (SecretSpec secret : spec.secrets().values()) {
-      String path = secret.file() == null ? null : secretPath(secret, vars);
-      if (secret.env() != null && secret.env().contains("#{")) {
-        problems.add(
-            secret.pos().at(secret.pos().path() + ".env"),
-            "an environment variable's name is not rendered: write the name itself");
-      }
-      String given = options.secretValues().get(secret.name());
-      if (given != null) {
-        out.put(secret.name(), new FixedSecret(given, options.redactor()));
-        continue;
-      }
-      FileSecret file = path == null ? null : new FileSecret(Path.of(path), options.redactor());
-      EnvSecret env =
-          secret.env() == null
-              ? null
-              : new EnvSecret(secret.env(), options.environment(), options.redactor());
-      out.put(
-          secret.name(),
-          file != null && env != null ? new EnvOrFileSecret(env, file) : file != null ? file : env);
-    }
-    return out;
-  }
-
-  /**
-   * The secret's file path, its {@code #{vars.x}} holes rendered once, now (one mapping, several
-   * mount paths). Nothing else may be read there: a path is never made from a request.
-   */
-  private String secretPath(SecretSpec secret, Map<String, String> vars) {
-    if (!secret.file().contains("#{")) {
-      return secret.file();
-    }
-    Pos pos = secret.pos().at(secret.pos().path() + ".file");
-    String onlyVars =
-        "' cannot be read in a secret file path: it is rendered once, at load, from vars";
-    Scope scope =
-        Scope.empty()
-            .declaring(Name.VARS, new Scope.Declared(spec.vars().keySet(), false))
-            .with(Name.VARS, vars);
-    for (Name name : Name.values()) {
-      if (name != Name.VARS) {
-        scope = scope.without(name, "'" + name.word() + onlyVars);
-      }
-    }
-    for (String step : spec.enrich().keySet()) {
-      scope = scope.without(step, "'" + step + onlyVars);
-    }
-    int before = problems.list().size();
-    Template template = expressions.template(new Expr(secret.file(), pos), scope);
-    if (template == null || problems.list().size() > before) {
-      return null;
-    }
-    if (!vars.keySet().containsAll(spec.vars().keySet())) {
-      return null; // a var without a value is reported already
-    }
-    try {
-      String rendered = template.render(scope);
-      if (rendered.isBlank()) {
-        problems.add(pos, "renders to an empty path");
-        return null;
-      }
-      return rendered;
-    } catch (RuntimeException e) {
-      problems.add(pos, "cannot be rendered: " + e.getMessage());
-      return null;
-    }
   }
 
   private Map<String, InputRule> inputs() {
