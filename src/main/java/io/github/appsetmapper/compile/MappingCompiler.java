@@ -15,16 +15,11 @@ import io.github.appsetmapper.config.PaginateSpec;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestOptions;
 import io.github.appsetmapper.config.RequestSpec;
-import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.TlsSpec;
 import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
 import io.github.appsetmapper.json.YamlCodec;
-import io.github.appsetmapper.secret.EnvOrFileSecret;
-import io.github.appsetmapper.secret.EnvSecret;
-import io.github.appsetmapper.secret.FileSecret;
-import io.github.appsetmapper.secret.FixedSecret;
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.upstream.call.CachePolicy;
 import io.github.appsetmapper.upstream.call.CallSettings;
@@ -98,7 +93,8 @@ public final class MappingCompiler {
 
   private CompiledMapping compile() throws MappingException {
     Map<String, String> vars = vars();
-    Map<String, SecretSource> secrets = secrets();
+    Map<String, SecretSource> secrets =
+        SecretSources.compile(spec, options, vars, problems, expressions);
     Map<String, InputRule> inputs = inputs();
     Scope base =
         Scope.empty()
@@ -235,27 +231,6 @@ public final class MappingCompiler {
       } else {
         out.put(var.name(), value);
       }
-    }
-    return out;
-  }
-
-  private Map<String, SecretSource> secrets() {
-    Map<String, SecretSource> out = new LinkedHashMap<>();
-    for (SecretSpec secret : spec.secrets().values()) {
-      String given = options.secretValues().get(secret.name());
-      if (given != null) {
-        out.put(secret.name(), new FixedSecret(given, options.redactor()));
-        continue;
-      }
-      FileSecret file =
-          secret.file() == null ? null : new FileSecret(Path.of(secret.file()), options.redactor());
-      EnvSecret env =
-          secret.env() == null
-              ? null
-              : new EnvSecret(secret.env(), options.environment(), options.redactor());
-      out.put(
-          secret.name(),
-          file != null && env != null ? new EnvOrFileSecret(env, file) : file != null ? file : env);
     }
     return out;
   }

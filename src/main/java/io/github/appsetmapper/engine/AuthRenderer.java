@@ -122,7 +122,8 @@ final class AuthRenderer implements CompiledAuth.Visitor<AuthRenderer.Rendered> 
             text("auth.githubApp.appId", app.appId()),
             text("auth.githubApp.installationId", app.installationId()),
             // A PEM key spans lines; it never goes into a header, so read it as it is.
-            SecretsView.read(renderer.mapping().secrets(), app.privateKeySecret())));
+            SecretsView.read(
+                renderer.mapping().secrets(), app.privateKeySecret(), renderer.deadline())));
   }
 
   @Override

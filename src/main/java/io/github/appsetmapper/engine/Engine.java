@@ -266,7 +266,7 @@ public final class Engine {
         new Execution(
             mapping,
             trace,
-            new RequestRenderer(mapping, trace, derived),
+            new RequestRenderer(mapping, trace, derived, books.deadline()),
             new Fetcher(calls, books),
             pool,
             redactor);

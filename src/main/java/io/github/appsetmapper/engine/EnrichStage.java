@@ -307,7 +307,7 @@ final class EnrichStage {
 
   /** One request of the step in {@code scope}: the row's, with the element for a forEach. */
   private Fetched fetch(CompiledEnrich enrich, Row row, Scope scope) throws RequestFailure {
-    Scope requestScope = Scopes.request(scope, mapping);
+    Scope requestScope = Scopes.request(scope, mapping, run.books().deadline());
     String step = "enrich." + enrich.name();
     ResponseChecks checks =
         ResponseChecks.of(enrich.request(), enrich.readsNoBody(), scope, run.redactor());

@@ -22,7 +22,7 @@ final class ListStage {
     if (list == null) {
       return List.of(new Row(0, Map.of(), Map.of()));
     }
-    Scope scope = Scopes.request(base, run.mapping());
+    Scope scope = Scopes.request(base, run.mapping(), run.books().deadline());
     ResponseChecks checks = ResponseChecks.of(list.request(), false, scope, run.redactor());
     List<Page> pages =
         run.fetcher()

@@ -10,6 +10,7 @@ import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.upstream.PercentEncoding;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamAuth;
@@ -33,15 +34,22 @@ final class RequestRenderer {
   private final CompiledMapping mapping;
   private final Trace trace;
   private final DerivedSecrets derived;
+  private final Deadline deadline;
 
   /**
    * Renders the requests of {@code mapping}; {@code trace} hears what was refused, {@code derived}
-   * holds every value a hole computed from a secret, for the redactor.
+   * holds every value a hole computed from a secret, for the redactor; secrets are read within
+   * {@code deadline}.
    */
-  RequestRenderer(CompiledMapping mapping, Trace trace, DerivedSecrets derived) {
+  RequestRenderer(CompiledMapping mapping, Trace trace, DerivedSecrets derived, Deadline deadline) {
     this.mapping = mapping;
     this.trace = trace;
     this.derived = derived;
+    this.deadline = deadline;
+  }
+
+  Deadline deadline() {
+    return deadline;
   }
 
   CompiledMapping mapping() {
@@ -240,7 +248,7 @@ final class RequestRenderer {
 
   /** A secret to send in a header: read now, and never with a line break. */
   String secret(String name) throws RequestFailure {
-    String value = SecretsView.read(mapping.secrets(), name);
+    String value = SecretsView.read(mapping.secrets(), name, deadline);
     if (value.indexOf('\n') >= 0 || value.indexOf('\r') >= 0) {
       throw new RequestFailure(
           "secret '" + name + "' holds a line break and cannot be sent in a header",

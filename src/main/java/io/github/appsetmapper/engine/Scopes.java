@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.HashMap;
 import java.util.Map;
@@ -29,8 +30,8 @@ final class Scopes {
   }
 
   /** A request's: with {@code secret} (read when a template asks) and the first page. */
-  static Scope request(Scope scope, CompiledMapping mapping) {
-    return page(scope.with(Name.SECRET, new SecretsView(mapping.secrets())), 1, null);
+  static Scope request(Scope scope, CompiledMapping mapping, Deadline deadline) {
+    return page(scope.with(Name.SECRET, new SecretsView(mapping.secrets(), deadline)), 1, null);
   }
 
   /** A request's for one page: {@code number} (1 for the first) and {@code cursor}. */

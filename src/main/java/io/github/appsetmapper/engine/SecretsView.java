@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.secret.SecretSource;
 import io.github.appsetmapper.secret.SecretUnavailableException;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.AbstractMap;
 import java.util.Map;
@@ -13,9 +14,11 @@ import java.util.Set;
  */
 final class SecretsView extends AbstractMap<String, Object> {
   private final Map<String, SecretSource> sources;
+  private final Deadline deadline;
 
-  SecretsView(Map<String, SecretSource> sources) {
+  SecretsView(Map<String, SecretSource> sources, Deadline deadline) {
     this.sources = sources;
+    this.deadline = deadline;
   }
 
   /** Carries a checked failure through SpEL, which only lets runtime exceptions pass. */
@@ -29,9 +32,11 @@ final class SecretsView extends AbstractMap<String, Object> {
   }
 
   /** The value of secret {@code name}; one that cannot be read is a 500 naming where it looked. */
-  static String read(Map<String, SecretSource> sources, String name) throws RequestFailure {
+  static String read(Map<String, SecretSource> sources, String name, Deadline deadline)
+      throws RequestFailure {
     try {
-      return sources.get(name).value();
+      // A file that hangs (a FIFO, a hung mount) is given up on when the deadline runs out.
+      return sources.get(name).value(deadline.remaining());
     } catch (SecretUnavailableException e) {
       throw new RequestFailure(
               "secret '" + name + "': " + e.getMessage(), RequestFailure.Kind.SECRET)
@@ -45,7 +50,7 @@ final class SecretsView extends AbstractMap<String, Object> {
       return null;
     }
     try {
-      return read(sources, (String) key);
+      return read(sources, (String) key, deadline);
     } catch (RequestFailure e) {
       throw new Unavailable(e);
     }

@@ -79,6 +79,9 @@ public enum ExplainFormat {
       calls.add(c);
     }
     out.put("calls", calls);
+    if (report.callsOmitted() > 0) {
+      out.put("callsOmitted", report.callsOmitted());
+    }
     List<Object> stages = new ArrayList<>();
     for (ExplainReport.Stage stage : report.stages()) {
       Map<String, Object> s = new LinkedHashMap<>();
@@ -95,6 +98,16 @@ public enum ExplainFormat {
         dropped.add(d);
       }
       s.put("dropped", dropped);
+      if (!stage.more().isEmpty()) {
+        List<Object> more = new ArrayList<>();
+        for (ExplainReport.MoreDrops m : stage.more()) {
+          Map<String, Object> one = new LinkedHashMap<>();
+          one.put("reason", m.reason());
+          one.put("rows", m.rows());
+          more.add(one);
+        }
+        s.put("moreDropped", more);
+      }
       stages.add(s);
     }
     out.put("stages", stages);
@@ -106,6 +119,9 @@ public enum ExplainFormat {
       rows.add(r);
     }
     out.put("rows", rows);
+    if (report.rowsOmitted() > 0) {
+      out.put("rowsOmitted", report.rowsOmitted());
+    }
     Map<String, Object> answer = new LinkedHashMap<>();
     answer.put("status", report.answer().status());
     answer.put("body", report.answer().body());

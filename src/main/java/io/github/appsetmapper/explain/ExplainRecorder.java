@@ -2,7 +2,9 @@ package io.github.appsetmapper.explain;
 
 import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.engine.UpstreamCall;
+import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
@@ -19,9 +21,25 @@ import java.util.Map;
  * Everything is redacted as it is recorded: URLs and messages by the engine's {@link Redactor},
  * credential headers (auth, headers whose template reads a secret, and Authorization, Cookie and
  * their kin whatever they hold) replaced by {@code ***}. Thread-safe.
+ *
+ * <p>What it keeps is bounded twice: by count (the first {@link #KEEP_DROPS} drops of a stage, the
+ * rest counted by reason; the first {@link #KEEP_ROWS} rows' parameters and {@link #KEEP_CALLS}
+ * calls, the rest counted) and by the server's one memory budget, from which every kept entry is
+ * reserved until the report is built: when the budget is short, entries are counted, not kept. A
+ * filter dropping 300,000 rows is 50 listed drops and one line of counts, never 300,000 reasons.
  */
 final class ExplainRecorder implements Trace {
+  static final int KEEP_DROPS = 50;
+  static final int KEEP_REASONS = 20;
+  static final int KEEP_ROWS = 100;
+  static final int KEEP_CALLS = 500;
+
   private final Redactor redactor;
+  private final MemoryBudget budget;
+  private long reserved;
+  private long callsOmitted;
+  private long rowsOmitted;
+  private final Map<String, Map<String, Long>> moreDrops = new LinkedHashMap<>();
   private final long started = System.nanoTime();
   private final List<ExplainReport.Call> calls = new ArrayList<>();
 
@@ -35,12 +53,34 @@ final class ExplainRecorder implements Trace {
   private final Map<String, List<ExplainReport.Drop>> drops = new LinkedHashMap<>();
   private final List<ExplainReport.RowParameters> rows = new ArrayList<>();
 
-  ExplainRecorder(Redactor redactor) {
+  ExplainRecorder(Redactor redactor, MemoryBudget budget) {
     this.redactor = redactor;
+    this.budget = budget;
+  }
+
+  /** Reserves {@code bytes} (an estimate of an entry kept); false when the budget has no room. */
+  private boolean room(long bytes) {
+    if (budget != null && !budget.reserve(bytes)) {
+      return false;
+    }
+    reserved += bytes;
+    return true;
+  }
+
+  /** Gives back what the kept entries took from the budget (the report is built). */
+  synchronized void release() {
+    if (budget != null) {
+      budget.unreserve(reserved);
+    }
+    reserved = 0;
   }
 
   @Override
   public synchronized void call(UpstreamCall call) {
+    if (calls.size() >= KEEP_CALLS || !room(2L * call.request().uri().toString().length() + 512)) {
+      callsOmitted++;
+      return;
+    }
     SharedCalls.Source source = call.source();
     String cache =
         source == null || source == SharedCalls.Source.NETWORK
@@ -75,11 +115,21 @@ final class ExplainRecorder implements Trace {
   @Override
   public synchronized void dropped(String stage, int row, String label, String reason) {
     see(stage);
-    drops
-        .get(stage)
-        .add(
-            new ExplainReport.Drop(
-                row, label == null ? null : redactor.redact(label), redactor.redact(reason)));
+    List<ExplainReport.Drop> kept = drops.get(stage);
+    long size = (label == null ? 0 : label.length()) + (reason == null ? 0 : reason.length());
+    if (kept.size() < KEEP_DROPS && room(2 * size + 96)) {
+      kept.add(
+          new ExplainReport.Drop(
+              row, label == null ? null : redactor.redact(label), redactor.redact(reason)));
+      return;
+    }
+    Map<String, Long> more = moreDrops.computeIfAbsent(stage, s -> new LinkedHashMap<>());
+    // Counted by reason, the reasons themselves bounded: an enrich error can differ by row.
+    String key = more.containsKey(reason) || more.size() < KEEP_REASONS ? reason : null;
+    if (key != null && !more.containsKey(key) && !room(2L * key.length() + 96)) {
+      key = null;
+    }
+    more.merge(key, 1L, Long::sum);
   }
 
   @Override
@@ -89,6 +139,11 @@ final class ExplainRecorder implements Trace {
 
   @Override
   public synchronized void parameters(int row, Map<String, Object> parameters) {
+    // The answer holds every row's parameters already (counted by the engine): these are a view.
+    if (rows.size() >= KEEP_ROWS || !room(JsonCodec.estimate(parameters))) {
+      rowsOmitted++;
+      return;
+    }
     @SuppressWarnings("unchecked")
     Map<String, Object> clean = (Map<String, Object>) Redaction.deep(parameters, redactor);
     rows.add(new ExplainReport.RowParameters(row, clean));
@@ -117,7 +172,15 @@ final class ExplainRecorder implements Trace {
     order.forEach(i -> inOrder.add(calls.get(i)));
     List<ExplainReport.Stage> stages = new ArrayList<>();
     for (String name : stageOrder) {
-      stages.add(new ExplainReport.Stage(name, stageRows.get(name), drops.get(name)));
+      List<ExplainReport.MoreDrops> more = new ArrayList<>();
+      moreDrops
+          .getOrDefault(name, Map.of())
+          .forEach(
+              (reason, count) ->
+                  more.add(
+                      new ExplainReport.MoreDrops(
+                          reason == null ? null : redactor.redact(reason), count)));
+      stages.add(new ExplainReport.Stage(name, stageRows.get(name), drops.get(name), more));
     }
     ExplainReport.Answer clean =
         new ExplainReport.Answer(
@@ -129,7 +192,9 @@ final class ExplainRecorder implements Trace {
         inOrder,
         stages,
         rows,
-        clean);
+        clean,
+        callsOmitted,
+        rowsOmitted);
   }
 
   private Map<String, String> headers(UpstreamRequest request) {

@@ -18,12 +18,26 @@ public record ExplainReport(
     List<Call> calls,
     List<Stage> stages,
     List<RowParameters> rows,
-    Answer answer) {
+    Answer answer,
+    long callsOmitted,
+    long rowsOmitted) {
 
   public ExplainReport {
     calls = List.copyOf(calls);
     stages = List.copyOf(stages);
     rows = List.copyOf(rows);
+  }
+
+  /** A report that left nothing out. */
+  public ExplainReport(
+      String mapping,
+      String applicationSetName,
+      Map<String, Object> input,
+      List<Call> calls,
+      List<Stage> stages,
+      List<RowParameters> rows,
+      Answer answer) {
+    this(mapping, applicationSetName, input, calls, stages, rows, answer, 0, 0);
   }
 
   /**
@@ -72,12 +86,26 @@ public record ExplainReport(
     }
   }
 
-  /** The rows after a stage ({@code null} when it did not finish), and those it dropped. */
-  public record Stage(String name, Integer rows, List<Drop> dropped) {
+  /**
+   * The rows after a stage ({@code null} when it did not finish), the first rows it dropped, and
+   * how many more it dropped for each reason ({@code more}: counted, not listed).
+   */
+  public record Stage(String name, Integer rows, List<Drop> dropped, List<MoreDrops> more) {
     public Stage {
       dropped = List.copyOf(dropped);
+      more = List.copyOf(more);
+    }
+
+    public Stage(String name, Integer rows, List<Drop> dropped) {
+      this(name, rows, dropped, List.of());
     }
   }
+
+  /**
+   * Rows dropped past those listed, by reason ({@code null}: by reasons past those counted one by
+   * one).
+   */
+  public record MoreDrops(String reason, long rows) {}
 
   /**
    * A row (its index in the list) that a stage dropped, what a person knows it by ({@code label}:

@@ -15,7 +15,13 @@ final class ExplainText {
         .append("'\n");
     out.append("input: ").append(ExplainFormat.compact(report.input())).append("\n\n");
 
-    out.append("upstream calls: ").append(report.calls().size()).append('\n');
+    out.append("upstream calls: ")
+        .append(report.calls().size() + report.callsOmitted())
+        .append(
+            report.callsOmitted() > 0
+                ? String.format(Locale.ROOT, ", the first %d listed", report.calls().size())
+                : "")
+        .append('\n');
     int stepWidth = "step".length();
     for (ExplainReport.Call call : report.calls()) {
       stepWidth = Math.max(stepWidth, call.step().length());
@@ -69,9 +75,27 @@ final class ExplainText {
             .append(drop.reason())
             .append('\n');
       }
+      for (ExplainReport.MoreDrops more : stage.more()) {
+        out.append(
+                String.format(
+                    Locale.ROOT,
+                    "      ... and %,d more row%s dropped",
+                    more.rows(),
+                    more.rows() == 1 ? "" : "s"))
+            .append(more.reason() == null ? " for other reasons" : ": " + more.reason())
+            .append('\n');
+      }
     }
 
-    out.append("\nparameters: ").append(report.rows().size()).append(" row(s)\n");
+    out.append("\nparameters: ")
+        .append(report.rows().size() + report.rowsOmitted())
+        .append(" row(s)")
+        .append(
+            report.rowsOmitted() > 0
+                ? String.format(
+                    Locale.ROOT, ", the first %d listed (all in the answer)", report.rows().size())
+                : "")
+        .append('\n');
     for (ExplainReport.RowParameters row : report.rows()) {
       out.append("  row ").append(row.row()).append(":\n");
       row.parameters()

@@ -31,16 +31,20 @@ public final class Explainer {
       Invocation invocation,
       Function<Throwable, ExplainReport.Answer> failures,
       java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around) {
-    ExplainRecorder recorder = new ExplainRecorder(engine.redactor());
-    ExplainReport.Answer answer;
+    ExplainRecorder recorder = new ExplainRecorder(engine.redactor(), engine.calls().budget());
     try {
-      List<Map<String, Object>> parameters =
-          engine.execute(mapping, invocation, around.apply(recorder));
-      answer = ExplainReport.Answer.parameters(parameters);
-    } catch (Exception | StackOverflowError failure) {
-      answer = failures.apply(failure);
+      ExplainReport.Answer answer;
+      try {
+        List<Map<String, Object>> parameters =
+            engine.execute(mapping, invocation, around.apply(recorder));
+        answer = ExplainReport.Answer.parameters(parameters);
+      } catch (Exception | StackOverflowError failure) {
+        answer = failures.apply(failure);
+      }
+      return recorder.report(
+          mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
+    } finally {
+      recorder.release();
     }
-    return recorder.report(
-        mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
   }
 }

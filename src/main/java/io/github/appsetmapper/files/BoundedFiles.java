@@ -12,10 +12,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
 
@@ -24,6 +27,12 @@ import java.util.Locale;
  * tokens), read with a size bound and decoded as strict UTF-8: a huge file, a device or a FIFO
  * ({@code /dev/zero}) is one clear error instead of a heap exhausted while reading, and a Latin-1
  * file is named with the offset of its first bad byte instead of Java's "Input length = 1".
+ *
+ * <p>Only regular files are read: the path is followed to the file it names (a Kubernetes
+ * ConfigMap's or Secret's {@code ..data} symlinks keep working), which is then checked without
+ * following links and opened with {@code O_NOFOLLOW}, so a FIFO, a device or a directory is refused
+ * before it is opened. Every read also runs within a time bound on a small pool of its own ({@link
+ * FileWaits}): a file on a hung mount holds a pool thread, never the caller past its bound.
  */
 public final class BoundedFiles {
   /** Mapping files: far above any real one (the largest catalogue mapping is a few KB). */
@@ -35,6 +44,9 @@ public final class BoundedFiles {
   /** Secret, token and webhook secret files: a PEM private key is a few KB. */
   public static final long SECRET_BYTES = 1024L * 1024;
 
+  /** How long a read may take when the caller has no deadline of its own. */
+  public static final Duration DEFAULT_WAIT = Duration.ofSeconds(30);
+
   private BoundedFiles() {}
 
   /**
@@ -42,8 +54,52 @@ public final class BoundedFiles {
    * file's name to the caller, who knows what the file is for.
    */
   public static byte[] readBytes(Path file, long maxBytes) throws IOException {
-    // Read through a stream, never by the size the file claims: /dev/zero and FIFOs claim 0.
-    try (InputStream in = Files.newInputStream(file)) {
+    return readBytes(file, maxBytes, DEFAULT_WAIT);
+  }
+
+  /** As {@link #readBytes(Path, long)}, refused when it takes longer than {@code within}. */
+  public static byte[] readBytes(Path file, long maxBytes, Duration within) throws IOException {
+    return FileWaits.within(within, () -> readNow(file, maxBytes));
+  }
+
+  /**
+   * Runs {@code operation} (which may read files through {@link #readNow}, or look at their
+   * attributes) within {@code within}, on the pool that bounds how many file reads may hang.
+   */
+  public static <T> T within(Duration within, FileOperation<T> operation) throws IOException {
+    return FileWaits.within(within, operation::run);
+  }
+
+  /** A file operation that may block. */
+  public interface FileOperation<T> {
+    T run() throws IOException;
+  }
+
+  /**
+   * The regular file {@code file} names, symlinks followed: refused when it is anything else (a
+   * FIFO whose open would block until someone writes, a device, a directory).
+   */
+  public static Path regularFile(Path file) throws IOException {
+    Path real = file.toRealPath();
+    BasicFileAttributes attributes =
+        Files.readAttributes(real, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+    if (!attributes.isRegularFile()) {
+      throw new Refused(
+          "not a regular file ("
+              + (attributes.isDirectory() ? "a directory" : "a FIFO, socket or device")
+              + ")");
+    }
+    return real;
+  }
+
+  /**
+   * The bytes of a regular file, on the calling thread: for code already running within {@link
+   * #within}.
+   */
+  public static byte[] readNow(Path file, long maxBytes) throws IOException {
+    Path real = regularFile(file);
+    // Read through a stream, never by the size the file claims: /proc files claim 0.
+    try (InputStream in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       byte[] buffer = new byte[64 * 1024];
       long total = 0;
@@ -64,7 +120,16 @@ public final class BoundedFiles {
    * IOException naming the first byte that is not UTF-8.
    */
   public static String readText(Path file, long maxBytes) throws IOException {
-    byte[] bytes = readBytes(file, maxBytes);
+    return readText(file, maxBytes, DEFAULT_WAIT);
+  }
+
+  /** As {@link #readText(Path, long)}, refused when it takes longer than {@code within}. */
+  public static String readText(Path file, long maxBytes, Duration within) throws IOException {
+    return text(readBytes(file, maxBytes, within));
+  }
+
+  /** {@code bytes} as UTF-8 text, without a leading byte order mark. */
+  public static String text(byte[] bytes) throws IOException {
     String text = decode(bytes);
     return text.startsWith("\uFEFF") ? text.substring(1) : text;
   }
@@ -106,13 +171,18 @@ public final class BoundedFiles {
    * bounded memory and time whatever the file is (one too large is then refused by its reader).
    */
   public static String sha256(Path file, long maxBytes) throws IOException {
+    return FileWaits.within(DEFAULT_WAIT, () -> sha256Now(file, maxBytes));
+  }
+
+  private static String sha256Now(Path file, long maxBytes) throws IOException {
+    Path real = regularFile(file);
     MessageDigest digest;
     try {
       digest = MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }
-    try (InputStream in = Files.newInputStream(file)) {
+    try (InputStream in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
       byte[] buffer = new byte[64 * 1024];
       long left = maxBytes + 1;
       int read;
@@ -149,8 +219,13 @@ public final class BoundedFiles {
     return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
   }
 
-  /** A file read but refused: too large, or not UTF-8. */
-  private static final class Refused extends IOException {
+  /** Whether {@code e} is a refusal of the file (not regular, too large, too slow, not UTF-8). */
+  public static boolean refused(IOException e) {
+    return e instanceof Refused;
+  }
+
+  /** A file read but refused: not a regular file, too large, too slow, or not UTF-8. */
+  static final class Refused extends IOException {
     Refused(String message) {
       super(message);
     }

@@ -185,7 +185,7 @@ public final class MappingReloader implements AutoCloseable {
     }
     files = next;
     publish.accept(registry());
-    onReload.accept(failed ? "error" : "ok");
+    onReload.accept(failed || refusedNames ? "error" : "ok");
     return true;
   }
 
@@ -223,7 +223,36 @@ public final class MappingReloader implements AutoCloseable {
    */
   private java.util.Set<String> loggedDuplicates = java.util.Set.of();
 
+  /** The file serving each name in the registry published last: it keeps the name. */
+  private Map<String, Path> owners = Map.of();
+
+  /** Whether the registry built last refused a name some file claims. */
+  private boolean refusedNames;
+
+  /**
+   * The registry of the files as they are. A name claimed by two files stays with the file that
+   * served it (whatever the files' order), and the newcomer is refused and named; a name nobody
+   * served yet that two files claim at once is served by neither until one gives it up. A file
+   * renamed (the same mapping moving to another file in one swap) is one claimant, so it serves on.
+   */
   private MappingRegistry registry() {
+    Map<String, List<Path>> claimants = new LinkedHashMap<>();
+    files.forEach(
+        (file, state) ->
+            state
+                .mappings()
+                .forEach(
+                    m -> claimants.computeIfAbsent(m.name(), n -> new ArrayList<>()).add(file)));
+    Map<String, Path> winners = new LinkedHashMap<>();
+    claimants.forEach(
+        (name, claiming) -> {
+          Path owner = owners.get(name);
+          if (claiming.size() == 1) {
+            winners.put(name, claiming.get(0));
+          } else if (owner != null && claiming.contains(owner)) {
+            winners.put(name, owner);
+          }
+        });
     java.util.Set<String> duplicates = new java.util.HashSet<>();
     List<CompiledMapping> mappings = new ArrayList<>();
     Map<String, MappingStatus> status = new LinkedHashMap<>();
@@ -234,14 +263,9 @@ public final class MappingReloader implements AutoCloseable {
         failures.add(state.error());
       }
       for (CompiledMapping mapping : state.mappings()) {
-        if (status.containsKey(mapping.name())) {
-          String error =
-              mapping.namePos()
-                  + ": duplicate mapping name '"
-                  + mapping.name()
-                  + "' (also in "
-                  + status.get(mapping.name()).source()
-                  + ")";
+        Path winner = winners.get(mapping.name());
+        if (!entry.getKey().equals(winner)) {
+          String error = clash(mapping, entry.getKey(), winner, claimants.get(mapping.name()));
           duplicates.add(error);
           if (!loggedDuplicates.contains(error)) {
             LOG.error(error);
@@ -256,11 +280,29 @@ public final class MappingReloader implements AutoCloseable {
       }
     }
     loggedDuplicates = java.util.Set.copyOf(duplicates);
+    refusedNames = !duplicates.isEmpty();
+    owners = java.util.Map.copyOf(winners);
     String fallback = defaultName != null && !status.containsKey(defaultName) ? null : defaultName;
     if (defaultName != null && fallback == null) {
       failures.add("--default-mapping '" + defaultName + "' is not loaded");
     }
     return MappingRegistry.of(mappings, fallback, status, failures);
+  }
+
+  /** Why {@code file}'s mapping is refused its name, naming the file that keeps it (if any). */
+  private static String clash(
+      CompiledMapping mapping, Path file, Path winner, List<Path> claimants) {
+    String others =
+        claimants.stream()
+            .filter(p -> !p.equals(file))
+            .distinct()
+            .map(Path::toString)
+            .collect(Collectors.joining(", "));
+    String head =
+        mapping.namePos() + ": duplicate mapping name '" + mapping.name() + "' (also in " + others;
+    return winner != null
+        ? head + "): " + winner + " serves it and keeps it; this one is refused"
+        : head + "): served by neither until one of them gives the name up";
   }
 
   private Map<Path, String> digests() {
@@ -276,7 +318,12 @@ public final class MappingReloader implements AutoCloseable {
         try {
           out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
         } catch (IOException e) {
-          // Mid-swap a file can vanish for an instant; the next poll sees the new one.
+          if (BoundedFiles.refused(e)) {
+            // A FIFO, a device or a file on a hung mount: loaded as a change, so that its
+            // refusal is reported (its read is refused too) instead of the file being ignored.
+            out.put(file, "refused: " + BoundedFiles.reason(e));
+          }
+          // Otherwise, mid-swap a file can vanish for an instant; the next poll sees the new one.
         }
       }
     }

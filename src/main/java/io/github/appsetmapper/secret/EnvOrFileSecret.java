@@ -12,11 +12,16 @@ public final class EnvOrFileSecret implements SecretSource {
 
   @Override
   public String value() throws SecretUnavailableException {
+    return value(FileSecret.MOST);
+  }
+
+  @Override
+  public String value(java.time.Duration within) throws SecretUnavailableException {
     if (env.isSet()) {
       return env.value();
     }
     try {
-      return file.value();
+      return file.value(within);
     } catch (SecretUnavailableException e) {
       // Both places were looked at: say so, so that either can be fixed.
       throw new SecretUnavailableException(

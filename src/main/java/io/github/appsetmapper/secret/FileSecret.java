@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
+import java.time.Duration;
 
 /**
  * A secret in a file, re-read when its modification time or size changes, so a rotated Kubernetes
@@ -13,6 +14,9 @@ import java.nio.file.attribute.BasicFileAttributes;
  * surrounding white space, CR LF included, are not part of the value.
  */
 public final class FileSecret implements SecretSource {
+  /** The longest a request waits for a secret file, whatever its deadline leaves. */
+  static final Duration MOST = Duration.ofSeconds(10);
+
   private final Path path;
   private final HeldValue held;
   private volatile Snapshot snapshot;
@@ -26,27 +30,40 @@ public final class FileSecret implements SecretSource {
 
   @Override
   public String value() throws SecretUnavailableException {
+    return value(MOST);
+  }
+
+  @Override
+  public String value(Duration within) throws SecretUnavailableException {
+    Duration bound = within.compareTo(MOST) < 0 ? within : MOST;
     try {
-      BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
-      Snapshot current = snapshot;
-      if (current != null
-          && current.modified == attributes.lastModifiedTime().toMillis()
-          && current.size == attributes.size()
-          && java.util.Objects.equals(current.fileKey, attributes.fileKey())) {
-        return current.value;
-      }
-      String value = held.use(BoundedFiles.readText(path, BoundedFiles.SECRET_BYTES).strip());
-      snapshot =
-          new Snapshot(
-              attributes.fileKey(),
-              attributes.lastModifiedTime().toMillis(),
-              attributes.size(),
-              value);
-      return value;
+      // Looking at the file may block as reading it does (a hung mount): both within the bound.
+      return BoundedFiles.within(bound, this::current);
     } catch (IOException e) {
       throw new SecretUnavailableException(
           "cannot read " + describe() + ": " + BoundedFiles.reason(e));
     }
+  }
+
+  private String current() throws IOException {
+    Path real = BoundedFiles.regularFile(path);
+    BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
+    Snapshot now = snapshot;
+    if (now != null
+        && now.modified == attributes.lastModifiedTime().toMillis()
+        && now.size == attributes.size()
+        && java.util.Objects.equals(now.fileKey, attributes.fileKey())) {
+      return now.value;
+    }
+    String value =
+        held.use(BoundedFiles.text(BoundedFiles.readNow(real, BoundedFiles.SECRET_BYTES)).strip());
+    snapshot =
+        new Snapshot(
+            attributes.fileKey(),
+            attributes.lastModifiedTime().toMillis(),
+            attributes.size(),
+            value);
+    return value;
   }
 
   @Override

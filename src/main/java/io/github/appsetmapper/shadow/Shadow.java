@@ -81,7 +81,8 @@ public final class Shadow implements Shadowing, AutoCloseable {
     this.redactor = redactor;
     this.errors = new ErrorAnswers(redactor);
     this.enrich = enrich;
-    this.differences = new Differences(settings.keep());
+    // A quarter of the shadow's own budget: what candidates keep never reaches the live share.
+    this.differences = new Differences(settings.keep(), settings.memoryBudget() / 4);
     loaded.mappings().forEach(m -> candidates.put(m.name(), m));
     for (Problem p : loaded.problems()) {
       problems.add(redactor.redact(p.toString()));

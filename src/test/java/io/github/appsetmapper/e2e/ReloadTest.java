@@ -265,7 +265,9 @@ class ReloadTest {
           dir.resolve("c.yaml")
               + ":1:7 name: duplicate mapping name 'a' (also in "
               + dir.resolve("a.yaml")
-              + ")";
+              + "): "
+              + dir.resolve("a.yaml")
+              + " serves it and keeps it; this one is refused";
       assertThat(logs.lines().stream().filter(l -> !l.startsWith("mapping=")))
           .containsExactly(
               "loaded new file " + dir.resolve("b.yaml") + ": b",
@@ -276,5 +278,83 @@ class ReloadTest {
       assertThat(getparams("a")).contains("one");
       assertThat(call("/mappings", "GET")).contains("duplicate mapping name");
     }
+  }
+
+  /**
+   * A new file claiming a served name never takes it over, whichever sorts first: the file serving
+   * it keeps it, the newcomer is refused and named (log, /mappings, reload metric); once the owner
+   * is gone the newcomer serves.
+   */
+  @Test
+  void aNewFileReusingAServedNameIsRefusedWhateverTheOrder(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("b.yaml"), mapping("x", "from b"));
+    serve(dir);
+    assertThat(getparams("x"))
+        .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"from b\"}]}}");
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      // Would answer 200 with no rows: Argo CD would delete every Application of x.
+      Files.writeString(
+          dir.resolve("a.yaml"), "name: x\nfilter: \"false\"\nparameters: {greeting: \"'a'\"}\n");
+      assertThat(reloader.reloadIfChanged()).isTrue();
+
+      assertThat(getparams("x")).contains("from b");
+      String refusal =
+          dir.resolve("a.yaml")
+              + ":1:7 name: duplicate mapping name 'x' (also in "
+              + dir.resolve("b.yaml")
+              + "): "
+              + dir.resolve("b.yaml")
+              + " serves it and keeps it; this one is refused";
+      assertThat(logs.lines()).contains(refusal);
+      assertThat(call("/mappings", "GET"))
+          .contains(dir.resolve("a.yaml") + ":1:7 name: duplicate mapping name")
+          .contains(dir.resolve("b.yaml") + " serves it and keeps it; this one is refused");
+      assertThat(metrics.scrape())
+          .containsPattern("appset_mapper_reloads_total\\{result=\"error\"\\} 1");
+    }
+
+    Files.delete(dir.resolve("b.yaml"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("x")).isEqualTo("200 {\"output\":{\"parameters\":[]}}");
+  }
+
+  /**
+   * A mapping moved to another file in one swap (b.yaml renamed c.yaml) serves on; two new files
+   * claiming a name nobody serves are both refused, naming each other.
+   */
+  @Test
+  void aRenamedFileServesOnAndTwoNewcomersForOneNameAreBothRefused(@TempDir Path dir)
+      throws Exception {
+    Files.writeString(dir.resolve("b.yaml"), mapping("x", "moved"));
+    serve(dir);
+    Files.move(dir.resolve("b.yaml"), dir.resolve("c.yaml"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("x")).contains("moved");
+
+    Files.writeString(dir.resolve("d.yaml"), mapping("y", "one"));
+    Files.writeString(dir.resolve("e.yaml"), mapping("y", "two"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("y")).startsWith("404 ");
+    assertThat(call("/mappings", "GET"))
+        .contains(dir.resolve("d.yaml") + ":1:7 name: duplicate mapping name")
+        .contains("(also in " + dir.resolve("e.yaml") + "): served by neither")
+        .contains("served by neither");
+    assertThat(getparams("x")).contains("moved");
+  }
+
+  /** A FIFO among the mapping files (nobody writes it) never holds the reloader. */
+  @Test
+  void aFifoInTheMappingsDirectoryDoesNotHoldTheReloader(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    Process mkfifo = new ProcessBuilder("mkfifo", dir.resolve("z.yaml").toString()).start();
+    assertThat(mkfifo.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(mkfifo.exitValue()).isZero();
+    replace(dir.resolve("a.yaml"), mapping("a", "two"));
+
+    assertThat(reloader.reloadIfChanged()).isTrue();
+
+    assertThat(getparams("a")).contains("two");
   }
 }

@@ -3,7 +3,6 @@ package io.github.appsetmapper.upstream.tls;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -146,7 +145,9 @@ public final class TlsContexts {
 
   private static String read(Path file, TlsSettings settings) throws RequestFailure {
     try {
-      return Files.readString(file, StandardCharsets.US_ASCII);
+      // Bounded as every file read is: a FIFO or a hung mount never holds the request.
+      return io.github.appsetmapper.files.BoundedFiles.readText(
+          file, io.github.appsetmapper.files.BoundedFiles.SECRET_BYTES);
     } catch (IOException e) {
       throw unreadable(file, settings, e);
     }
