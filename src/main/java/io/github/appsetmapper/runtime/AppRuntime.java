@@ -74,7 +74,7 @@ public final class AppRuntime implements AutoCloseable {
     this.tracing =
         transport == null
             ? GetparamsTracing.OFF
-            : Tracings.fromEnvironment(builder.tracing, redactor, metrics);
+            : Tracings.fromEnvironment(builder.tracing, redactor, this::metrics);
     if (transport == null) {
       this.engine = null;
     } else {

@@ -2,6 +2,7 @@ package io.github.appsetmapper.tracing;
 
 import io.github.appsetmapper.metrics.Metrics;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 /**
  * Spans handed to the export queue and not yet through the exporter. Kept below the queue's size,
@@ -9,9 +10,10 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Backlog {
   private final AtomicLong waiting = new AtomicLong();
-  private final Metrics metrics;
+  // Asked for when a span is dropped: the runtime makes its metrics on first use.
+  private final Supplier<Metrics> metrics;
 
-  Backlog(Metrics metrics) {
+  Backlog(Supplier<Metrics> metrics) {
     this.metrics = metrics;
   }
 
@@ -36,7 +38,7 @@ final class Backlog {
   /** {@code spans} dropped, and why: {@code queue_full}, {@code export_failed}. */
   void dropped(String reason, long spans) {
     try {
-      metrics.tracesDropped(reason, spans);
+      metrics.get().tracesDropped(reason, spans);
     } catch (RuntimeException e) {
       // Bookkeeping never fails a getparams.
     }

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 /**
@@ -50,7 +51,7 @@ final class OtelTracing implements GetparamsTracing {
     this.values = new SpanValues(redactor);
   }
 
-  static OtelTracing start(Map<String, String> env, Redactor redactor, Metrics metrics) {
+  static OtelTracing start(Map<String, String> env, Redactor redactor, Supplier<Metrics> metrics) {
     Map<String, String> given = new HashMap<>();
     env.forEach(
         (name, value) -> {

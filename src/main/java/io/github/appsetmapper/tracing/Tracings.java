@@ -5,6 +5,7 @@ import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.secret.Redactor;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Whether to trace, from the standard {@code OTEL_*} variables. With none set (or {@code
@@ -35,7 +36,7 @@ public final class Tracings {
    * @throws IllegalArgumentException naming the variable, when the configuration is wrong
    */
   public static GetparamsTracing fromEnvironment(
-      Map<String, String> env, Redactor redactor, Metrics metrics) {
+      Map<String, String> env, Redactor redactor, Supplier<Metrics> metrics) {
     if (!wanted(env)) {
       return GetparamsTracing.OFF;
     }

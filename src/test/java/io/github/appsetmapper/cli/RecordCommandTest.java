@@ -253,8 +253,11 @@ class RecordCommandTest {
       CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "one fails");
       assertThat(result.exit()).as(result.err()).isZero();
       String test = Files.readString(dir.resolve("rows.test.yaml"));
-      // The listing is always made; every enrich call may or may not be.
-      assertThat(test.split("optional: true", -1)).hasSize(stub.calls() - 1 + 1);
+      // The listing is always made; every enrich call recorded may or may not be made again.
+      // (How many enrich calls the recording run made depends on timing: count what it wrote.)
+      int exchanges = test.split("- request:", -1).length - 1;
+      assertThat(exchanges).isGreaterThanOrEqualTo(3);
+      assertThat(test.split("optional: true", -1)).hasSize(exchanges - 1 + 1);
       assertThat(test.indexOf("optional: true")).isGreaterThan(test.indexOf("/rows\n"));
       for (int run = 0; run < 3; run++) {
         assertThat(CliTest.run("test", dir.resolve("rows.test.yaml").toString()).out())

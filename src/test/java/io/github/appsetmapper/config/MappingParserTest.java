@@ -13,9 +13,9 @@ import org.junit.jupiter.api.Test;
 class MappingParserTest {
 
   private static final String KNOWN_TOP_KEYS =
-      "allowedHosts, concurrency, deadline, defaults, description, distinctBy, enrich, filter,"
-          + " input, inputAdditional, keepTypes, key, limit, list, maxDrop, minItems, name, parameters,"
-          + " secrets, sortBy, sortOrder, vars, version";
+      "allowedHosts, concurrency, deadline, defaults, description, distinctBy, enrich, explode,"
+          + " filter, input, inputAdditional, keepTypes, key, label, let, limit, list, maxDrop,"
+          + " minItems, name, parameters, secrets, sortBy, sortOrder, vars, version";
 
   private static List<MappingSpec> parse(String yaml) throws MappingException {
     return MappingParser.parse("m.yaml", yaml);

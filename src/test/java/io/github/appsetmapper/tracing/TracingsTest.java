@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 class TracingsTest {
   @Test
   void offUnlessAnOtelVariableAsksForTraces() {
-    assertThat(Tracings.fromEnvironment(Map.of(), new Redactor(), new Metrics()))
+    assertThat(Tracings.fromEnvironment(Map.of(), new Redactor(), Metrics::new))
         .isSameAs(GetparamsTracing.OFF);
     assertThat(Tracings.wanted(Map.of("PATH", "/usr/bin", "OTEL_SERVICE_NAME", " "))).isFalse();
     assertThat(Tracings.wanted(Map.of("OTEL_SERVICE_NAME", "x", "OTEL_SDK_DISABLED", "true")))
@@ -29,7 +29,7 @@ class TracingsTest {
     assertThatThrownBy(
             () ->
                 Tracings.fromEnvironment(
-                    Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), new Redactor(), new Metrics()))
+                    Map.of("OTEL_EXPORTER_OTLP_PROTOCOL", "grpc"), new Redactor(), Metrics::new))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("OTEL_EXPORTER_OTLP_PROTOCOL=grpc")
         .hasMessageContaining("http/protobuf");
@@ -40,7 +40,7 @@ class TracingsTest {
     assertThatThrownBy(
             () ->
                 Tracings.fromEnvironment(
-                    Map.of("OTEL_TRACES_SAMPLER", "sometimes"), new Redactor(), new Metrics()))
+                    Map.of("OTEL_TRACES_SAMPLER", "sometimes"), new Redactor(), Metrics::new))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageStartingWith("tracing (OTEL_* variables): ")
         .hasMessageContaining("sometimes");
