@@ -324,7 +324,7 @@ final class EnrichStage {
                                 .render(
                                     enrich.request(), Scopes.page(requestScope, number, cursor)),
                         scope,
-                        page -> page.rows(enrich.rows(), "select").size()),
+                        page -> page.elements(enrich.rows(), "select")),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

@@ -163,6 +163,21 @@ final class Page {
   }
 
   /**
+   * How many elements this page holds for {@code path} ({@link RowPath#elements}): what a total, a
+   * page count or a page size counts, never the rows the path selects.
+   */
+  synchronized int elements(RowPath path, String field) throws RequestFailure {
+    rows(path, field);
+    try {
+      return path.elements(data());
+    } catch (RowPath.Missing e) {
+      owner.refused("missing-container");
+      throw RequestFailure.of(
+          request, field + " '" + path.path().getPath() + "': " + e.getMessage());
+    }
+  }
+
+  /**
    * With {@code list.entries}: each object {@code objects} selects gives one row per entry and per
    * match of {@code each} on the entry's value, {@code {key, value}}, in document order. What
    * {@code objects} selects must be objects: a list is an error, never its elements as entries.
@@ -232,12 +247,12 @@ final class Page {
     return body;
   }
 
-  /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
   /** Upstream text as an error may quote it: redacted whole, then cut. */
   String excerpt(String upstreamText) {
     return owner.excerpt(upstreamText);
   }
 
+  /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
   void refusedBy(String reason) {
     owner.refused(reason);
   }
