@@ -38,6 +38,7 @@ final class Page {
   private final UpstreamRequest request;
   private final UpstreamResponse response;
   private final BodyFormat format;
+  private final boolean textWhenNotJson;
   private final Owner owner;
   private boolean parsed;
   private Object document;
@@ -45,10 +46,15 @@ final class Page {
   private RequestFailure failure;
   private final Map<RowPath, List<Object>> rows = new IdentityHashMap<>();
 
+  /**
+   * @param format as the request states it; null when it states none (JSON, and text where {@link
+   *     #lenient} reads a body that is not JSON)
+   */
   Page(UpstreamRequest request, UpstreamResponse response, BodyFormat format, Owner owner) {
     this.request = request;
     this.response = response;
-    this.format = format;
+    this.format = format == null ? BodyFormat.JSON : format;
+    this.textWhenNotJson = format == null;
     this.owner = owner;
   }
 
@@ -95,9 +101,10 @@ final class Page {
   }
 
   /**
-   * The body as a {@code value}, {@code failWhen} or {@code until} sees it: JSON when it is JSON,
-   * else text; null when empty (HEAD, 204). A request that says its {@code format} (YAML, text)
-   * gets its body in that format or an error, never something else.
+   * The body as a {@code value}, {@code failWhen}, {@code until} or a whole-body enrich sees it:
+   * null when empty (HEAD, 204); without a stated {@code format}, JSON when it is JSON, else text.
+   * A request that states its {@code format} ({@code json} too) gets its body in that format or the
+   * error {@link #json} gives, never something else: JSON means JSON however the body is read.
    */
   synchronized Object lenient() throws RequestFailure {
     parse();
@@ -110,7 +117,7 @@ final class Page {
     if (refusal == null) {
       return document;
     }
-    if (format == BodyFormat.JSON && refusal.kind() == JsonRefusal.Kind.SYNTAX) {
+    if (textWhenNotJson && refusal.kind() == JsonRefusal.Kind.SYNTAX) {
       return new String(response.body(), StandardCharsets.UTF_8);
     }
     throw refused(refusal);
