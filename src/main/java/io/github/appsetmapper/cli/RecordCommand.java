@@ -105,8 +105,8 @@ final class RecordCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PrintWriter stdout = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = Terminal.out(spec);
+    PrintWriter err = Terminal.err(spec);
     if (AppSetOption.refused(appSet, err)) {
       return ExitCode.USAGE;
     }

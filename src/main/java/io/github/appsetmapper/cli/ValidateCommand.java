@@ -44,7 +44,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws java.io.IOException {
-    var err = spec.commandLine().getErr();
+    var err = Terminal.err(spec);
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
       return ExitCode.USAGE;
@@ -73,7 +73,7 @@ final class ValidateCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.FAILED;
     }
-    var out = spec.commandLine().getOut();
+    var out = Terminal.out(spec);
     for (CompiledMapping mapping : result.mappings()) {
       out.println(
           "ok "
