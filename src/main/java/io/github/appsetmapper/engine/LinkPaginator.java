@@ -81,9 +81,11 @@ final class LinkPaginator implements Paginator {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
         throw RequestFailure.of(
             current,
-            "next page on another host '"
-                + uri.getHost()
-                + "' refused; list it in allowedHosts to follow it");
+            "next page on another origin '"
+                + uri.getScheme()
+                + "://"
+                + uri.getAuthority()
+                + "' refused; list its host in allowedHosts to follow it");
       }
       // Like a redirect, a link to another origin (or from https to http) never gets the
       // request's credentials; a listing that needs them there is refused instead.
