@@ -399,10 +399,10 @@ final class ServeCommand implements Callable<Integer> {
           replay);
     }
     LOG.info(
-        "appset-mapper listening on {}:{} with {} mapping(s): {}",
+        "appset-mapper listening on {}:{} with {}: {}",
         host,
         server.port(),
-        latest.get().names().size(),
+        io.github.appsetmapper.text.Plural.of(latest.get().names().size(), "mapping"),
         String.join(", ", latest.get().names()));
     stopped.await();
     return 0;

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.explain;
 
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.text.Printable;
 import java.util.Locale;
 
@@ -84,7 +85,7 @@ final class ExplainText {
       }
     }
 
-    out.append("\nparameters: ").append(report.rows().size()).append(" row(s)\n");
+    out.append("\nparameters: ").append(Plural.of(report.rows().size(), "row")).append('\n');
     for (ExplainReport.RowParameters row : report.rows()) {
       out.append("  row ").append(row.row()).append(":\n");
       row.parameters()
