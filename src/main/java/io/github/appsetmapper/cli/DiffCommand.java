@@ -119,8 +119,8 @@ final class DiffCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = Terminal.out(spec);
+    PrintWriter err = Terminal.err(spec);
     try {
       return diff(out, err);
     } finally {

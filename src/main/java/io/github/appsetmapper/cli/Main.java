@@ -31,7 +31,26 @@ public final class Main implements Runnable {
   static CommandLine commandLine() {
     return new CommandLine(new Main())
         .setCaseInsensitiveEnumValuesAllowed(true)
+        .setParameterExceptionHandler(Main::usageError)
         .setExecutionExceptionHandler(Main::unexpected);
+  }
+
+  /**
+   * A command line picocli cannot read: its one line (escaped: it quotes what was typed), picocli's
+   * suggestion when it has one, and where the usage is; never the whole usage after it, which
+   * buries the line that says what was wrong.
+   */
+  private static int usageError(CommandLine.ParameterException e, String[] args) {
+    CommandLine command = e.getCommandLine();
+    var err = Terminal.of(command.getErr());
+    err.println(e.getMessage());
+    if (e instanceof CommandLine.UnmatchedArgumentException unmatched
+        && !unmatched.getSuggestions().isEmpty()) {
+      err.println("did you mean " + String.join(" or ", unmatched.getSuggestions()) + "?");
+    }
+    err.println("see '" + command.getCommandSpec().qualifiedName() + " --help'");
+    err.flush();
+    return ExitCode.USAGE;
   }
 
   /**
@@ -39,7 +58,7 @@ public final class Main implements Runnable {
    * and code; this is for the rest, whose trace is for us ({@link #TRACE_ENV}).
    */
   private static int unexpected(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
-    var err = command.getErr();
+    var err = Terminal.of(command.getErr());
     String message =
         e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
     err.println(

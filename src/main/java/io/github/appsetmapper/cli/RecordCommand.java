@@ -20,6 +20,7 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.secret.SecretUnavailableException;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.net.ProxySettings;
@@ -105,8 +106,8 @@ final class RecordCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    PrintWriter stdout = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter stdout = Terminal.out(spec);
+    PrintWriter err = Terminal.err(spec);
     if (AppSetOption.refused(appSet, err)) {
       return ExitCode.USAGE;
     }
@@ -215,10 +216,10 @@ final class RecordCommand implements Callable<Integer> {
               + "' into "
               + testFile
               + ": "
-              + calls.size()
-              + " upstream call(s); the mapping answered "
+              + Plural.of(calls.size(), "upstream call")
+              + "; the mapping answered "
               + (error == null
-                  ? parameters.size() + " parameter map(s)"
+                  ? Plural.of(parameters.size(), "parameter map")
                   : error.status() + ": " + scrubber.answer(error.message())));
       scrubber.notes().forEach(note -> err.println("note: " + note));
       return ExitCode.OK;

@@ -95,8 +95,8 @@ final class RunCommand implements Callable<Integer> {
   @Override
   @SuppressWarnings("unchecked")
   public Integer call() throws Exception {
-    var out = spec.commandLine().getOut();
-    var err = spec.commandLine().getErr();
+    var out = Terminal.out(spec);
+    var err = Terminal.err(spec);
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
       return ExitCode.USAGE;

@@ -249,7 +249,7 @@ final class ServeCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     logFormat.apply();
-    var err = spec.commandLine().getErr();
+    var err = Terminal.err(spec);
     String outOfRange = checkFlags();
     if (outOfRange != null) {
       err.println("error: " + outOfRange);
@@ -405,10 +405,10 @@ final class ServeCommand implements Callable<Integer> {
           replay);
     }
     LOG.info(
-        "appset-mapper listening on {}:{} with {} mapping(s): {}",
+        "appset-mapper listening on {}:{} with {}: {}",
         host,
         server.port(),
-        latest.get().names().size(),
+        io.github.appsetmapper.text.Plural.of(latest.get().names().size(), "mapping"),
         String.join(", ", latest.get().names()));
     stopped.await();
     return 0;
@@ -426,7 +426,7 @@ final class ServeCommand implements Callable<Integer> {
         .size("--memory-budget", memoryBudget, FlagChecks.MI, FlagChecks.TI)
         .size("--webhook-max-body-bytes", webhookMaxBodyBytes, 1, 64 * FlagChecks.MI)
         .duration("--reload-interval", reloadInterval, Duration.ofMillis(100), Duration.ofHours(1))
-        .duration("--drain-delay", drainDelay, Duration.ofMillis(1), Duration.ofMinutes(10))
+        .duration("--drain-delay", drainDelay, Duration.ZERO, Duration.ofMinutes(10))
         .duration("--grace-period", gracePeriod, Duration.ofMillis(1), Duration.ofMinutes(10))
         .duration("--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24))
         .duration("--read-timeout", readTimeout, Duration.ofMillis(100), Duration.ofHours(1))

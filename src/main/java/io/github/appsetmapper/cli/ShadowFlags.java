@@ -47,7 +47,7 @@ final class ShadowFlags {
       paramLabel = "PERCENT",
       description =
           "Skip a candidate, or a call of its own, to a host whose rate-limit headers left less"
-              + " than this share of its limit (default ${DEFAULT-VALUE}; 0% never skips).")
+              + " than this share of its limit (default 20%%; 0%% never skips).")
   String minHeadroom;
 
   private ShadowSettings settings;

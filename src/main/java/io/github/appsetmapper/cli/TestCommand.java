@@ -59,8 +59,8 @@ final class TestCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws java.io.IOException {
-    PrintWriter out = spec.commandLine().getOut();
-    PrintWriter err = spec.commandLine().getErr();
+    PrintWriter out = Terminal.out(spec);
+    PrintWriter err = Terminal.err(spec);
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
       return ExitCode.USAGE;

@@ -10,6 +10,7 @@ import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.runtime.AppRuntime;
+import io.github.appsetmapper.text.Plural;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws java.io.IOException {
-    var err = spec.commandLine().getErr();
+    var err = Terminal.err(spec);
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
       return ExitCode.USAGE;
@@ -73,7 +74,7 @@ final class ValidateCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.FAILED;
     }
-    var out = spec.commandLine().getOut();
+    var out = Terminal.out(spec);
     for (CompiledMapping mapping : result.mappings()) {
       out.println(
           "ok "
@@ -82,7 +83,7 @@ final class ValidateCommand implements Callable<Integer> {
               + mapping.name()
               + (mapping.description() == null ? "" : " - " + mapping.description().strip()));
     }
-    out.println(result.mappings().size() + " mapping(s) valid");
+    out.println(Plural.of(result.mappings().size(), "mapping") + " valid");
     out.flush();
     return ExitCode.OK;
   }

@@ -12,7 +12,9 @@ import java.util.Set;
  * errors ({@code list}, {@code enrich.front}). {@code acceptStatus}: the 2xx statuses besides 200
  * and 203 that are complete answers. {@code settings}: how its calls are made (retries, TLS, the
  * cache policy), as every call of it carries them; its auth is rendered per call from {@code auth}.
- * {@code format}: how its answers are read (JSON unless the request says otherwise).
+ * {@code format}: how its answers are read as the request states it; null when it states none:
+ * JSON, except that where an expression or a whole-body enrich reads {@code response.body} a body
+ * that is not JSON is its text. A stated {@code json} is JSON wherever the body is read.
  */
 public record CompiledRequest(
     String step,
@@ -44,7 +46,7 @@ public record CompiledRequest(
     private CompiledExpression failWhen;
     private Set<Integer> acceptStatus;
     private CallSettings settings;
-    private BodyFormat format = BodyFormat.JSON;
+    private BodyFormat format;
 
     private Builder() {}
 
@@ -104,7 +106,7 @@ public record CompiledRequest(
     }
 
     public Builder format(BodyFormat value) {
-      this.format = value == null ? BodyFormat.JSON : value;
+      this.format = value;
       return this;
     }
 

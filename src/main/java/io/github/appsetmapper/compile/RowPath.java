@@ -35,14 +35,22 @@ public final class RowPath {
   private static final Configuration PATHS =
       JsonPaths.CONFIGURATION.addOptions(Option.AS_PATH_LIST);
 
+  /**
+   * Where a page's elements are: the list the first walk ({@code [*]}, a filter, a slice) or deep
+   * scan of the path iterates, reached by {@code prefix} (null: the body itself).
+   */
+  private record Elements(JsonPath prefix) {}
+
   private final JsonPath path;
   private final boolean missingIsEmpty;
   private final List<Check> checks;
+  private final Elements elements;
 
-  private RowPath(JsonPath path, boolean missingIsEmpty, List<Check> checks) {
+  private RowPath(JsonPath path, boolean missingIsEmpty, List<Check> checks, Elements elements) {
     this.path = path;
     this.missingIsEmpty = missingIsEmpty;
     this.checks = checks;
+    this.elements = elements;
   }
 
   /**
@@ -62,8 +70,14 @@ public final class RowPath {
       written = path.getPath();
     }
     List<Check> checks = new ArrayList<>();
+    Elements elements = null;
     if (tokens != null && !path.isDefinite()) {
       for (JsonPaths.Token token : tokens) {
+        if (elements == null
+            && (token.step() == JsonPaths.Step.WALK || token.step() == JsonPaths.Step.SCAN)) {
+          String prefix = written.substring(0, token.start()).strip();
+          elements = new Elements(prefix.equals("$") ? null : JsonPath.compile(prefix));
+        }
         if (token.step() == JsonPaths.Step.SCAN) {
           if (!missingIsEmpty) {
             throw new IllegalArgumentException(
@@ -79,7 +93,7 @@ public final class RowPath {
         checks.add(new Check(prefix.equals("$") ? null : JsonPath.compile(prefix), token));
       }
     }
-    return new RowPath(path, missingIsEmpty, List.copyOf(checks));
+    return new RowPath(path, missingIsEmpty, List.copyOf(checks), elements);
   }
 
   public JsonPath path() {
@@ -121,6 +135,37 @@ public final class RowPath {
       return new ArrayList<>(values);
     }
     return selected == null ? List.of() : List.of(selected);
+  }
+
+  /**
+   * How many elements a page holds, the one count pagination compares with {@code X-Total}, {@code
+   * X-Total-Pages}'s pages and {@code size}: the elements of the list the path starts from (its
+   * first {@code [*]}, filter, slice or deep scan), never the path's matches, which a path that
+   * descends into each element ({@code $[*].tags[*]}) makes more or fewer. A definite path counts
+   * the elements of the list it names, or one value. Call after {@link #rows}, which checks the
+   * containers.
+   */
+  public int elements(Object document) throws Missing {
+    if (path.isDefinite()) {
+      Object value = read(path, document);
+      if (value == null) {
+        throw new Missing("found nothing");
+      }
+      return value instanceof List<?> values ? values.size() : 1;
+    }
+    if (elements == null) {
+      // Only names ($['a','b']) or a path not understood: each match is an element.
+      return rows(document).size();
+    }
+    int count = 0;
+    for (Object node : nodes(elements.prefix(), document)) {
+      if (node instanceof List<?> list) {
+        count += list.size();
+      } else if (node != null) {
+        count++;
+      }
+    }
+    return count;
   }
 
   /**

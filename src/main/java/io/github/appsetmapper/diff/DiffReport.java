@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.text.Plural;
 import java.util.List;
 
 /** Every mapping of the two versions, compared; the counts a summary line and a CI gate read. */
@@ -29,19 +30,18 @@ public record DiffReport(String before, String after, List<MappingDiff> mappings
     return mappings.stream().mapToInt(m -> m.inputs().size()).sum();
   }
 
-  /** {@code 2 mapping(s), 5 input(s): 1 added, 3 removed, 2 changed, 0 error(s)}. */
+  /** {@code 2 mappings, 5 inputs: 1 added, 3 removed, 2 changed, 0 errors}. */
   public String summary() {
-    return mappings.size()
-        + " mapping(s), "
-        + inputs()
-        + " input(s): "
+    return Plural.of(mappings.size(), "mapping")
+        + ", "
+        + Plural.of(inputs(), "input")
+        + ": "
         + added()
         + " added, "
         + removed()
         + " removed, "
         + changedRows()
         + " changed, "
-        + errors()
-        + " error(s)";
+        + Plural.of(errors(), "error");
   }
 }

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.text.Plural;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,15 +45,15 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
         int removed = i.rows().removed().size();
         int old = i.rows().oldRows();
         if (failOnRemoved && removed > 0) {
-          out.add(m.name() + " " + i.label() + ": " + removed + " row(s) removed");
+          out.add(m.name() + " " + i.label() + ": " + Plural.of(removed, "row") + " removed");
         } else if (maxRemovedCount != null && removed > maxRemovedCount) {
           out.add(
               m.name()
                   + " "
                   + i.label()
                   + ": "
-                  + removed
-                  + " row(s) removed, over "
+                  + Plural.of(removed, "row")
+                  + " removed, over "
                   + maxRemovedCount);
         } else if (maxRemovedPercent != null
             && old > 0
@@ -64,8 +65,8 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
                   + ": "
                   + removed
                   + " of "
-                  + old
-                  + " row(s) removed, over "
+                  + Plural.of(old, "row")
+                  + " removed, over "
                   + maxRemovedPercent
                   + "%");
         }

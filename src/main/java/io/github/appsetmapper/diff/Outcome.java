@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.text.Plural;
 import java.util.List;
 import java.util.Map;
 
@@ -23,6 +24,6 @@ public record Outcome(List<Map<String, Object>> rows, int status, String error) 
 
   /** {@code 12 rows} or {@code error 502: ...}. */
   public String describe() {
-    return failed() ? "error " + status + ": " + error : rows.size() + " row(s)";
+    return failed() ? "error " + status + ": " + error : Plural.of(rows.size(), "row");
   }
 }

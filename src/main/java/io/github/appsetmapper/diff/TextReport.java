@@ -1,6 +1,7 @@
 package io.github.appsetmapper.diff;
 
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.text.Printable;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
@@ -112,16 +113,6 @@ public final class TextReport {
 
   /** Control characters (and DEL, and the C1 range) written as {@code \\uXXXX}. */
   static String safe(String text) {
-    StringBuilder out = new StringBuilder(text.length());
-    text.codePoints()
-        .forEach(
-            c -> {
-              if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == 0x2028 || c == 0x2029) {
-                out.append(String.format("\\u%04x", c));
-              } else {
-                out.appendCodePoint(c);
-              }
-            });
-    return out.toString();
+    return Printable.escape(text);
   }
 }

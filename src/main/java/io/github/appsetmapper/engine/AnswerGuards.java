@@ -1,6 +1,7 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 
@@ -23,8 +24,8 @@ final class AnswerGuards {
     if (rows < mapping.minItems()) {
       throw RequestFailure.guard(
           "the answer has "
-              + rows
-              + " rows, fewer than minItems ("
+              + Plural.of(rows, "row")
+              + ", fewer than minItems ("
               + mapping.minItems()
               + "); refused so that Argo CD keeps its Applications");
     }

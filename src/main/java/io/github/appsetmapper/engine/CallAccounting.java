@@ -1,6 +1,7 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.cache.MemoryBudget;
 import io.github.appsetmapper.upstream.cache.SharedCalls;
 import io.github.appsetmapper.upstream.call.Deadline;
@@ -148,7 +149,7 @@ final class CallAccounting implements Page.Owner {
   void holdRows(String step, UpstreamRequest call, int rows) throws RequestFailure {
     long bytes = (long) rows * ROW_BYTES;
     try {
-      held.reserve(bytes, call, rows + " rows (about " + bytes + " bytes)");
+      held.reserve(bytes, call, Plural.of(rows, "row") + " (about " + bytes + " bytes)");
     } catch (RequestFailure e) {
       throw e.inStep(step);
     }

@@ -15,12 +15,16 @@ final class CursorPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Cursor cursor;
   private final Scope scope;
+  private final ElementCount elements;
   private String last;
+  private long elementsSoFar;
 
-  CursorPaginator(PageSource source, CompiledPaginate.Cursor cursor, Scope scope) {
+  CursorPaginator(
+      PageSource source, CompiledPaginate.Cursor cursor, Scope scope, ElementCount elements) {
     this.source = source;
     this.cursor = cursor;
     this.scope = scope;
+    this.elements = elements;
   }
 
   @Override
@@ -35,19 +39,25 @@ final class CursorPaginator implements Paginator {
 
   @Override
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
-    if (cursor.until() != null
-        && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope))) {
-      return null;
-    }
-    String after = Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
+    elementsSoFar += elements.elements(page);
+    boolean until =
+        cursor.until() != null
+            && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope));
+    String after =
+        until ? null : Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
     if (after == null) {
       String more =
           PageSignals.of(page, false)
-              .more(page, number, -1, uri -> PageSignals.pageParameter(uri, "page", 1));
+              .more(page, number, elementsSoFar, uri -> PageSignals.pageParameter(uri, "page", 1));
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(
-            page.request(), "the listing ends at page " + number + " (no cursor) while " + more);
+            page.request(),
+            "the listing ends at page "
+                + number
+                + (until ? " ('until' is true)" : " (no cursor)")
+                + " while "
+                + more);
       }
       return null;
     }

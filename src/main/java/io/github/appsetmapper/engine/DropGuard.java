@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
@@ -171,8 +172,8 @@ public final class DropGuard {
     if (before != null && maxDrop.refuses(before, rows)) {
       throw RequestFailure.guard(
           "the answer has "
-              + rows
-              + " rows, "
+              + Plural.of(rows, "row")
+              + ", "
               + (before - rows)
               + " fewer than the last good answer ("
               + before

@@ -46,8 +46,9 @@ final class EnrichStage {
   private record Outcome(List<Row> rows) {}
 
   /**
-   * What one request gave: a value, or {@code missing} (404/410, a select that found nothing, a
-   * null value) and why; {@code request} the first page's.
+   * What one request gave: a value, or {@code missing} (404/410, a JSON null body, a definite
+   * select that found nothing or null, a null value: docs/mapping-reference.md "What missing
+   * means") and why; {@code request} the first page's.
    */
   private record Fetched(Object value, RequestFailure missing, UpstreamRequest request) {}
 
@@ -324,7 +325,7 @@ final class EnrichStage {
                                 .render(
                                     enrich.request(), Scopes.page(requestScope, number, cursor)),
                         scope,
-                        page -> page.rows(enrich.rows(), "select").size()),
+                        page -> page.elements(enrich.rows(), "select")),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {
@@ -359,6 +360,9 @@ final class EnrichStage {
           if (value == NOTHING) {
             value = null;
             missing = "select '" + enrich.select().getPath() + "' found nothing";
+          } else if (value == null) {
+            // An upstream that says null has not said "none": missing, as a null value is.
+            missing = "select '" + enrich.select().getPath() + "' is null";
           }
         }
       } else if (enrich.value() != null) {

@@ -67,8 +67,9 @@ final class Fetcher {
    * a complete answer comes alone, for the caller to judge (an enrich's 404); errors name the
    * {@code step}.
    *
-   * @param format how the pages' bodies are read: the same call read in another format is another
-   *     listing here (its answers are still shared by {@link SharedCalls})
+   * @param format how the pages' bodies are read, as the request states it (null: not stated, see
+   *     {@link Page}): the same call read in another format is another listing here (its answers
+   *     are still shared by {@link SharedCalls})
    * @param paginators a fresh paginator for each walk over the pages
    */
   List<Page> listing(

@@ -18,14 +18,20 @@ final class LinkPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.LinkHeader link;
   private final CompiledPaginate.NextUrl next;
+  private final ElementCount elements;
   private final Set<URI> fetched = new HashSet<>();
   private UpstreamRequest first;
+  private long elementsSoFar;
 
   LinkPaginator(
-      PageSource source, CompiledPaginate.LinkHeader link, CompiledPaginate.NextUrl next) {
+      PageSource source,
+      CompiledPaginate.LinkHeader link,
+      CompiledPaginate.NextUrl next,
+      ElementCount elements) {
     this.source = source;
     this.link = link;
     this.next = next;
+    this.elements = elements;
   }
 
   @Override
@@ -43,6 +49,7 @@ final class LinkPaginator implements Paginator {
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
     UpstreamRequest current = page.request();
     fetched.add(current.uri());
+    elementsSoFar += elements.elements(page);
     PageSignals signals = PageSignals.of(page, link != null);
     String target =
         link != null
@@ -51,7 +58,8 @@ final class LinkPaginator implements Paginator {
     if (target == null || target.isBlank()) {
       // The end, unless the page says more remain: a short 200 is what Argo CD must never get.
       String more =
-          signals.more(page, number, -1, uri -> PageSignals.pageParameter(uri, "page", 1));
+          signals.more(
+              page, number, elementsSoFar, uri -> PageSignals.pageParameter(uri, "page", 1));
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(
@@ -73,9 +81,11 @@ final class LinkPaginator implements Paginator {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
         throw RequestFailure.of(
             current,
-            "next page on another host '"
-                + uri.getHost()
-                + "' refused; list it in allowedHosts to follow it");
+            "next page on another origin '"
+                + uri.getScheme()
+                + "://"
+                + uri.getAuthority()
+                + "' refused; list its host in allowedHosts to follow it");
       }
       // Like a redirect, a link to another origin (or from https to http) never gets the
       // request's credentials; a listing that needs them there is refused instead.

@@ -36,7 +36,7 @@ final class ListStage {
                             run.renderer()
                                 .render(list.request(), Scopes.page(scope, number, cursor)),
                         scope,
-                        page -> page.rows(list.items(), "items").size()),
+                        page -> page.elements(list.items(), "items")),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

@@ -12,21 +12,22 @@ import java.util.Arrays;
  * cap the page size below what is asked), so the end is read, in this order, from: a {@code Link}
  * header ({@code rel="next"}: more; only {@code prev}/{@code first}/{@code last}: the last page);
  * else {@code X-Next-Page} (empty: the last page); else {@code X-Total-Pages}, {@code X-Total} or
- * {@code X-Total-Count}; else, with {@code stopOnShortPage}, a page with fewer rows than {@code
- * size}; else an empty page. A page the same as the one before (an API that clamps the page number)
+ * {@code X-Total-Count}; else, with {@code stopOnShortPage}, a page with fewer elements than {@code
+ * size}; else an empty page. Every count is of elements ({@link Page#elements}), never of the rows
+ * a path selects from them. A page the same as the one before (an API that clamps the page number)
  * is an error, not rows twice.
  */
 final class NumberedPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Numbered page;
-  private final RowCount rowCount;
-  private long rowsSoFar;
+  private final ElementCount elementCount;
+  private long elementsSoFar;
   private byte[] before;
 
-  NumberedPaginator(PageSource source, CompiledPaginate.Numbered page, RowCount rowCount) {
+  NumberedPaginator(PageSource source, CompiledPaginate.Numbered page, ElementCount elementCount) {
     this.source = source;
     this.page = page;
-    this.rowCount = rowCount;
+    this.elementCount = elementCount;
   }
 
   @Override
@@ -46,10 +47,10 @@ final class NumberedPaginator implements Paginator {
 
   @Override
   public UpstreamRequest next(Page current, int number) throws RequestFailure {
-    int rows = rowCount.rows(current);
-    rowsSoFar += rows;
+    int elements = elementCount.elements(current);
+    elementsSoFar += elements;
     byte[] body = current.response().body();
-    if (before != null && rows > 0 && Arrays.equals(before, body)) {
+    if (before != null && elements > 0 && Arrays.equals(before, body)) {
       current.refusedBy("identical-page");
       throw RequestFailure.of(
           current.request(),
@@ -62,16 +63,16 @@ final class NumberedPaginator implements Paginator {
     }
     before = body;
     PageSignals signals = PageSignals.of(current, true);
-    if (!last(signals, number, rows)) {
+    if (!last(signals, number, elements)) {
       return request(number + 1);
     }
     // A signal that more pages remain wins over the rule that chose the end: numbered pages can
     // go on. An empty page that says so contradicts itself.
-    String more = signals.more(current, number, rowsSoFar, this::numberOf);
+    String more = signals.more(current, number, elementsSoFar, this::numberOf);
     if (more == null) {
       return null;
     }
-    if (rows == 0) {
+    if (elements == 0) {
       current.refusedBy("listing-cut");
       throw RequestFailure.of(
           current.request(),
@@ -80,8 +81,13 @@ final class NumberedPaginator implements Paginator {
     return request(number + 1);
   }
 
-  /** Whether the page, the {@code number}th with {@code rows} rows, is the last. */
-  private boolean last(PageSignals signals, int number, int rows) {
+  /**
+   * Whether the page, the {@code number}th with {@code elements} elements, is the last. An empty
+   * page ends the listing unless its own next signal (a next link, {@code X-Next-Page}) says where
+   * more are: a total it contradicts ("10 elements", 6 read, and none here) is then a 502 at this
+   * page, never walked on empty page after empty page to {@code maxPages}.
+   */
+  private boolean last(PageSignals signals, int number, int elements) {
     if (signals.link("next") != null) {
       return false;
     }
@@ -93,16 +99,16 @@ final class NumberedPaginator implements Paginator {
     if (signals.nextPage() != null) {
       return signals.nextPage().isBlank();
     }
+    if (elements == 0) {
+      return true;
+    }
     if (signals.totalPages() != null) {
       return number >= signals.totalPages();
     }
     if (signals.total() != null) {
-      return rowsSoFar >= signals.total();
+      return elementsSoFar >= signals.total();
     }
-    if (page.stopOnShortPage() && page.size() != null && rows < page.size()) {
-      return true;
-    }
-    return rows == 0;
+    return page.stopOnShortPage() && page.size() != null && elements < page.size();
   }
 
   /** The page number a URL of this listing asks for, or null when it does not say. */

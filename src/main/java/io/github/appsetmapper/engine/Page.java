@@ -38,6 +38,7 @@ final class Page {
   private final UpstreamRequest request;
   private final UpstreamResponse response;
   private final BodyFormat format;
+  private final boolean textWhenNotJson;
   private final Owner owner;
   private boolean parsed;
   private Object document;
@@ -45,10 +46,15 @@ final class Page {
   private RequestFailure failure;
   private final Map<RowPath, List<Object>> rows = new IdentityHashMap<>();
 
+  /**
+   * @param format as the request states it; null when it states none (JSON, and text where {@link
+   *     #lenient} reads a body that is not JSON)
+   */
   Page(UpstreamRequest request, UpstreamResponse response, BodyFormat format, Owner owner) {
     this.request = request;
     this.response = response;
-    this.format = format;
+    this.format = format == null ? BodyFormat.JSON : format;
+    this.textWhenNotJson = format == null;
     this.owner = owner;
   }
 
@@ -95,9 +101,10 @@ final class Page {
   }
 
   /**
-   * The body as a {@code value}, {@code failWhen} or {@code until} sees it: JSON when it is JSON,
-   * else text; null when empty (HEAD, 204). A request that says its {@code format} (YAML, text)
-   * gets its body in that format or an error, never something else.
+   * The body as a {@code value}, {@code failWhen}, {@code until} or a whole-body enrich sees it:
+   * null when empty (HEAD, 204); without a stated {@code format}, JSON when it is JSON, else text.
+   * A request that states its {@code format} ({@code json} too) gets its body in that format or the
+   * error {@link #json} gives, never something else: JSON means JSON however the body is read.
    */
   synchronized Object lenient() throws RequestFailure {
     parse();
@@ -110,7 +117,7 @@ final class Page {
     if (refusal == null) {
       return document;
     }
-    if (format == BodyFormat.JSON && refusal.kind() == JsonRefusal.Kind.SYNTAX) {
+    if (textWhenNotJson && refusal.kind() == JsonRefusal.Kind.SYNTAX) {
       return new String(response.body(), StandardCharsets.UTF_8);
     }
     throw refused(refusal);
@@ -160,6 +167,21 @@ final class Page {
     }
     rows.put(path, found);
     return found;
+  }
+
+  /**
+   * How many elements this page holds for {@code path} ({@link RowPath#elements}): what a total, a
+   * page count or a page size counts, never the rows the path selects.
+   */
+  synchronized int elements(RowPath path, String field) throws RequestFailure {
+    rows(path, field);
+    try {
+      return path.elements(data());
+    } catch (RowPath.Missing e) {
+      owner.refused("missing-container");
+      throw RequestFailure.of(
+          request, field + " '" + path.path().getPath() + "': " + e.getMessage());
+    }
   }
 
   /**
@@ -232,12 +254,12 @@ final class Page {
     return body;
   }
 
-  /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
   /** Upstream text as an error may quote it: redacted whole, then cut. */
   String excerpt(String upstreamText) {
     return owner.excerpt(upstreamText);
   }
 
+  /** Tells the owner an answer was refused, and why ("cursor-holder"), for the metrics. */
   void refusedBy(String reason) {
     owner.refused(reason);
   }

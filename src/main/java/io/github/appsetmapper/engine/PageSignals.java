@@ -1,5 +1,6 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.net.URI;
@@ -14,7 +15,8 @@ import java.util.function.Function;
  * signal ignored, which could end a listing early with a 200. A blank count is taken as absent
  * (GitLab leaves the totals out above 10,000 rows).
  */
-record PageSignals(List<LinkHeader.Link> links, String nextPage, Long totalPages, Long total) {
+record PageSignals(
+    List<LinkHeader.Link> links, String nextPage, Long totalPages, Long total, String totalHeader) {
 
   /** Reads {@code page}'s signals; {@code withLinks}: whether its mode reads the Link header. */
   static PageSignals of(Page page, boolean withLinks) throws RequestFailure {
@@ -32,11 +34,13 @@ record PageSignals(List<LinkHeader.Link> links, String nextPage, Long totalPages
       count(page, "X-Next-Page", nextPage);
     }
     Long totalPages = count(page, "X-Total-Pages", headers.first("X-Total-Pages"));
-    Long total = count(page, "X-Total", headers.first("X-Total"));
+    String totalHeader = "X-Total";
+    Long total = count(page, totalHeader, headers.first(totalHeader));
     if (total == null) {
-      total = count(page, "X-Total-Count", headers.first("X-Total-Count"));
+      totalHeader = "X-Total-Count";
+      total = count(page, totalHeader, headers.first(totalHeader));
     }
-    return new PageSignals(links, nextPage, totalPages, total);
+    return new PageSignals(links, nextPage, totalPages, total, totalHeader);
   }
 
   /**
@@ -71,15 +75,16 @@ record PageSignals(List<LinkHeader.Link> links, String nextPage, Long totalPages
   }
 
   /**
-   * Why more pages remain after {@code page}, the {@code number}th, when {@code rowsSoFar} rows
-   * were read (negative: not counted); null when no signal says so: a {@code last} link beyond this
-   * page, a total of pages above {@code number}, a total of rows above those read.
+   * Why more pages remain after {@code page}, the {@code number}th, when {@code elementsSoFar}
+   * elements were read ({@link Page#elements}: what a total counts, never the rows a path selects);
+   * null when no signal says so: a {@code last} link beyond this page, a total of pages above
+   * {@code number}, a total of elements above those read.
    *
    * @param pageOf the page number a URL asks for, or null when it does not say; a last link whose
    *     number cannot be told says nothing (GitLab's names the project by id, not by path, and adds
    *     parameters: another URL for the same page)
    */
-  String more(Page page, int number, long rowsSoFar, Function<URI, Integer> pageOf) {
+  String more(Page page, int number, long elementsSoFar, Function<URI, Integer> pageOf) {
     String last = link("last");
     if (last != null) {
       URI current = page.request().uri();
@@ -95,10 +100,19 @@ record PageSignals(List<LinkHeader.Link> links, String nextPage, Long totalPages
       }
     }
     if (totalPages != null && totalPages > number) {
-      return "X-Total-Pages says " + totalPages + " pages, " + number + " were read";
+      return "X-Total-Pages says "
+          + Plural.of(totalPages, "page")
+          + ", "
+          + Plural.was(number)
+          + " read";
     }
-    if (total != null && rowsSoFar >= 0 && total > rowsSoFar) {
-      return "X-Total says " + total + " rows, " + rowsSoFar + " were read";
+    if (total != null && total > elementsSoFar) {
+      return totalHeader
+          + " says "
+          + Plural.of(total, "element")
+          + ", "
+          + Plural.was(elementsSoFar)
+          + " read";
     }
     return null;
   }

@@ -18,10 +18,13 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
     UpstreamRequest render(int number, String cursor) throws RequestFailure;
   }
 
-  /** How many rows a page holds, before any filter (page mode's end rules need it). */
+  /**
+   * How many elements a page holds ({@link Page#elements}): the one count every mode compares with
+   * the totals a page announces, and page mode with {@code size}.
+   */
   @FunctionalInterface
-  interface RowCount {
-    int rows(Page page) throws RequestFailure;
+  interface ElementCount {
+    int elements(Page page) throws RequestFailure;
   }
 
   /** The request for the first page. */
@@ -40,7 +43,8 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   /** The most pages, and what reaching it does. */
   CompiledPaginate.Limits limits();
 
-  static Paginator of(CompiledPaginate paginate, PageSource source, Scope scope, RowCount rows) {
+  static Paginator of(
+      CompiledPaginate paginate, PageSource source, Scope scope, ElementCount elements) {
     if (paginate == null) {
       return new SinglePage(source);
     }
@@ -48,22 +52,22 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
         new CompiledPaginate.Visitor<Paginator>() {
           @Override
           public Paginator linkHeader(CompiledPaginate.LinkHeader mode) {
-            return new LinkPaginator(source, mode, null);
+            return new LinkPaginator(source, mode, null, elements);
           }
 
           @Override
           public Paginator nextUrl(CompiledPaginate.NextUrl mode) {
-            return new LinkPaginator(source, null, mode);
+            return new LinkPaginator(source, null, mode, elements);
           }
 
           @Override
           public Paginator cursor(CompiledPaginate.Cursor mode) {
-            return new CursorPaginator(source, mode, scope);
+            return new CursorPaginator(source, mode, scope, elements);
           }
 
           @Override
           public Paginator numbered(CompiledPaginate.Numbered mode) {
-            return new NumberedPaginator(source, mode, rows);
+            return new NumberedPaginator(source, mode, elements);
           }
         });
   }

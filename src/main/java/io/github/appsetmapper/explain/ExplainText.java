@@ -1,19 +1,33 @@
 package io.github.appsetmapper.explain;
 
+import io.github.appsetmapper.text.Plural;
+import io.github.appsetmapper.text.Printable;
 import java.util.Locale;
 
-/** The report as text for a terminal: calls as a table, stages with their drops, rows, answer. */
+/**
+ * The report as text for a terminal: calls as a table, stages with their drops, rows, answer. Every
+ * value that may carry upstream or request data (a URL, an error, a reason, a label, JSON) goes
+ * through {@link Printable}: an escape sequence or a line break in it is shown, never obeyed.
+ */
 final class ExplainText {
   private ExplainText() {}
+
+  private static String shown(String text) {
+    return Printable.escape(text);
+  }
+
+  private static String compact(Object value) {
+    return Printable.escape(ExplainFormat.compact(value));
+  }
 
   static String render(ExplainReport report) {
     StringBuilder out = new StringBuilder();
     out.append("explain ")
-        .append(report.mapping())
+        .append(shown(report.mapping()))
         .append(" for applicationSetName '")
-        .append(report.applicationSetName())
+        .append(shown(report.applicationSetName()))
         .append("'\n");
-    out.append("input: ").append(ExplainFormat.compact(report.input())).append("\n\n");
+    out.append("input: ").append(compact(report.input())).append("\n\n");
 
     out.append("upstream calls: ")
         .append(report.calls().size() + report.callsOmitted())
@@ -24,7 +38,7 @@ final class ExplainText {
         .append('\n');
     int stepWidth = "step".length();
     for (ExplainReport.Call call : report.calls()) {
-      stepWidth = Math.max(stepWidth, call.step().length());
+      stepWidth = Math.max(stepWidth, shown(call.step()).length());
     }
     if (!report.calls().isEmpty()) {
       out.append(
@@ -37,12 +51,12 @@ final class ExplainText {
           String.format(
               Locale.ROOT,
               "  %-" + stepWidth + "s  %4d  %-6s  %-8s  %s %s%s%n",
-              call.step(),
+              shown(call.step()),
               call.page(),
               status,
               String.format(Locale.ROOT, "%.1fms", call.durationMillis()),
-              call.method(),
-              call.url(),
+              shown(call.method()),
+              shown(call.url()),
               call.cache() != null
                   ? "  (" + cacheNote(call.cache()) + ")"
                   : call.shared() ? "  (shared: answered by an identical call)" : ""));
@@ -50,7 +64,7 @@ final class ExplainText {
         out.append("  ")
             .append(" ".repeat(stepWidth))
             .append("  error: ")
-            .append(call.error())
+            .append(shown(call.error()))
             .append('\n');
       }
     }
@@ -58,21 +72,21 @@ final class ExplainText {
     out.append("\nrows after each stage (a row is numbered by its place in the list, from 0):\n");
     int stageWidth = 0;
     for (ExplainReport.Stage stage : report.stages()) {
-      stageWidth = Math.max(stageWidth, stage.name().length());
+      stageWidth = Math.max(stageWidth, shown(stage.name()).length());
     }
     for (ExplainReport.Stage stage : report.stages()) {
       out.append(
           String.format(
               Locale.ROOT,
               "  %-" + stageWidth + "s  %s%n",
-              stage.name(),
+              shown(stage.name()),
               stage.rows() == null ? "(did not finish)" : stage.rows()));
       for (ExplainReport.Drop drop : stage.dropped()) {
         out.append("      dropped row ")
             .append(drop.row())
-            .append(drop.label() == null ? "" : " (" + drop.label() + ")")
+            .append(drop.label() == null ? "" : " (" + shown(drop.label()) + ")")
             .append(": ")
-            .append(drop.reason())
+            .append(shown(drop.reason()))
             .append('\n');
       }
       for (ExplainReport.MoreDrops more : stage.more()) {
@@ -82,14 +96,13 @@ final class ExplainText {
                     "      ... and %,d more row%s dropped",
                     more.rows(),
                     more.rows() == 1 ? "" : "s"))
-            .append(more.reason() == null ? " for other reasons" : ": " + more.reason())
+            .append(more.reason() == null ? " for other reasons" : ": " + shown(more.reason()))
             .append('\n');
       }
     }
 
     out.append("\nparameters: ")
-        .append(report.rows().size() + report.rowsOmitted())
-        .append(" row(s)")
+        .append(Plural.of(report.rows().size() + report.rowsOmitted(), "row"))
         .append(
             report.rowsOmitted() > 0
                 ? String.format(
@@ -102,16 +115,16 @@ final class ExplainText {
           .forEach(
               (key, value) ->
                   out.append("    ")
-                      .append(key)
+                      .append(shown(key))
                       .append(" = ")
-                      .append(ExplainFormat.compact(value))
+                      .append(compact(value))
                       .append('\n'));
     }
 
     out.append("\ngetparams would answer ")
         .append(report.answer().status())
         .append(": ")
-        .append(ExplainFormat.compact(report.answer().body()))
+        .append(compact(report.answer().body()))
         .append('\n');
     return out.toString();
   }

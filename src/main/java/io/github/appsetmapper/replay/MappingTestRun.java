@@ -16,6 +16,7 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -291,8 +292,8 @@ public final class MappingTestRun {
               + c.expectStatus()
               + (c.expectMessage() == null ? "" : ": " + c.expectMessage())
               + ", got 200 with "
-              + actual.parameters().size()
-              + " parameter map(s):");
+              + Plural.of(actual.parameters().size(), "parameter map")
+              + ":");
       pretty(actual.parameters()).forEach(line -> out.add("  " + line));
       return out;
     }

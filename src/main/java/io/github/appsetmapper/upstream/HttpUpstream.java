@@ -399,7 +399,13 @@ public final class HttpUpstream implements Upstream {
       return "connect timed out";
     }
     if (e instanceof org.apache.hc.core5.http.NoHttpResponseException) {
-      return "the connection closed without an answer";
+      // Nothing at all, or part of the status line: the client cannot tell which.
+      return "the connection closed before the answer's head (status line and headers) arrived";
+    }
+    if (e instanceof org.apache.hc.core5.http.ProtocolException
+        || e.getCause() instanceof org.apache.hc.core5.http.ProtocolException) {
+      // A head cut in its headers reads as a header that does not parse.
+      return "the answer's head is cut short or malformed (" + e.getMessage() + ")";
     }
     if (e instanceof ConnectException) {
       return "connection refused";

@@ -176,7 +176,9 @@ class DiffCommandTest {
             "--fail-on",
             "removed");
     assertThat(removed.exit()).as(removed.err()).isEqualTo(1);
-    assertThat(removed.err()).contains("gate: github-pulls ").contains("row(s) removed");
+    assertThat(removed.err())
+        .contains("gate: github-pulls ")
+        .containsPattern(": [0-9]+ rows? removed");
     CliTest.Result changedOnly =
         CliTest.run(
             "diff",
@@ -337,7 +339,7 @@ class DiffCommandTest {
     assertThat(result.exit()).isEqualTo(1);
     assertThat(result.out())
         .contains(
-            "5 row(s) -> error 502: mapping 'github-pulls': list GET https://api.github.com/repos/northwind-labs/checkout-service/pull?")
+            "5 rows -> error 502: mapping 'github-pulls': list GET https://api.github.com/repos/northwind-labs/checkout-service/pull?")
         .contains("no recorded exchange matches");
   }
 

@@ -120,7 +120,7 @@ class RecordCommandTest {
           .isEqualTo(
               "recorded case 'the eu clusters' into "
                   + test
-                  + ": 2 upstream call(s); the mapping answered 1 parameter map(s)\n");
+                  + ": 2 upstream calls; the mapping answered 1 parameter map\n");
       assertThat(stub.calls()).isEqualTo(2);
 
       String written = Files.readString(test);
@@ -394,7 +394,7 @@ class RecordCommandTest {
               .formatted(registry.url(), dir.resolve("registry-password")));
       CliTest.Result result = CliTest.run("record", mapping.toString(), "--case", "v1.2");
       assertThat(result.exit()).as(result.err()).isZero();
-      assertThat(result.out()).contains(": 3 upstream call(s); the mapping answered 1 parameter");
+      assertThat(result.out()).contains(": 3 upstream calls; the mapping answered 1 parameter");
       String written = Files.readString(dir.resolve("digest.test.yaml"));
       assertThat(written)
           .doesNotContain(password)

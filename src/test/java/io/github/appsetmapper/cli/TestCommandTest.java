@@ -163,7 +163,7 @@ class TestCommandTest {
       assertThat(lines.subList(2, 5))
           .containsExactly(
               "FAIL " + test + " > the back image is not built yet, so no Application for now",
-              "    expected error 502: nope, got 200 with 0 parameter map(s):",
+              "    expected error 502: nope, got 200 with 0 parameter maps:",
               "      [ ]");
     }
 

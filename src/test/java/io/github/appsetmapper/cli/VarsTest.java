@@ -44,7 +44,7 @@ class VarsTest {
       Result result =
           run("validate", GITHUB, ACTIONS, "--var", "api=https://ghe.example.com/api/v3");
       assertThat(result.exit()).as(result.err()).isZero();
-      assertThat(result.out()).endsWith("2 mapping(s) valid" + System.lineSeparator());
+      assertThat(result.out()).endsWith("2 mappings valid" + System.lineSeparator());
     }
 
     @Test

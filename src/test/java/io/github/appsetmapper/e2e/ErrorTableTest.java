@@ -972,7 +972,7 @@ class ErrorTableTest {
             "mapping 'linked': list GET "
                 + signals.url()
                 + "/signals: the listing ends at page 1 (no next link) while X-Total-Pages says 2"
-                + " pages, 1 were read");
+                + " pages, 1 was read");
       }
     }
   }

@@ -222,7 +222,7 @@ class ExplainTest {
                 + "      dropped row 4 (name web): an earlier row has the key web\n"
                 + "  limit                          2\n"
                 + "      dropped row 5 (name zeta): beyond limit 2\n"
-                + "\nparameters: 2 row(s)\n"
+                + "\nparameters: 2 rows\n"
                 + "  row 2:\n    name = \"api\"\n    health = \"degraded\"\n"
                 + "  row 0:\n    name = \"web\"\n    health = \"ok\"\n"
                 + "\ngetparams would answer 200: {\"output\":{\"parameters\":"

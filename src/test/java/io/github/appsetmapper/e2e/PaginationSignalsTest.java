@@ -137,7 +137,7 @@ class PaginationSignalsTest {
     try (StubUpstream stub = new StubUpstream();
         PluginServer plugin = serve(dir, stub, mapping("numbered", "{page: {param: page}}"))) {
       // Page 1 has first and last links but no next (read as "the last page" before), and page 2
-      // an empty X-Next-Page while X-Total says 5 rows and 3 were read.
+      // an empty X-Next-Page while X-Total says 5 elements and 3 were read.
       String links =
           "<"
               + stub.url()
@@ -189,7 +189,7 @@ class PaginationSignalsTest {
       assertThat(answer.status()).as(answer.body()).isEqualTo(502);
       assertThat(answer.body())
           .contains(
-              "the listing ends at page 1 (no cursor) while X-Total-Pages says 3 pages, 1 were"
+              "the listing ends at page 1 (no cursor) while X-Total-Pages says 3 pages, 1 was"
                   + " read");
     }
   }

@@ -284,7 +284,9 @@ class PipelineTest {
               .isEqualTo(
                   "{\"error\":\"mapping 'pages': list GET "
                       + stub.url()
-                      + "/items?per_page=2: next page on another host '127.0.0.1' refused; list it in allowedHosts to follow it\"}");
+                      + "/items?per_page=2: next page on another origin '"
+                      + other.url()
+                      + "' refused; list its host in allowedHosts to follow it\"}");
           assertThat(other.calls()).isZero();
         }
       }

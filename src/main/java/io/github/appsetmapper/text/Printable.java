@@ -1,0 +1,64 @@
+package io.github.appsetmapper.text;
+
+/**
+ * The one escape for text that reaches a terminal or a log line and may carry upstream or request
+ * data (explain text, {@code test} and {@code diff} text, log lines, CLI lines): line breaks, every
+ * other C0 and C1 control character, DEL, the Unicode line and paragraph separators and the
+ * bidirectional controls are written as escapes ({@code \n}, {@code \r}, {@code \t}, {@code \u001b}
+ * ...). So a value can neither end a line early and forge the next, nor move the cursor, recolour
+ * or clear the screen, nor reverse what the reader sees.
+ */
+public final class Printable {
+  private static final char[] HEX = "0123456789abcdef".toCharArray();
+
+  private Printable() {}
+
+  /** {@code text} with every unsafe character escaped; null stays null. */
+  public static String escape(String text) {
+    if (text == null) {
+      return null;
+    }
+    int first = firstUnsafe(text);
+    if (first < 0) {
+      return text;
+    }
+    StringBuilder out = new StringBuilder(text.length() + 16);
+    out.append(text, 0, first);
+    for (int i = first; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (!unsafe(c)) {
+        out.append(c);
+        continue;
+      }
+      switch (c) {
+        case '\n' -> out.append("\\n");
+        case '\r' -> out.append("\\r");
+        case '\t' -> out.append("\\t");
+        default ->
+            out.append("\\u")
+                .append(HEX[(c >> 12) & 0xf])
+                .append(HEX[(c >> 8) & 0xf])
+                .append(HEX[(c >> 4) & 0xf])
+                .append(HEX[c & 0xf]);
+      }
+    }
+    return out.toString();
+  }
+
+  private static int firstUnsafe(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      if (unsafe(text.charAt(i))) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean unsafe(char c) {
+    return Character.isISOControl(c)
+        || c == '\u2028'
+        || c == '\u2029'
+        || (c >= '\u202a' && c <= '\u202e')
+        || (c >= '\u2066' && c <= '\u2069');
+  }
+}
