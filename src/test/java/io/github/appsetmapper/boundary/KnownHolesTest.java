@@ -9,7 +9,6 @@ import io.github.appsetmapper.testing.StubUpstream.Reply;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,8 +68,6 @@ class KnownHolesTest {
   }
 
   @Test
-  @Disabled(
-      "issue 21 item 12: text explain writes upstream ESC/CR raw; fixed on branch i21-answers")
   void textExplainOverHttpEscapesUpstreamControlCharacters(@TempDir Path dir) throws Exception {
     try (StubUpstream stub = new StubUpstream()) {
       HostileUpstreams.install(stub, HostileUpstreams.all());
@@ -92,7 +89,6 @@ class KnownHolesTest {
   }
 
   @Test
-  @Disabled("issue 21 item 3: a present null at a definite select is 200 []; fixed on i21-answers")
   void aPresentNullAtADefiniteSelectIsNeverAShort2xx(@TempDir Path dir) {
     String mapping =
         """

@@ -16,7 +16,6 @@ import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
@@ -257,8 +256,6 @@ class CliBoundaryTest {
   }
 
   @Test
-  @Disabled(
-      "issue 21 item 12: text explain writes upstream ESC/CR raw; fixed on branch i21-answers")
   void textExplainEscapesUpstreamControlCharacters() {
     CliTest.Result result =
         run(
