@@ -209,7 +209,8 @@ public final class Redactor {
    * The text and its views with encodings undone: percent-encoding (form encoding too) and JSON
    * string escapes alone, and up to {@value #MAX_LAYERS} layers of both at once, which covers them
    * nested in any order (a JSON string holding JSON, percent-encoded into a next link, echoed in
-   * JSON again). At most eight views, each built only when the text holds what it would undo.
+   * JSON again), each also with HTML character references undone. At most sixteen views, each built
+   * only when the text holds what it would undo.
    */
   private static List<TextView> decodings(TextView plain) {
     List<TextView> out = new ArrayList<>(8);
@@ -236,6 +237,13 @@ public final class Redactor {
     }
     if (out.size() > 1 && out.get(out.size() - 1).contains('+')) {
       out.add(out.get(out.size() - 1).percentDecoded(true));
+    }
+    // An HTML or XML page quoting a value escapes its & ' " < > as character references, around
+    // whatever other encoding the value already had.
+    for (int v = 0, views = out.size(); v < views; v++) {
+      if (out.get(v).contains('&')) {
+        out.add(out.get(v).htmlUnescaped());
+      }
     }
     return out;
   }

@@ -4,10 +4,10 @@ import java.nio.charset.StandardCharsets;
 
 /**
  * A text as bytes after undoing one or more wire encodings (percent-encoding, JSON string escapes,
- * base64), each byte remembering which characters of the original text it came from. A secret is
- * looked for in these bytes, and a match is masked in the original over the characters it came
- * from: so {@code %7E} for {@code ~}, {@code \/} for {@code /} or a secret inside a base64 string
- * are found whatever mix of escaped and plain characters the upstream chose.
+ * HTML character references, base64), each byte remembering which characters of the original text
+ * it came from. A secret is looked for in these bytes, and a match is masked in the original over
+ * the characters it came from: so {@code %7E} for {@code ~}, {@code \/} for {@code /} or a secret
+ * inside a base64 string are found whatever mix of escaped and plain characters the upstream chose.
  */
 final class TextView {
   final byte[] bytes;
@@ -135,6 +135,79 @@ final class TextView {
       i = end;
     }
     return out.build();
+  }
+
+  /** The named references an HTML or XML page writes for the characters it escapes. */
+  private static final String[][] NAMED = {
+    {"amp;", "&"}, {"lt;", "<"}, {"gt;", ">"}, {"quot;", "\""}, {"apos;", "'"}
+  };
+
+  /**
+   * HTML and XML character references undone: {@code &amp;}, {@code &lt;}, {@code &gt;}, {@code
+   * &quot;}, {@code &apos;} and numeric ones ({@code &#39;}, {@code &#x2B;}; the ';' optional, as
+   * browsers read them). An error page that quotes a password escapes its {@code & ' " < >}.
+   */
+  TextView htmlUnescaped() {
+    Builder out = new Builder(length);
+    for (int i = 0; i < length; i++) {
+      byte b = bytes[i];
+      if (b == '&') {
+        int end = -1;
+        int codePoint = -1;
+        if (i + 2 < length && bytes[i + 1] == '#') {
+          boolean hexDigits = bytes[i + 2] == 'x' || bytes[i + 2] == 'X';
+          int k = i + (hexDigits ? 3 : 2);
+          int value = 0;
+          int digits = 0;
+          while (k < length && digits < 7) {
+            int d =
+                hexDigits
+                    ? hex(bytes[k])
+                    : bytes[k] >= '0' && bytes[k] <= '9' ? bytes[k] - '0' : -1;
+            if (d < 0) {
+              break;
+            }
+            value = value * (hexDigits ? 16 : 10) + d;
+            k++;
+            digits++;
+          }
+          if (digits > 0 && value <= Character.MAX_CODE_POINT) {
+            codePoint = value;
+            end = k < length && bytes[k] == ';' ? k : k - 1;
+          }
+        } else {
+          for (String[] named : NAMED) {
+            if (startsWith(i + 1, named[0])) {
+              codePoint = named[1].charAt(0);
+              end = i + named[0].length();
+              break;
+            }
+          }
+        }
+        if (codePoint >= 0) {
+          if (codePoint <= 0xFFFF && Character.isSurrogate((char) codePoint)) {
+            codePoint = '?';
+          }
+          out.codePoint(codePoint, from[i], to[end]);
+          i = end;
+          continue;
+        }
+      }
+      out.add(b, from[i], to[i]);
+    }
+    return out.build();
+  }
+
+  private boolean startsWith(int at, String ascii) {
+    if (at + ascii.length() > length) {
+      return false;
+    }
+    for (int k = 0; k < ascii.length(); k++) {
+      if (bytes[at + k] != ascii.charAt(k)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /**

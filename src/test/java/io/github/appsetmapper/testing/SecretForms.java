@@ -44,6 +44,9 @@ public final class SecretForms {
     out.put("JSON inside JSON", jsonInJson);
     out.put("JSON inside JSON, percent-encoded in a link", percent(jsonInJson, "", true));
     out.put("encoded three times", percent(percent(percent(secret, "", true), "", true), "", true));
+    out.put("HTML, named references", html(secret, false, false));
+    out.put("HTML, decimal references", html(secret, true, false));
+    out.put("HTML, hex references", html(secret, true, true));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -75,6 +78,9 @@ public final class SecretForms {
     forms.add(percent(secret, "", false));
     forms.add(URLEncoder.encode(secret, StandardCharsets.UTF_8));
     forms.add(jsonEscaped(secret));
+    forms.add(html(secret, false, false));
+    forms.add(html(secret, true, false));
+    forms.add(html(secret, true, true));
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     for (int align = 0; align < 3; align++) {
       byte[] padded = new byte[align + bytes.length];
@@ -126,6 +132,30 @@ public final class SecretForms {
       } else {
         String hex = String.format("%%%02X", b & 0xff);
         out.append(upper ? hex : hex.toLowerCase(Locale.ROOT));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * As an HTML page quotes it: {@code & < > " '} as named references, or with {@code numeric} every
+   * ASCII character but letters and digits as {@code &#N;} ({@code &#xH;} with {@code hex}).
+   */
+  public static String html(String value, boolean numeric, boolean hex) {
+    StringBuilder out = new StringBuilder();
+    for (char c : value.toCharArray()) {
+      boolean plain = c >= 0x80 || Character.isLetterOrDigit(c);
+      if (numeric && !plain) {
+        out.append(hex ? String.format("&#x%X;", (int) c) : "&#" + (int) c + ";");
+        continue;
+      }
+      switch (c) {
+        case '&' -> out.append("&amp;");
+        case '<' -> out.append("&lt;");
+        case '>' -> out.append("&gt;");
+        case '"' -> out.append("&quot;");
+        case '\'' -> out.append("&#39;");
+        default -> out.append(c);
       }
     }
     return out.toString();
