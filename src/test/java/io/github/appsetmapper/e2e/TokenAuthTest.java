@@ -231,6 +231,26 @@ class TokenAuthTest {
     }
 
     @Test
+    void aNullOrNonTextAccessTokenIsNoToken() {
+      // An outside tester saw {"access_token":null} sent on as "Authorization: Bearer null".
+      for (String answer :
+          new String[] {"{\"access_token\":null}", "{\"access_token\":{\"value\":\"t\"}}"}) {
+        try (StubUpstream stub = new StubUpstream()) {
+          stub.on("POST /oauth/token", Reply.json(200, answer));
+          stub.on("GET /items", Reply.json(200, "[]"));
+          try (PluginServer plugin =
+              PluginServer.withYaml(
+                  dir, Map.of("up", stub.url()), Map.of("CLIENT_SECRET", "s3cr3t-client"), YAML)) {
+            Answer refused = plugin.getparams("inv", "{}");
+            assertThat(refused.status()).as(answer).isEqualTo(502);
+            assertThat(refused.body()).contains("/oauth/token: the answer has no access_token");
+            assertThat(stub.received()).as(answer).noneMatch(r -> r.rawUri().startsWith("/items"));
+          }
+        }
+      }
+    }
+
+    @Test
     void aTokenAnswerTheCodecRefusesIsA502SayingWhy() {
       try (StubUpstream stub = new StubUpstream()) {
         stub.on(

@@ -42,7 +42,8 @@ final class TokenAnswers {
 
   static String text(JsonNode node, String field) {
     JsonNode value = node.get(field);
-    return value != null && value.isValueNode() && !value.asText().isBlank()
+    // A JSON null is no value ("Bearer null" would go out), nor is an object or a list.
+    return value != null && !value.isNull() && value.isValueNode() && !value.asText().isBlank()
         ? value.asText()
         : null;
   }
