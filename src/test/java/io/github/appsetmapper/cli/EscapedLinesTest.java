@@ -66,8 +66,8 @@ class EscapedLinesTest {
       assertShown(explained.out());
       assertThat(explained.out()).contains("dropped row 0 (name " + SHOWN + ")");
 
-      // An upstream's message in an error line: its C0 controls are blanked by the redactor's
-      // excerpt, the rest escaped here.
+      // An upstream's message in an error line: its line breaks folded to spaces by the
+      // redactor's excerpt, every other control character shown escaped.
       stub.on(
           "GET /rows",
           Reply.json(
@@ -76,7 +76,7 @@ class EscapedLinesTest {
       assertThat(failed.exit()).as(failed.err()).isEqualTo(4);
       assertThat(failed.err().lines()).hasSize(1);
       assertShown(failed.err());
-      assertThat(failed.err()).contains("all fine \\u202e)");
+      assertThat(failed.err()).contains("bad\\u001b[2J ok FORGED: all fine\\u009b\\u202e)");
     }
   }
 
