@@ -245,6 +245,15 @@ public final class MappingTestRun {
       actual = new Answer(answer.status(), null, answer.message());
     }
     List<String> details = new ArrayList<>();
+    if (c.baseline() != null && mapping.maxDrop() == null) {
+      // A case that looks as if it tested the guard and tests nothing.
+      details.add(
+          "baseline: "
+              + c.baseline()
+              + " is given, but mapping '"
+              + mapping.name()
+              + "' has no maxDrop: remove it, or give the mapping maxDrop");
+    }
     for (RecordingUpstream.Unexpected call : upstream.unexpected()) {
       details.addAll(unexpected(call, c.exchanges()));
     }

@@ -67,6 +67,19 @@ class TestFileFieldsTest {
   }
 
   @Test
+  void aBaselineOnAMappingWithoutMaxDropFailsTheCase(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("rows.yaml"), MAPPING.replace("maxDrop: 1\n", ""));
+    Path test = dir.resolve("rows.test.yaml");
+    Files.writeString(test, "cases:\n- name: guard?\n  baseline: 3\n" + EXCHANGES + PARAMETERS);
+    CliTest.Result result = CliTest.run("test", test.toString());
+    assertThat(result.out())
+        .contains(
+            "baseline: 3 is given, but mapping 'rows' has no maxDrop: remove it, or give the"
+                + " mapping maxDrop")
+        .endsWith("0 passed, 1 failed\n");
+  }
+
+  @Test
   void anOptionalExchangeMayGoUnusedAndAnotherMayNot(@TempDir Path dir) throws Exception {
     String extra =
         "  - request: {url: \"https://api.example.com/rows/3\"}\n"
