@@ -35,11 +35,11 @@ public final class DerivedSecrets implements AutoCloseable {
     synchronized (this) {
       if (closed) {
         // A straggling render after the end: still scrubbed for the grace period.
-        redactor.remember(value);
+        redactor.rememberWhole(value);
         return;
       }
       if (seen.add(value)) {
-        held.add(redactor.hold(value));
+        held.add(redactor.holdWhole(value));
       }
     }
   }

@@ -24,32 +24,55 @@ final class NeedleIndex {
   /** Four bytes: the key length, and the shortest form indexed. */
   static final int KEY = 4;
 
-  private final Map<Integer, byte[][]> byKey;
+  /**
+   * The shortest run of a secret's bytes that gives it away wherever it stands: eight, the piece
+   * the tests look for (shorter runs of a random token turn up by chance in ordinary text).
+   */
+  static final int RUN = 8;
+
+  private final Map<Integer, Entry[]> byKey;
 
   /** One bit per hashed key: most positions of a text are rejected without a map lookup. */
   private final long[] filter;
 
-  private NeedleIndex(Map<Integer, byte[][]> byKey, long[] filter) {
+  private NeedleIndex(Map<Integer, Entry[]> byKey, long[] filter) {
     this.byKey = byKey;
     this.filter = filter;
   }
 
-  /** The index of every form in {@code formsOfEachValue} (as {@link #forms} gives them). */
-  static NeedleIndex of(Collection<List<byte[]>> formsOfEachValue) {
-    Map<Integer, List<byte[]>> lists = new HashMap<>();
+  /**
+   * The forms of one value, and whether any run of {@link #RUN} bytes of them gives the value away
+   * ({@code runs}: a secret or a token, whose prefix an upstream may quote cut short) or only the
+   * whole form does (a value computed from a secret, which may hold a template's own text).
+   */
+  record Needles(List<byte[]> forms, boolean runs) {}
+
+  /** The index of every form of each value (as {@link #forms} gives them). */
+  static NeedleIndex of(Collection<Needles> values) {
+    Map<Integer, List<Entry>> lists = new HashMap<>();
     long[] filter = new long[1 << 10];
-    for (List<byte[]> forms : formsOfEachValue) {
-      for (byte[] form : forms) {
-        int key = key(form, 0);
-        lists.computeIfAbsent(key, k -> new ArrayList<>()).add(form);
-        int bit = bit(key);
-        filter[bit >>> 6] |= 1L << bit;
+    for (Needles needles : values) {
+      for (byte[] form : needles.forms()) {
+        for (int at = 0; at + KEY <= form.length; at++) {
+          if (at > 0 && (!needles.runs() || form.length - at < RUN)) {
+            break;
+          }
+          int key = key(form, at);
+          lists
+              .computeIfAbsent(key, k -> new ArrayList<>())
+              .add(new Entry(form, at, needles.runs()));
+          int bit = bit(key);
+          filter[bit >>> 6] |= 1L << bit;
+        }
       }
     }
-    Map<Integer, byte[][]> byKey = new HashMap<>();
-    lists.forEach((k, v) -> byKey.put(k, v.toArray(new byte[0][])));
+    Map<Integer, Entry[]> byKey = new HashMap<>();
+    lists.forEach((k, v) -> byKey.put(k, v.toArray(new Entry[0])));
     return new NeedleIndex(Map.copyOf(byKey), filter);
   }
+
+  /** A place in a form where a match may start: the form, the offset, whether a run suffices. */
+  private record Entry(byte[] form, int at, boolean runs) {}
 
   /**
    * The texts one value takes before base64, in this order (equal ones repeated): as it is,
@@ -80,7 +103,11 @@ final class NeedleIndex {
     return byKey.isEmpty();
   }
 
-  /** Adds the original-text span of every form found in {@code view} to {@code spans}. */
+  /**
+   * Adds to {@code spans} the original-text span of every form found whole in {@code view}, and of
+   * every run of at least {@link #RUN} bytes of a form of a value whose runs give it away (an echo
+   * cut short: the first 20 characters of a token).
+   */
   void find(TextView view, Spans spans) {
     byte[] bytes = view.bytes;
     for (int i = 0; i + KEY <= view.length; i++) {
@@ -89,14 +116,18 @@ final class NeedleIndex {
       if ((filter[bit >>> 6] & 1L << bit) == 0) {
         continue;
       }
-      byte[][] candidates = byKey.get(key);
+      Entry[] candidates = byKey.get(key);
       if (candidates == null) {
         continue;
       }
-      for (byte[] form : candidates) {
-        int end = i + form.length;
-        if (end <= view.length && Arrays.equals(bytes, i, end, form, 0, form.length)) {
-          spans.add(view.from[i], view.to[end - 1]);
+      for (Entry entry : candidates) {
+        byte[] form = entry.form();
+        int most = Math.min(view.length - i, form.length - entry.at());
+        int differs = Arrays.mismatch(bytes, i, i + most, form, entry.at(), entry.at() + most);
+        int run = differs < 0 ? most : differs;
+        boolean whole = entry.at() == 0 && run == form.length;
+        if (whole || (entry.runs() && run >= RUN)) {
+          spans.add(view.from[i], view.to[i + run - 1]);
         }
       }
     }

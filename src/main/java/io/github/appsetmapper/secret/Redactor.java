@@ -52,7 +52,7 @@ public final class Redactor {
   private final Map<String, Long> retiredUntil = new HashMap<>();
 
   /** The forms of every value held or retired, computed once per value (rebuilds reuse them). */
-  private final Map<String, List<byte[]>> forms = new HashMap<>();
+  private final Map<String, NeedleIndex.Needles> forms = new HashMap<>();
 
   private volatile NeedleIndex index = NeedleIndex.EMPTY;
 
@@ -61,7 +61,7 @@ public final class Redactor {
    * the environment, sent by whatever transport any runtime builds, so every redactor of the
    * process scrubs them, for as long as it runs.
    */
-  private static final Map<String, List<byte[]>> PROCESS_FORMS = new HashMap<>();
+  private static final Map<String, NeedleIndex.Needles> PROCESS_FORMS = new HashMap<>();
 
   private static volatile NeedleIndex processIndex = NeedleIndex.EMPTY;
 
@@ -80,8 +80,25 @@ public final class Redactor {
     this.graceNanos = grace.toNanos();
   }
 
-  /** Scrubs {@code value} until the returned handle is released, and for the grace period after. */
+  /**
+   * Scrubs {@code value} until the returned handle is released, and for the grace period after:
+   * whole, and any run of eight of its bytes (an echo cut short still gives a secret away).
+   */
   public Held hold(String value) {
+    return hold(value, true);
+  }
+
+  /**
+   * As {@link #hold(String)}, but only the whole value (in each of its forms) is scrubbed: for a
+   * value computed from a secret, which may also hold a template's own text ({@code
+   * https://api/...?t=}), whose runs would blank ordinary words; the secret it came from is held
+   * with its runs.
+   */
+  Held holdWhole(String value) {
+    return hold(value, false);
+  }
+
+  private Held hold(String value, boolean runs) {
     if (value == null || value.length() < MIN_LENGTH) {
       return NOTHING;
     }
@@ -89,8 +106,9 @@ public final class Redactor {
       expire(nanoTime.getAsLong());
       boolean known = holders.containsKey(value) || retiredUntil.remove(value) != null;
       holders.merge(value, 1, Integer::sum);
-      if (!known) {
-        forms.put(value, NeedleIndex.forms(value));
+      NeedleIndex.Needles had = forms.get(value);
+      if (!known || had == null || (runs && !had.runs())) {
+        forms.put(value, new NeedleIndex.Needles(NeedleIndex.forms(value), runs));
         rebuild();
       }
     }
@@ -126,7 +144,8 @@ public final class Redactor {
       return;
     }
     synchronized (PROCESS_FORMS) {
-      if (PROCESS_FORMS.putIfAbsent(value, NeedleIndex.forms(value)) == null) {
+      if (PROCESS_FORMS.putIfAbsent(value, new NeedleIndex.Needles(NeedleIndex.forms(value), true))
+          == null) {
         processIndex = NeedleIndex.of(PROCESS_FORMS.values());
       }
     }
@@ -146,6 +165,11 @@ public final class Redactor {
   /** Scrubs {@code value} for the grace period: for a value used once (a signed request JWT). */
   public void remember(String value) {
     hold(value).release();
+  }
+
+  /** As {@link #remember}, the whole value only (see {@link #holdWhole}). */
+  void rememberWhole(String value) {
+    holdWhole(value).release();
   }
 
   public String redact(String text) {

@@ -63,6 +63,32 @@ class RedactorTest {
     }
 
     @Test
+    void aSecretCutShortIsScrubbedFromEightCharactersOnAValueComputedFromOneOnlyWhole() {
+      Redactor redactor = new Redactor();
+      String secret = "tok-7f3a9c2e5b1d8f4a6c0e";
+      redactor.hold(secret);
+      assertThat(redactor.redact("invalid token " + secret.substring(0, 20) + "... (cut)"))
+          .isEqualTo("invalid token ***... (cut)");
+      assertThat(redactor.redact("ends with ..." + secret.substring(10)))
+          .isEqualTo("ends with ...***");
+      // Seven characters are ordinary text: shorter runs of a random token turn up by chance.
+      assertThat(redactor.redact("prefix " + secret.substring(0, 7) + " only"))
+          .isEqualTo("prefix " + secret.substring(0, 7) + " only");
+      // A value computed from a secret may hold a template's own text: only the whole is a secret.
+      try (io.github.appsetmapper.secret.DerivedSecrets derived = redactor.derived()) {
+        derived.add(
+            "https://api.example.com/items?token=" + secret.toUpperCase(java.util.Locale.ROOT));
+        assertThat(redactor.redact("GET https://api.example.com/items?page=2"))
+            .isEqualTo("GET https://api.example.com/items?page=2");
+        assertThat(
+                redactor.redact(
+                    "GET https://api.example.com/items?token="
+                        + secret.toUpperCase(java.util.Locale.ROOT)))
+            .isEqualTo("GET ***");
+      }
+    }
+
+    @Test
     void aSecretInsideALongerBase64StringIsFoundAtEachAlignment() {
       Redactor redactor = new Redactor();
       String secret = "s3cr3t-v4lue-0f-the-upstream";
@@ -156,16 +182,17 @@ class RedactorTest {
     @Test
     void aRotatedFileLetsTheOldValueGo(@TempDir Path dir) throws Exception {
       Path file = dir.resolve("token");
-      Files.writeString(file, "first-secret-value\n");
+      Files.writeString(file, "alpha-token-1234\n");
+      // No run of eight characters in common: a shared run would scrub the old value too.
       FileSecret secret = new FileSecret(file, redactor);
-      assertThat(secret.value()).isEqualTo("first-secret-value");
-      replace(file, "second-secret-value-longer\n");
-      assertThat(secret.value()).isEqualTo("second-secret-value-longer");
+      assertThat(secret.value()).isEqualTo("alpha-token-1234");
+      replace(file, "omega-value-5678-longer\n");
+      assertThat(secret.value()).isEqualTo("omega-value-5678-longer");
       assertThat(redactor.size()).isEqualTo(2);
       now.addAndGet(Duration.ofSeconds(61).toNanos());
       assertThat(redactor.size()).isEqualTo(1);
-      assertThat(redactor.redact("first-secret-value second-secret-value-longer"))
-          .isEqualTo("first-secret-value ***");
+      assertThat(redactor.redact("alpha-token-1234 omega-value-5678-longer"))
+          .isEqualTo("alpha-token-1234 ***");
     }
 
     private void replace(Path file, String content) throws IOException {

@@ -44,6 +44,14 @@ public final class SecretForms {
     out.put("JSON inside JSON", jsonInJson);
     out.put("JSON inside JSON, percent-encoded in a link", percent(jsonInJson, "", true));
     out.put("encoded three times", percent(percent(percent(secret, "", true), "", true), "", true));
+    // Cut short, as an error message quotes a long token: a run of eight gives it away.
+    int points = secret.codePointCount(0, secret.length());
+    out.put(
+        "cut short: its first three quarters",
+        secret.substring(0, secret.offsetByCodePoints(0, points * 3 / 4)));
+    out.put(
+        "cut short: all but its first character",
+        secret.substring(secret.offsetByCodePoints(0, 1)));
     out.put("HTML, named references", html(secret, false, false));
     out.put("HTML, decimal references", html(secret, true, false));
     out.put("HTML, hex references", html(secret, true, true));
