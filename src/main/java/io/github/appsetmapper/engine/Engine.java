@@ -318,14 +318,14 @@ public final class Engine {
     List<Row> rows = ListStage.rows(run, base);
     run.trace().stage("list", rows.size());
     // Labelled by the item first, so that explode and the lets name the rows they fail on.
-    rows = RowLabels.labelled(mapping, rows, base);
+    rows = RowLabels.labelled(mapping, rows, base, run.redactor());
     rows = ExplodeStage.run(run, rows, base);
     rows = LetStage.after(0, run, rows, base);
     if (RowLabels.readsRowSteps(mapping)) {
-      rows = RowLabels.labelled(mapping, rows, base);
+      rows = RowLabels.labelled(mapping, rows, base, run.redactor());
     }
     EnrichStage enrich = new EnrichStage(run, base);
-    FilterStage filter = new FilterStage(mapping, base, run.trace());
+    FilterStage filter = new FilterStage(mapping, base, run.trace(), run.redactor());
     for (int i = 0; i < mapping.enrich().size(); i++) {
       CompiledEnrich step = mapping.enrich().get(i);
       // What of the filter can run now does, so that this step makes no call for what it drops.
@@ -335,7 +335,7 @@ public final class Engine {
       rows = LetStage.after(i + 1, run, rows, base);
     }
     rows = filter.afterEnrich(rows);
-    rows = RowOrdering.apply(mapping, rows, base, run.trace());
+    rows = RowOrdering.apply(mapping, rows, base, run.trace(), run.redactor());
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
     try {
       AnswerGuards.check(

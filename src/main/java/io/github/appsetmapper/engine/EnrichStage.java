@@ -424,7 +424,7 @@ final class EnrichStage {
   }
 
   private String label(Row row) {
-    return trace.explaining() ? RowLabels.of(mapping, row, base) : null;
+    return trace.explaining() ? RowLabels.of(mapping, row, base, run.redactor()) : null;
   }
 
   private static String kind(Object value) {

@@ -68,7 +68,7 @@ final class ExplodeStage {
     trace.dropped(
         STAGE,
         row.index(),
-        trace.explaining() ? RowLabels.of(run.mapping(), row, base) : null,
+        trace.explaining() ? RowLabels.of(run.mapping(), row, base, run.redactor()) : null,
         reason);
   }
 

@@ -6,6 +6,7 @@ import io.github.appsetmapper.compile.CompiledFilter.Joiner;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,8 +27,10 @@ final class FilterStage {
   private final CompiledFilter filter;
   private final Scope base;
   private final Trace trace;
+  private final Redactor redactor;
 
-  FilterStage(CompiledMapping mapping, Scope base, Trace trace) {
+  FilterStage(CompiledMapping mapping, Scope base, Trace trace, Redactor redactor) {
+    this.redactor = redactor;
     this.mapping = mapping;
     this.filter = mapping.filter();
     this.base = base;
@@ -178,7 +181,8 @@ final class FilterStage {
       trace.dropped(stage, row.index(), null, "filter");
       return;
     }
-    trace.dropped(stage, row.index(), RowLabels.of(mapping, row, base), reason(scope, falsePart));
+    trace.dropped(
+        stage, row.index(), RowLabels.of(mapping, row, base, redactor), reason(scope, falsePart));
   }
 
   /** Which part was false: the operand of an {@code and}, every operand of an {@code or}. */

@@ -5,6 +5,7 @@ import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.RowSteps;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.logging.LogText;
+import io.github.appsetmapper.secret.Redactor;
 import java.util.List;
 import java.util.Map;
 
@@ -23,10 +24,12 @@ final class RowLabels {
 
   /**
    * Each row named by the mapping's {@code label}, computed once before enrich. A label is data:
-   * its control characters escaped, shortened; one that fails or is no plain value names nothing
-   * (it never fails an answer). Error messages pass through the redactor as a whole.
+   * redacted, its control characters escaped, then shortened (redacted before it is cut, so that no
+   * cut leaves a secret's first characters); one that fails or is no plain value names nothing (it
+   * never fails an answer).
    */
-  static List<Row> labelled(CompiledMapping mapping, List<Row> rows, Scope base) {
+  static List<Row> labelled(
+      CompiledMapping mapping, List<Row> rows, Scope base, Redactor redactor) {
     CompiledExpression label = mapping.rowSteps().label();
     if (label == null) {
       return rows;
@@ -36,7 +39,7 @@ final class RowLabels {
       Object value = quietly(label, Scopes.row(base, row));
       out.add(
           isPlain(value) || value instanceof Boolean
-              ? row.labelled(shortened(LogText.escape(String.valueOf(value))))
+              ? row.labelled(shortened(value, redactor))
               : row);
     }
     return out;
@@ -55,15 +58,15 @@ final class RowLabels {
         || steps.lets().stream().anyMatch(let -> reads.reads(let.name()));
   }
 
-  static String of(CompiledMapping mapping, Row row, Scope base) {
-    String name = row.label() != null ? row.label() : guessed(mapping, row, base);
+  static String of(CompiledMapping mapping, Row row, Scope base, Redactor redactor) {
+    String name = row.label() != null ? row.label() : guessed(mapping, row, base, redactor);
     if (row.element().isEmpty()) {
       return name;
     }
     return name == null ? "element " + row.element() : name + " " + row.element();
   }
 
-  private static String guessed(CompiledMapping mapping, Row row, Scope base) {
+  private static String guessed(CompiledMapping mapping, Row row, Scope base, Redactor redactor) {
     if (mapping.list() == null) {
       return null; // the one row of a mapping without a list: nothing to tell it from
     }
@@ -71,7 +74,7 @@ final class RowLabels {
       for (String field : NAMING_FIELDS) {
         Object value = item.get(field);
         if (isPlain(value)) {
-          return field + " " + shortened(value);
+          return field + " " + shortened(value, redactor);
         }
       }
     }
@@ -79,10 +82,10 @@ final class RowLabels {
     if (first.isPresent()) {
       Object value = quietly(first.get().getValue(), Scopes.row(base, row));
       if (isPlain(value)) {
-        return first.get().getKey() + " " + shortened(value);
+        return first.get().getKey() + " " + shortened(value, redactor);
       }
     }
-    return isPlain(row.item()) ? shortened(row.item()) : null;
+    return isPlain(row.item()) ? shortened(row.item(), redactor) : null;
   }
 
   private static Object quietly(CompiledExpression expression, Scope scope) {
@@ -98,8 +101,10 @@ final class RowLabels {
     return value instanceof String text ? !text.isBlank() : value instanceof Number;
   }
 
-  private static String shortened(Object value) {
-    String text = String.valueOf(value);
+  /** Redacted, escaped, then cut: the order that never leaves a secret's prefix behind. */
+  private static String shortened(Object value, Redactor redactor) {
+    String raw = String.valueOf(value);
+    String text = LogText.escape(redactor == null ? raw : redactor.redact(raw));
     return text.length() <= MAX ? text : text.substring(0, MAX) + "...";
   }
 }

@@ -4,6 +4,7 @@ import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
 import io.github.appsetmapper.expr.Scope;
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -21,7 +22,8 @@ import java.util.Set;
 final class RowOrdering {
   private RowOrdering() {}
 
-  static List<Row> apply(CompiledMapping mapping, List<Row> rows, Scope base, Trace trace)
+  static List<Row> apply(
+      CompiledMapping mapping, List<Row> rows, Scope base, Trace trace, Redactor redactor)
       throws RequestFailure {
     List<Row> kept = new ArrayList<>(rows);
     if (mapping.sortBy() != null) {
@@ -50,7 +52,7 @@ final class RowOrdering {
           trace.dropped(
               "distinctBy",
               row.index(),
-              label(mapping, row, base, trace),
+              label(mapping, row, base, trace, redactor),
               "an earlier row has the key " + key);
         }
       }
@@ -62,7 +64,7 @@ final class RowOrdering {
         trace.dropped(
             "limit",
             row.index(),
-            label(mapping, row, base, trace),
+            label(mapping, row, base, trace, redactor),
             "beyond limit " + mapping.limit());
       }
       kept = new ArrayList<>(kept.subList(0, mapping.limit()));
@@ -71,8 +73,9 @@ final class RowOrdering {
     return kept;
   }
 
-  private static String label(CompiledMapping mapping, Row row, Scope base, Trace trace) {
-    return trace.explaining() ? RowLabels.of(mapping, row, base) : null;
+  private static String label(
+      CompiledMapping mapping, Row row, Scope base, Trace trace, Redactor redactor) {
+    return trace.explaining() ? RowLabels.of(mapping, row, base, redactor) : null;
   }
 
   private record Keyed(Row row, Object key) {}
