@@ -223,8 +223,11 @@ public final class DropGuard {
       throw RequestFailure.guardUnknown(
           "maxDrop: the shared baseline for this input cannot be used: "
               + shared.unreadable()
-              + "; refused so that Argo CD keeps its Applications. Give every replica the same"
-              + " --redis-integrity-keys-file, or POST /mappings/"
+              + "; refused so that Argo CD keeps its Applications. "
+              // A value too large or of another type is no keys mismatch: the reset alone helps.
+              + (shared.unreadable().contains("integrity keys")
+                  ? "Give every replica the same --redis-integrity-keys-file, or POST /mappings/"
+                  : "The way out: POST /mappings/")
               + mapping
               + "/guard/reset");
     }

@@ -84,7 +84,14 @@ final class KeyCheck implements Runnable {
   }
 
   private void check(String name) throws RedisLink.Unavailable {
-    byte[] value = link.one(RedisStats.Op.CACHE_READ, c -> c.get(RedisKeys.bytes(name)));
+    Bounded read =
+        Bounded.of(link.one(RedisStats.Op.CACHE_READ, c -> Bounded.get(c, name, Bounded.SMALL)));
+    if (read.refused()) {
+      // Not a record of ours (too large, or not a string): nothing to learn from it.
+      stats.integrityFailure(RedisStats.Sealed.KEY_CHECK);
+      return;
+    }
+    byte[] value = read.value();
     if (value == null) {
       return;
     }

@@ -78,9 +78,9 @@ final class RedisBaselines implements BaselineStore {
         gets =
             commands ->
                 List.of(
-                    commands.get(RedisKeys.bytes(name)),
-                    commands.get(RedisKeys.bytes(mappingEpoch)),
-                    commands.get(RedisKeys.bytes(inputEpoch)));
+                    Bounded.get(commands, name, Bounded.SMALL),
+                    Bounded.get(commands, mappingEpoch, Bounded.SMALL),
+                    Bounded.get(commands, inputEpoch, Bounded.SMALL));
     List<Object> answers;
     try {
       answers =
@@ -92,9 +92,18 @@ final class RedisBaselines implements BaselineStore {
     }
     Epochs current =
         new Epochs(
-            epoch(mappingEpoch, (byte[]) answers.get(1)),
-            epoch(inputEpoch, (byte[]) answers.get(2)));
-    byte[] raw = (byte[]) answers.get(0);
+            epoch(mappingEpoch, Bounded.of(answers.get(1))),
+            epoch(inputEpoch, Bounded.of(answers.get(2))));
+    Bounded stored = Bounded.of(answers.get(0));
+    if (stored.refused()) {
+      // Redis answered, with what cannot be a baseline: said so, never read whole, never
+      // overwritten (no witness) but by a guard/reset.
+      stats.integrityFailure(RedisStats.Sealed.BASELINE);
+      String why = stored.why("a baseline", Bounded.SMALL);
+      warnOnce(name, why);
+      return new Read(true, null, current, why, null);
+    }
+    byte[] raw = stored.value();
     String witness = witness(raw);
     try {
       return new Read(true, baseline(name, raw), current, null, witness);
@@ -153,8 +162,9 @@ final class RedisBaselines implements BaselineStore {
   private void warnOnce(String name, String why) {
     if (warned.asMap().putIfAbsent(name, Boolean.TRUE) == null) {
       LOG.warn(
-          "redis: maxDrop baseline {} refused: {}; answers for it are refused (503) until every"
-              + " replica has the same --redis-integrity-keys-file or a guard/reset",
+          "redis: maxDrop baseline {} refused: {}; answers for it are refused (503) until a"
+              + " guard/reset (or, for a value sealed with other keys, until every replica has the"
+              + " same --redis-integrity-keys-file)",
           RedisKeys.digest(name).substring(0, 12),
           why);
     }
@@ -163,9 +173,19 @@ final class RedisBaselines implements BaselineStore {
   /**
    * The generation in force for an epoch key: the highest of the sealed value and what was seen.
    */
-  private long epoch(String name, byte[] value) {
+  private long epoch(String name, Bounded read) {
     long found = 0;
-    if (value != null) {
+    byte[] value = read.value();
+    if (read.refused()) {
+      stats.integrityFailure(RedisStats.Sealed.GUARD_EPOCH);
+      if (warned.asMap().putIfAbsent(name, Boolean.TRUE) == null) {
+        LOG.warn(
+            "redis: reset generation {} ignored: {}; the highest generation this replica has seen"
+                + " stays in force (appset_mapper_redis_integrity_failures_total{kind=\"guard_epoch\"})",
+            RedisKeys.digest(name).substring(0, 12),
+            read.why("a reset generation", Bounded.SMALL));
+      }
+    } else if (value != null) {
       try {
         found = seal.open(name, value, System.currentTimeMillis()).header().seq();
       } catch (Seal.Refused e) {
@@ -256,9 +276,10 @@ final class RedisBaselines implements BaselineStore {
         generation = seq;
       } else {
         String name = keys.epoch(scope.mapping(), scope.input());
-        byte[] value =
-            link.one(RedisStats.Op.GUARD_RESET, commands -> commands.get(RedisKeys.bytes(name)));
-        long next = epoch(name, value) + 1;
+        List<Object> value =
+            link.one(
+                RedisStats.Op.GUARD_RESET, commands -> Bounded.get(commands, name, Bounded.SMALL));
+        long next = epoch(name, Bounded.of(value)) + 1;
         long now = System.currentTimeMillis();
         byte[] sealed = seal.seal(name, now, 0, next, Seal.newVersion(), new byte[0]);
         link.one(

@@ -116,7 +116,8 @@ final class RedisFlight implements SharedLevel.Flight {
                             leaseAndSeq,
                             lease,
                             RedisKeys.bytes(Long.toString(leaseMillis)),
-                            RedisKeys.bytes(Long.toString(level.highestSeq()))),
+                            RedisKeys.bytes(Long.toString(level.highestSeq())),
+                            RedisKeys.bytes(Long.toString(Bounded.SMALL))),
                     waitEnd);
         if (((Long) answer.get(0)) == 1) {
           level.stats().lease(RedisStats.Lease.WON);
@@ -131,6 +132,16 @@ final class RedisFlight implements SharedLevel.Flight {
         }
         if (System.nanoTime() - waitEnd >= 0) {
           level.stats().lease(RedisStats.Lease.GAVE_UP);
+          return new RedisFlight(level, key, flight, null, null, 0, 0, null, end);
+        }
+        if (answer.size() == 3) {
+          // A lease too large to be one: never read, not ours, nobody is fetching.
+          level.stats().integrityFailure(RedisStats.Sealed.LEASE);
+          level.oversized(
+              level.keys().lease(flight),
+              new Bounded(null, (Long) answer.get(2), "string"),
+              "a lease",
+              Bounded.SMALL);
           return new RedisFlight(level, key, flight, null, null, 0, 0, null, end);
         }
         String holder = holderToken(level, flight, (byte[]) answer.get(1));
@@ -182,7 +193,7 @@ final class RedisFlight implements SharedLevel.Flight {
       RedisListings level, String flight, byte[] holder, String holderToken, long waitEnd)
       throws RedisLink.Unavailable {
     RedisKeys keys = level.keys();
-    byte[] leaseName = RedisKeys.bytes(keys.lease(flight));
+    String leaseName = keys.lease(flight);
     String landedName = keys.landed(flight, holderToken);
     CompletableFuture<Void> signal = level.events().landing(flight, holderToken);
     long poll = FIRST_POLL_NANOS;
@@ -197,13 +208,21 @@ final class RedisFlight implements SharedLevel.Flight {
                 .all(
                     RedisStats.Op.LEASE,
                     commands ->
-                        List.of(commands.get(leaseName), commands.get(RedisKeys.bytes(landedName))),
+                        List.of(
+                            Bounded.get(commands, leaseName, Bounded.SMALL),
+                            Bounded.get(commands, landedName, level.listingLimit())),
                     waitEnd);
-        byte[] landing = (byte[]) seen.get(1);
-        if (landing != null) {
-          return open(level, landedName, landing);
+        Bounded landed = Bounded.of(seen.get(1));
+        if (landed.refused()) {
+          level.stats().integrityFailure(RedisStats.Sealed.LANDED);
+          level.oversized(landedName, landed, "a landing", level.listingLimit());
+          return null;
         }
-        if (seen.get(0) == null || !Arrays.equals((byte[]) seen.get(0), holder)) {
+        if (landed.value() != null) {
+          return open(level, landedName, landed.value());
+        }
+        byte[] lease = Bounded.of(seen.get(0)).value();
+        if (lease == null || !Arrays.equals(lease, holder)) {
           return null;
         }
         long left = waitEnd - System.nanoTime();
@@ -322,6 +341,13 @@ final class RedisFlight implements SharedLevel.Flight {
                 cache ? null : listing,
                 now,
                 flightSeq));
+      }
+      if ((value != null && value.length > level.listingLimit())
+          || (!landing.isEmpty() && landing.get(0).length > level.listingLimit())) {
+        // Larger than any replica reads back (its headers and fields, not its bodies alone).
+        level.stats().keptHere(RedisStats.NotShared.TOO_LARGE);
+        abandon();
+        return null;
       }
       // The replicas waiting wait while the lease lasts: landing late beats their own calls.
       level

@@ -94,7 +94,7 @@ final class RedisListings implements SharedLevel {
                 List<RedisFuture<?>> sent = new ArrayList<>();
                 sent.add(commands.getrange(RedisKeys.bytes(name), 0, Seal.HEADER_MAX - 1));
                 for (String tag : tags) {
-                  sent.add(commands.get(RedisKeys.bytes(keys.invalidation(tag))));
+                  sent.add(Bounded.get(commands, keys.invalidation(tag), Bounded.SMALL));
                 }
                 return sent;
               });
@@ -108,7 +108,7 @@ final class RedisListings implements SharedLevel {
     long invalidatedAt = 0;
     for (int i = 0; i < tags.size(); i++) {
       invalidatedAt =
-          Math.max(invalidatedAt, invalidation(tags.get(i), (byte[]) answers.get(i + 1)));
+          Math.max(invalidatedAt, invalidation(tags.get(i), Bounded.of(answers.get(i + 1))));
     }
     Seal.Header header;
     try {
@@ -135,9 +135,13 @@ final class RedisListings implements SharedLevel {
    * The seq of the last invalidation of {@code tag}: the highest of the record and what this
    * replica knows (0: none).
    */
-  private long invalidation(String tag, byte[] value) {
+  private long invalidation(String tag, Bounded read) {
     long found = 0;
-    if (value != null) {
+    byte[] value = read.value();
+    if (read.refused()) {
+      stats.integrityFailure(RedisStats.Sealed.INVALIDATION);
+      oversized(keys.invalidation(tag), read, "an invalidation record", Bounded.SMALL);
+    } else if (value != null) {
       try {
         found = seal.open(keys.invalidation(tag), value, System.currentTimeMillis()).header().seq();
       } catch (Seal.Refused e) {
@@ -208,6 +212,26 @@ final class RedisListings implements SharedLevel {
     return highestSeq.get();
   }
 
+  /**
+   * A value in Redis that was not read (too large for what it should be, or not a string): said
+   * once per 5 minutes per kind, by its size, never its content; counted by the caller.
+   */
+  void oversized(String name, Bounded read, String what, long limit) {
+    if (said.first("oversized " + what)) {
+      LOG.warn(
+          "redis: {} {} refused: {}; not read, this replica does without it; something other than appset-mapper writes this Redis"
+              + " (appset_mapper_redis_integrity_failures_total)",
+          what,
+          RedisKeys.digest(name).substring(0, 12),
+          read.why(what, limit));
+    }
+  }
+
+  /** The largest listing, or landing, read or written. */
+  long listingLimit() {
+    return Bounded.listing(settings);
+  }
+
   /** Said once per 5 minutes per subject. */
   boolean sayOnce(String subject) {
     return said.first(subject);
@@ -221,12 +245,21 @@ final class RedisListings implements SharedLevel {
 
   /** The listing kept under {@code name}, read whole and verified; null when none or refused. */
   StoredListing read(String name) {
-    byte[] value;
+    Bounded read;
+    long limit = Bounded.listing(settings);
     try {
-      value = link.one(RedisStats.Op.CACHE_READ, commands -> commands.get(RedisKeys.bytes(name)));
+      read =
+          Bounded.of(
+              link.one(RedisStats.Op.CACHE_READ, commands -> Bounded.get(commands, name, limit)));
     } catch (RedisLink.Unavailable e) {
       return null;
     }
+    if (read.refused()) {
+      stats.integrityFailure(RedisStats.Sealed.LISTING);
+      oversized(name, read, "a listing", limit);
+      return null;
+    }
+    byte[] value = read.value();
     if (value == null) {
       return null;
     }
@@ -386,6 +419,9 @@ final class RedisListings implements SharedLevel {
       NEXT_SEQ
           + "if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then"
           + " local s = nextseq(KEYS[2], tonumber(ARGV[3])) return {1, s[1], s[2]} end"
+          // A holder larger than a lease is never sent: said by its size ({0, '', size}).
+          + " local size = redis.call('STRLEN', KEYS[1])"
+          + " if size > tonumber(ARGV[4]) then return {0, '', size} end"
           + " local holder = redis.call('GET', KEYS[1])"
           + " if holder then return {0, holder} end"
           + " return {0}";
