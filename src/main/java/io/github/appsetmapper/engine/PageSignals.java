@@ -29,18 +29,35 @@ record PageSignals(
         throw malformed(page, "Link", String.join(", ", headers.all("Link")), e.getMessage());
       }
     }
-    String nextPage = headers.first("X-Next-Page");
+    String nextPage = signal(headers, "X-Next-Page");
     if (nextPage != null && !nextPage.isBlank()) {
       count(page, "X-Next-Page", nextPage);
     }
-    Long totalPages = count(page, "X-Total-Pages", headers.first("X-Total-Pages"));
+    Long totalPages = count(page, "X-Total-Pages", signal(headers, "X-Total-Pages"));
     String totalHeader = "X-Total";
-    Long total = count(page, totalHeader, headers.first(totalHeader));
+    Long total = count(page, totalHeader, signal(headers, totalHeader));
+    Long counted = count(page, "X-Total-Count", signal(headers, "X-Total-Count"));
     if (total == null) {
       totalHeader = "X-Total-Count";
-      total = count(page, totalHeader, headers.first(totalHeader));
+      total = counted;
+    } else if (counted != null && !counted.equals(total)) {
+      throw malformed(
+          page,
+          "X-Total",
+          total + " (X-Total-Count: " + counted + ")",
+          "X-Total and X-Total-Count disagree");
     }
     return new PageSignals(links, nextPage, totalPages, total, totalHeader);
+  }
+
+  /**
+   * A signal header's value: every line of it, joined as RFC 9110 joins a field sent twice ("2,
+   * 6"). Read from its first line alone, a count sent twice would be believed at its smaller value,
+   * a short 200; joined, it does not parse and the page is refused.
+   */
+  private static String signal(Headers headers, String name) {
+    List<String> lines = headers.all(name);
+    return lines.isEmpty() ? null : String.join(", ", lines);
   }
 
   /**

@@ -217,4 +217,49 @@ class PaginationTotalsTest {
     assertThat(answer.body())
         .contains("page 2 is empty while X-Total-Pages says 3 pages, 2 were read");
   }
+
+  /**
+   * A first page of two rows whose headers repeat {@code name}: {@code first}, then {@code then}.
+   */
+  private static Reply twice(String name, String first, String then) {
+    return Reply.custom(
+        exchange -> {
+          exchange.setStatusCode(200);
+          exchange
+              .getResponseHeaders()
+              .add(io.undertow.util.Headers.CONTENT_TYPE, "application/json");
+          exchange.getResponseHeaders().add(new io.undertow.util.HttpString(name), first);
+          exchange.getResponseHeaders().add(new io.undertow.util.HttpString(name), then);
+          exchange.getResponseSender().send("[\"a\",\"b\"]");
+        });
+  }
+
+  @Test
+  void aSignalSentTwiceIsReadWholeNeverByItsFirstLine() {
+    // An outside tester's short 200: "X-Total: 2" then "X-Total: 6" was read as 2 (2 rows of 6).
+    String[][] cases = {
+      {"X-Total", "2", "6"},
+      {"X-Total-Count", "2", "6"},
+      {"X-Total-Pages", "1", "3"},
+      {"X-Next-Page", "", "2"}
+    };
+    for (String[] c : cases) {
+      Function<String, Reply> pages =
+          query -> query.equals("page=1") ? twice(c[0], c[1], c[2]) : UNEXPECTED;
+      Answer answer = answer(listing("$[*]", "{page: {param: page}}"), pages, 1);
+      assertThat(answer.status()).as(c[0] + ": " + answer.body()).isEqualTo(502);
+      assertThat(answer.body()).contains("the " + c[0] + " header does not parse");
+    }
+    // Both totals given and disagreeing: neither is believed.
+    Function<String, Reply> both =
+        query ->
+            query.equals("page=1")
+                ? Reply.json(200, "[\"a\",\"b\"]")
+                    .withHeader("X-Total", "2")
+                    .withHeader("X-Total-Count", "6")
+                : UNEXPECTED;
+    Answer answer = answer(listing("$[*]", "{page: {param: page}}"), both, 1);
+    assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+    assertThat(answer.body()).contains("X-Total and X-Total-Count disagree");
+  }
 }
