@@ -75,7 +75,11 @@ public final class Functions {
    * the row (a literal one is a load error).
    */
   public static Boolean semverMatches(Object version, Object constraint) {
-    if (version == null || constraint == null) {
+    if (constraint == null) {
+      // A constraint the data lacks has not said "nothing matches": a filter would drop every row.
+      throw new IllegalArgumentException("#semverMatches: the constraint is null or missing");
+    }
+    if (version == null) {
       return null;
     }
     String text = text("#semverMatches", "version", version);

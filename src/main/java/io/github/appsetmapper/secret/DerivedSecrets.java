@@ -29,7 +29,10 @@ public final class DerivedSecrets implements AutoCloseable {
 
   /** Scrubs {@code value} (as text) until this getparams ends, and for the grace period after. */
   public void add(String value) {
-    if (redactor == null || value == null || value.length() < Redactor.MIN_LENGTH) {
+    // Shorter than eight characters, a value split off a credential is a user name ("alice") far
+    // more often than a secret, and scrubbing it would refuse every answer naming that user, in
+    // every mapping; the credential it came from is scrubbed whole and by its runs.
+    if (redactor == null || value == null || value.length() < NeedleIndex.RUN) {
       return;
     }
     synchronized (this) {

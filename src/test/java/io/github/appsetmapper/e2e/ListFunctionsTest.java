@@ -144,6 +144,8 @@ class ListFunctionsTest {
       {"#toNumber(item.name)", "#toNumber: 'web' is not a number"},
       {"#semverMatches(item.size, '^1')", "#semverMatches needs a text version, got a number"},
       {"#semverMatches('1.0.0', input.constraint)", "#semverMatches: invalid constraint '>=> 1'"},
+      // A constraint the data lacks: the row fails, never a "no match" that empties the answer.
+      {"#semverMatches('1.0.0', item.constraint)", "#semverMatches: the constraint is null"},
     };
     try (StubUpstream stub = new StubUpstream()) {
       stub.on(
