@@ -49,6 +49,7 @@ public final class Numbers {
    */
   public static Number parse(String text) throws Refused {
     String t = text.strip();
+    ascii(t);
     check(t);
     try {
       if (isInteger(t)) {
@@ -67,11 +68,25 @@ public final class Numbers {
   /** A decimal within the bounds (a {@code type: number} input given as text). */
   public static BigDecimal decimal(String text) throws Refused {
     String t = text.strip();
+    ascii(t);
     check(t);
     try {
       return new BigDecimal(t);
     } catch (NumberFormatException e) {
       throw new Refused("'" + shorten(t) + "' is not a number", false);
+    }
+  }
+
+  /**
+   * JSON's characters only: Java's parsers also take the digits of other scripts ("١٢" as 12),
+   * which no upstream means as a number here.
+   */
+  private static void ascii(String t) throws Refused {
+    for (int i = 0; i < t.length(); i++) {
+      char c = t.charAt(i);
+      if (!((c >= '0' && c <= '9') || c == '+' || c == '-' || c == '.' || c == 'e' || c == 'E')) {
+        throw new Refused("'" + shorten(t) + "' is not a number", false);
+      }
     }
   }
 

@@ -142,6 +142,7 @@ class ListFunctionsTest {
       {"#first(item.meta)", "#first needs a list, got a map"},
       {"#toNumber(item.meta)", "#toNumber needs a text argument, got a map"},
       {"#toNumber(item.name)", "#toNumber: 'web' is not a number"},
+      {"#toNumber('\u0661\u0662')", "#toNumber: '\u0661\u0662' is not a number"},
       {"#semverMatches(item.size, '^1')", "#semverMatches needs a text version, got a number"},
       {"#semverMatches('1.0.0', input.constraint)", "#semverMatches: invalid constraint '>=> 1'"},
       // A constraint the data lacks: the row fails, never a "no match" that empties the answer.
