@@ -28,6 +28,9 @@ final class CallAccounting implements Page.Owner {
    */
   static final int ROW_BYTES = 256;
 
+  /** What a request held costs beyond its text: the request, its headers, its page. */
+  static final int REQUEST_BYTES = 1024;
+
   private final Trace trace;
   private final Redactor redactor;
   private final Deadline deadline;
@@ -150,6 +153,39 @@ final class CallAccounting implements Page.Owner {
     long bytes = (long) rows * ROW_BYTES;
     try {
       held.reserve(bytes, call, Plural.of(rows, "row") + " (about " + bytes + " bytes)");
+    } catch (RequestFailure e) {
+      throw e.inStep(step);
+    }
+  }
+
+  /**
+   * Counts what an expression built for a row ({@code what}: "let.big on row 3") against the
+   * budget, as {@link BuiltValues} estimates it: a value computed per row is held with the row.
+   */
+  void holdBuilt(String what, Object value) throws RequestFailure {
+    long bytes = BuiltValues.bytes(value);
+    if (bytes > 0) {
+      held.reserve(bytes, null, "values built per row (" + what + ", about " + bytes + " bytes)");
+    }
+  }
+
+  /**
+   * Counts a request about to be sent against the budget: this getparams keeps it until it has
+   * answered (its page and its identity, the key of both the listing and the page), so that
+   * identical calls are made once. An estimate of four bytes a character: the URI's text and its
+   * query, and the two keys, one byte a character as a URL's text is (a body's text twice more).
+   */
+  void holdRequest(String step, UpstreamRequest request) throws RequestFailure {
+    long bytes =
+        REQUEST_BYTES
+            + 4L * request.uri().toString().length()
+            + 4L * (request.body() == null ? 0 : request.body().length);
+    for (var header : request.headers().fields()) {
+      bytes += 4L * (header.name().length() + header.value().length());
+    }
+    try {
+      // Not named by its request: a URL that large would be cut before the reason.
+      held.reserve(bytes, null, "requests held (about " + bytes + " bytes more)");
     } catch (RequestFailure e) {
       throw e.inStep(step);
     }

@@ -379,6 +379,12 @@ final class EnrichStage {
           // An absent header, an empty one (read as absent), a null field.
           missing = "value '" + enrich.value().source().text() + "' is null";
         }
+        if (missing == null) {
+          // Outside the try above: a refusal by the budget is no missing value.
+          run.books()
+              .holdBuilt(
+                  "value '" + enrich.value().source().text() + "' on row " + row.named(), value);
+        }
       } else {
         value = first.lenient();
         if (nullBody) {

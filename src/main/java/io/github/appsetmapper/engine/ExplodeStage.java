@@ -27,6 +27,7 @@ final class ExplodeStage {
     for (Row row : rows) {
       Object value = Expressions.onRow(explode.in(), Scopes.row(base, row), row);
       String what = "explode 'in: " + explode.in().source().text() + "'";
+      run.books().holdBuilt(what + " on row " + row.named(), value);
       if (value == null) {
         switch (explode.onMissing()) {
           case DROP -> drop(run, row, base, what + " is null (onMissing: drop)");

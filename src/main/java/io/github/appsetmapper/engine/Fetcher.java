@@ -149,6 +149,7 @@ final class Fetcher {
       Map<String, Object> recorded)
       throws RequestFailure, ListingPass.Restart {
     UpstreamRequest request = books.stamp(step, rendered);
+    books.holdRequest(step, request);
     CallAccounting.Call call = books.start(step, request, number);
     try {
       if (books.deadline().expired()) {

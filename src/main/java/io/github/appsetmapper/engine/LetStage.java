@@ -27,6 +27,7 @@ final class LetStage {
       Row withLets = row;
       for (RowSteps.Let let : lets) {
         Object value = Expressions.onRow(let.expression(), Scopes.row(base, withLets), withLets);
+        run.books().holdBuilt("let." + let.name() + " on row " + withLets.named(), value);
         withLets = withLets.with(let.name(), value);
       }
       out.add(withLets);

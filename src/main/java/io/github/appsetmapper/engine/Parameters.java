@@ -20,25 +20,41 @@ final class Parameters {
   /** One budget call per this many bytes of answer, not one per row. */
   private static final long BATCH_BYTES = 256 * 1024;
 
+  /** A row's parameter map without its members, as JsonCodec.estimate counts it. */
+  private static final long MAP_BYTES = 96;
+
   private Parameters() {}
 
   static List<Map<String, Object>> answer(Execution run, List<Row> rows, Scope base)
       throws RequestFailure {
     List<Map<String, Object>> answer = new ArrayList<>(rows.size());
-    long unheld = 0;
+    long[] unheld = {0};
     for (Row row : rows) {
-      Map<String, Object> parameters = of(run.mapping(), row, Scopes.row(base, row));
+      // Each value counted as it is made, before the secret pass walks it: a row of large values
+      // is refused before it is whole.
+      Map<String, Object> parameters =
+          of(
+              run.mapping(),
+              row,
+              Scopes.row(base, row),
+              bytes -> {
+                unheld[0] += bytes;
+                if (unheld[0] > BATCH_BYTES) {
+                  run.books().holdAnswer(answer.size() + 1, unheld[0]);
+                  unheld[0] = 0;
+                }
+              });
       refuseSecrets(run, row, parameters);
       run.trace().parameters(row.index(), parameters);
       answer.add(parameters);
-      unheld += JsonCodec.estimate(parameters);
-      if (unheld > BATCH_BYTES) {
-        run.books().holdAnswer(answer.size(), unheld);
-        unheld = 0;
-      }
     }
-    run.books().holdAnswer(answer.size(), unheld);
+    run.books().holdAnswer(answer.size(), unheld[0]);
     return answer;
+  }
+
+  /** Hears the estimated bytes of each parameter value as it is made. */
+  private interface Made {
+    void bytes(long bytes) throws RequestFailure;
   }
 
   /**
@@ -87,12 +103,18 @@ final class Parameters {
     return false;
   }
 
-  private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope)
+  private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope, Made made)
       throws RequestFailure {
     Map<String, Object> out = new LinkedHashMap<>();
+    made.bytes(MAP_BYTES);
     for (Map.Entry<String, CompiledExpression> parameter : mapping.parameters().entrySet()) {
-      Object value = Expressions.onRow(parameter.getValue(), scope, row);
-      out.put(parameter.getKey(), Values.parameter(value, mapping.keepTypes()));
+      Object value =
+          Values.parameter(
+              Expressions.onRow(parameter.getValue(), scope, row), mapping.keepTypes());
+      // As JsonCodec.estimate counts a map's member.
+      made.bytes(
+          JsonCodec.estimate(value == null ? "" : value) + 72 + 3L * parameter.getKey().length());
+      out.put(parameter.getKey(), value);
     }
     return Collections.unmodifiableMap(out);
   }

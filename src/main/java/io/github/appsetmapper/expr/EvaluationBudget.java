@@ -71,6 +71,14 @@ public final class EvaluationBudget {
     return CURRENT.get();
   }
 
+  /**
+   * What the last evaluation on this thread built, in characters as {@link #charge} counts them: an
+   * upper bound of the new text its value can hold (0: it only read what already existed).
+   */
+  public static long builtChars() {
+    return CURRENT.get().built;
+  }
+
   /** A new evaluation: nothing built yet; it does not start past the deadline. */
   void begin() {
     built = 0;

@@ -1,0 +1,211 @@
+package io.github.appsetmapper.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.testing.StubUpstream;
+import io.github.appsetmapper.testing.StubUpstream.Reply;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What a getparams builds per row (a let, a parameter, a rendered request) draws from the memory
+ * budget, on a server with a small heap that exits on running out of memory (a separate process):
+ * an answer that does not fit is a 503 naming the budget, and the server answers a control
+ * getparams after it. Before, each of these killed the process.
+ */
+class RowMemoryTest {
+  private static final Duration BOUND = Duration.ofSeconds(180);
+
+  /** One string of 1,048,576 characters, built within the expression bounds. */
+  private static final String MEBI_STRING =
+      "('x' * 256).replace('x', ('y' * 256).replace('y', 'zzzzzzzzzzzzzzzz'))";
+
+  private static final String CONTROL =
+      "name: control\nvars: {up: {default: \"http://unset.invalid\"}}\n"
+          + "list:\n  request: {url: \"#{vars.up}/items\"}\n  items: \"$[0:2]\"\n"
+          + "parameters: {n: item}\n";
+
+  @Test
+  void aLetBuiltOnEveryRowIsRefusedByTheBudget(@TempDir Path dir) throws Exception {
+    write(dir, "big", "let: {big: \"" + MEBI_STRING + "\"}\nparameters: {n: \"big.length()\"}\n");
+    assertRefusedAndServing(dir, List.of("--memory-budget", "64Mi"), "big", "{}");
+  }
+
+  @Test
+  void aParameterBuiltOnEveryRowIsRefusedByTheBudget(@TempDir Path dir) throws Exception {
+    write(dir, "big", "parameters: {big: \"" + MEBI_STRING + "\"}\n");
+    assertRefusedAndServing(dir, List.of("--memory-budget", "64Mi"), "big", "{}");
+  }
+
+  @Test
+  void aShadowCandidatesLetsDrawFromTheShadowBudget(@TempDir Path dir) throws Exception {
+    write(dir, "big", "parameters: {n: item}\n");
+    Path shadow = Files.createDirectories(dir.resolve("shadow"));
+    write(
+        shadow, "big", "let: {big: \"" + MEBI_STRING + "\"}\nparameters: {n: \"big.length()\"}\n");
+    try (Server server = new Server(dir, List.of("--shadow", shadow.toString()))) {
+      HttpResponse<String> live = server.post("big", "{}");
+      assertThat(live.statusCode()).as(server.output()).isEqualTo(200);
+      HttpResponse<String> candidate = server.post("big/shadow", "{}");
+      assertThat(candidate.statusCode()).as(server.output()).isEqualTo(503);
+      assertThat(candidate.body()).contains("memory budget").contains("--memory-budget");
+      assertServing(server);
+    }
+  }
+
+  @Test
+  void requestsRenderedFromALargeInputAreRefusedByTheBudget(@TempDir Path dir) throws Exception {
+    Files.writeString(
+        dir.resolve("wide.yaml"),
+        "name: wide\nvars: {up: {default: \"http://unset.invalid\"}}\n"
+            + "input: {q: {type: string}}\nconcurrency: 1\n"
+            + "list:\n  request: {url: \"#{vars.up}/items\"}\n  items: \"$[0:200]\"\n"
+            + "enrich:\n  one:\n    request:\n      url: \"#{vars.up}/one/#{item}\"\n"
+            + "      query: {q: \"#{input.q}\"}\n"
+            + "parameters: {n: item}\n");
+    String q = "\"" + "a".repeat(300_000) + "\"";
+    assertRefusedAndServing(dir, List.of(), "wide", "{\"q\":" + q + "}");
+  }
+
+  private static void write(Path dir, String name, String rest) throws Exception {
+    Files.writeString(
+        dir.resolve(name + ".yaml"),
+        "name: "
+            + name
+            + "\nvars: {up: {default: \"http://unset.invalid\"}}\n"
+            + "list:\n  request: {url: \"#{vars.up}/items\"}\n  items: \"$[*]\"\n"
+            + rest);
+  }
+
+  private static void assertRefusedAndServing(
+      Path dir, List<String> flags, String mapping, String parameters) throws Exception {
+    try (Server server = new Server(dir, flags)) {
+      HttpResponse<String> refused = server.post(mapping, parameters);
+      assertThat(refused.statusCode()).as(server.output()).isEqualTo(503);
+      assertThat(refused.body()).contains("memory budget").contains("--memory-budget");
+      assertServing(server);
+    }
+  }
+
+  private static void assertServing(Server server) throws Exception {
+    HttpResponse<String> control = server.post("control", "{}");
+    assertThat(control.statusCode()).as(server.output()).isEqualTo(200);
+    assertThat(control.body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"n\":\"0\"},{\"n\":\"1\"}]}}");
+    assertThat(server.process.isAlive()).isTrue();
+  }
+
+  /** The server in a process of its own, -Xmx256m, exiting on running out of memory. */
+  private static final class Server implements AutoCloseable {
+    final StubUpstream stub = new StubUpstream();
+    final Process process;
+    final List<String> output = Collections.synchronizedList(new ArrayList<>());
+    final HttpClient client = HttpClient.newHttpClient();
+    final int port;
+
+    Server(Path dir, List<String> flags) throws Exception {
+      Files.writeString(dir.resolve("control.yaml"), CONTROL);
+      StringBuilder items = new StringBuilder("[");
+      for (int i = 0; i < 600; i++) {
+        items.append(i == 0 ? "" : ",").append(i);
+      }
+      stub.on("GET /items", Reply.json(200, items.append(']').toString()));
+      stub.otherwise(received -> Reply.json(200, "{}"));
+      List<String> command = new ArrayList<>();
+      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      command.addAll(
+          List.of(
+              "-Xmx256m",
+              "-XX:+ExitOnOutOfMemoryError",
+              "-cp",
+              System.getProperty("java.class.path"),
+              Main.class.getName(),
+              "serve",
+              "--mappings",
+              dir.toString(),
+              "--var",
+              "up=" + stub.url(),
+              "--port",
+              "0",
+              "--host",
+              "127.0.0.1",
+              "--insecure-no-auth"));
+      command.addAll(flags);
+      process = new ProcessBuilder(command).redirectErrorStream(true).start();
+      Thread reader =
+          new Thread(
+              () ->
+                  new BufferedReader(
+                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
+                      .lines()
+                      .forEach(output::add));
+      reader.setDaemon(true);
+      reader.start();
+      port = port();
+    }
+
+    String output() {
+      synchronized (output) {
+        return String.join("\n", output);
+      }
+    }
+
+    HttpResponse<String> post(String mapping, String parameters) throws Exception {
+      return client.send(
+          HttpRequest.newBuilder(
+                  URI.create(
+                      "http://127.0.0.1:"
+                          + port
+                          + "/mappings/"
+                          + mapping
+                          + "/api/v1/getparams.execute"))
+              .timeout(BOUND)
+              .POST(
+                  HttpRequest.BodyPublishers.ofString(
+                      "{\"applicationSetName\":\"a\",\"input\":{\"parameters\":"
+                          + parameters
+                          + "}}"))
+              .build(),
+          HttpResponse.BodyHandlers.ofString());
+    }
+
+    private int port() throws InterruptedException {
+      Pattern listening = Pattern.compile("listening on [^:]+:(\\d+) ");
+      long deadline = System.nanoTime() + BOUND.toNanos();
+      while (System.nanoTime() < deadline && process.isAlive()) {
+        synchronized (output) {
+          for (String line : output) {
+            Matcher m = listening.matcher(line);
+            if (m.find()) {
+              return Integer.parseInt(m.group(1));
+            }
+          }
+        }
+        Thread.sleep(20);
+      }
+      throw new AssertionError("the server did not start:\n" + output());
+    }
+
+    @Override
+    public void close() throws Exception {
+      process.destroyForcibly();
+      process.waitFor();
+      stub.close();
+    }
+  }
+}
