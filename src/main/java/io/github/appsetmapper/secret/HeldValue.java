@@ -12,6 +12,7 @@ final class HeldValue {
   private static final Cleaner CLEANER = Cleaner.create();
 
   private final Redactor redactor;
+  private final boolean whole;
   private final State state = new State();
 
   /** What the cleaner releases: must not refer to the owner, or the owner is never collected. */
@@ -19,12 +20,12 @@ final class HeldValue {
     private String value;
     private Redactor.Held held;
 
-    synchronized void use(Redactor redactor, String next) {
+    synchronized void use(Redactor redactor, String next, boolean whole) {
       if (next.equals(value)) {
         return;
       }
       Redactor.Held previous = held;
-      held = redactor.hold(next);
+      held = whole ? redactor.holdWhole(next) : redactor.hold(next);
       value = next;
       if (previous != null) {
         previous.release();
@@ -40,13 +41,19 @@ final class HeldValue {
   }
 
   HeldValue(Object owner, Redactor redactor) {
+    this(owner, redactor, false);
+  }
+
+  /** {@code whole}: only the whole value is scrubbed (see {@link Redactor#holdWhole}). */
+  HeldValue(Object owner, Redactor redactor, boolean whole) {
     this.redactor = redactor;
+    this.whole = whole;
     CLEANER.register(owner, state);
   }
 
   /** Holds {@code value} (once), letting go of the value held before it. */
   String use(String value) {
-    state.use(redactor, value);
+    state.use(redactor, value, whole);
     return value;
   }
 }

@@ -53,14 +53,13 @@ final class NeedleIndex {
     long[] filter = new long[1 << 10];
     for (Needles needles : values) {
       for (byte[] form : needles.forms()) {
+        int run = needles.runs() ? run(form) : form.length;
         for (int at = 0; at + KEY <= form.length; at++) {
-          if (at > 0 && (!needles.runs() || form.length - at < RUN)) {
+          if (at > 0 && form.length - at < run) {
             break;
           }
           int key = key(form, at);
-          lists
-              .computeIfAbsent(key, k -> new ArrayList<>())
-              .add(new Entry(form, at, needles.runs()));
+          lists.computeIfAbsent(key, k -> new ArrayList<>()).add(new Entry(form, at, run));
           int bit = bit(key);
           filter[bit >>> 6] |= 1L << bit;
         }
@@ -71,8 +70,18 @@ final class NeedleIndex {
     return new NeedleIndex(Map.copyOf(byKey), filter);
   }
 
-  /** A place in a form where a match may start: the form, the offset, whether a run suffices. */
-  private record Entry(byte[] form, int at, boolean runs) {}
+  /** A place in a form where a match may start: the form, the offset, the run that suffices. */
+  private record Entry(byte[] form, int at, int run) {}
+
+  /**
+   * The run of a form that gives its value away: half of it, and at least {@link #RUN} bytes. Half,
+   * so that an echo cut short (a token's first 20 of 26 characters, all but its last) is caught
+   * while a word a secret happens to hold ("registry" in "registry-pass-2024") is not blanked
+   * wherever it stands.
+   */
+  private static int run(byte[] form) {
+    return Math.min(form.length, Math.max(RUN, (form.length + 1) / 2));
+  }
 
   /**
    * The texts one value takes before base64, in this order (equal ones repeated): as it is,
@@ -105,8 +114,8 @@ final class NeedleIndex {
 
   /**
    * Adds to {@code spans} the original-text span of every form found whole in {@code view}, and of
-   * every run of at least {@link #RUN} bytes of a form of a value whose runs give it away (an echo
-   * cut short: the first 20 characters of a token).
+   * every run of at least half a form (eight bytes at the least) of a value whose runs give it away
+   * (an echo cut short: the first 20 characters of a 26-character token).
    */
   void find(TextView view, Spans spans) {
     byte[] bytes = view.bytes;
@@ -125,8 +134,7 @@ final class NeedleIndex {
         int most = Math.min(view.length - i, form.length - entry.at());
         int differs = Arrays.mismatch(bytes, i, i + most, form, entry.at(), entry.at() + most);
         int run = differs < 0 ? most : differs;
-        boolean whole = entry.at() == 0 && run == form.length;
-        if (whole || (entry.runs() && run >= RUN)) {
+        if (run >= entry.run()) {
           spans.add(view.from[i], view.to[i + run - 1]);
         }
       }
