@@ -317,13 +317,13 @@ public final class MappingReloader implements AutoCloseable {
       for (Path file : found) {
         try {
           out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
+        } catch (java.nio.file.NoSuchFileException e) {
+          // Gone between the listing and the read (a dangling symlink too): removed.
         } catch (IOException e) {
-          if (BoundedFiles.refused(e)) {
-            // A FIFO, a device or a file on a hung mount: loaded as a change, so that its
-            // refusal is reported (its read is refused too) instead of the file being ignored.
-            out.put(file, "refused: " + BoundedFiles.reason(e));
-          }
-          // Otherwise, mid-swap a file can vanish for an instant; the next poll sees the new one.
+          // A FIFO, a device, a directory, a file on a hung mount or one not readable: there, so
+          // loaded as a change, so that its refusal is reported (its read is refused too) and
+          // what it served keeps serving, never taken for a removed file.
+          out.put(file, "unreadable: " + BoundedFiles.reason(e));
         }
       }
     }
