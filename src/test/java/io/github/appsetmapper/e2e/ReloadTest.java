@@ -261,6 +261,9 @@ class ReloadTest {
       reloader.reloadIfChanged();
       Files.delete(dir.resolve("b.yaml"));
       reloader.reloadIfChanged();
+      // A change to the refused file is a change: its refusal is said again.
+      replace(dir.resolve("c.yaml"), mapping("a", "again, edited"));
+      reloader.reloadIfChanged();
       String duplicate =
           dir.resolve("c.yaml")
               + ":1:7 name: duplicate mapping name 'a' (also in "
@@ -268,13 +271,14 @@ class ReloadTest {
               + "): "
               + dir.resolve("a.yaml")
               + " serves it and keeps it; this one is refused";
+      // Never "loaded new file c.yaml: a": c.yaml serves nothing (red team L2).
       assertThat(logs.lines().stream().filter(l -> !l.startsWith("mapping=")))
           .containsExactly(
               "loaded new file " + dir.resolve("b.yaml") + ": b",
-              "loaded new file " + dir.resolve("c.yaml") + ": a",
               duplicate,
               "reloaded " + dir.resolve("b.yaml") + ": b",
-              dir.resolve("b.yaml") + " is gone: no longer serving b");
+              dir.resolve("b.yaml") + " is gone: no longer serving b",
+              duplicate);
       assertThat(getparams("a")).contains("one");
       assertThat(call("/mappings", "GET")).contains("duplicate mapping name");
     }
@@ -445,5 +449,48 @@ class ReloadTest {
       assertThat(logs.lines()).contains(odd + " did not load: " + odd + ":1:1: " + why);
     }
     assertThat(getparams("a")).contains("one");
+  }
+
+  /**
+   * The serving file renamed while a refused newcomer waits for its name: the renamed file (gone
+   * from its old path, its very content at a new one) keeps the name; the newcomer stays refused
+   * (red team L3: both were refused, a 404).
+   */
+  @Test
+  void aRenamedFileKeepsItsNameWhileARefusedNewcomerWaits(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("rows3.yaml"), mapping("rows3", "served"));
+    serve(dir);
+    Files.writeString(
+        dir.resolve("aaa.yaml"),
+        "name: rows3\nfilter: \"false\"\nparameters: {greeting: \"'a'\"}\n");
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows3")).contains("served");
+
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Files.move(dir.resolve("rows3.yaml"), dir.resolve("zzz.yaml"));
+      assertThat(reloader.reloadIfChanged()).isTrue();
+
+      assertThat(getparams("rows3"))
+          .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"served\"}]}}");
+      assertThat(call("/mappings", "GET"))
+          .contains(
+              dir.resolve("aaa.yaml")
+                  + ":1:7 name: duplicate mapping name 'rows3' (also in "
+                  + dir.resolve("zzz.yaml")
+                  + "): "
+                  + dir.resolve("zzz.yaml")
+                  + " serves it and keeps it; this one is refused");
+      assertThat(logs.lines())
+          .contains(
+              "loaded new file " + dir.resolve("zzz.yaml") + ": rows3",
+              dir.resolve("rows3.yaml") + " is gone: no longer serving rows3");
+    }
+
+    Files.delete(dir.resolve("zzz.yaml"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows3"))
+        .as("once the renamed file is gone, the newcomer takes the name")
+        .isEqualTo("200 {\"output\":{\"parameters\":[]}}");
   }
 }
