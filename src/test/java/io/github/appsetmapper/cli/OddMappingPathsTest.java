@@ -39,4 +39,16 @@ class OddMappingPathsTest {
     assertThat(result.err())
         .contains(dir.resolve("z.yaml") + ":1:1: not a regular file (a FIFO, socket or device)");
   }
+
+  @Test
+  void aFifoGivenToTestOrToReplayIsSaidToBeNotARegularFile(@TempDir Path dir) throws Exception {
+    Path fifo = dir.resolve("m.test.yaml");
+    mkfifo(fifo);
+    CliTest.Result test = CliTest.run("test", fifo.toString());
+    assertThat(test.exit()).isEqualTo(1);
+    assertThat(test.out()).contains("FAIL " + fifo + ": not a regular file");
+    CliTest.Result diff = CliTest.run("diff", "mappings", "mappings", "--replay", fifo.toString());
+    assertThat(diff.exit()).isNotZero();
+    assertThat(diff.err()).contains("--replay " + fifo + ": not a regular file");
+  }
 }
