@@ -159,7 +159,7 @@ final class TestCommand implements Callable<Integer> {
       return null;
     }
     if (!Files.isRegularFile(path)) {
-      return "no such file or directory";
+      return Files.exists(path) ? "not a regular file" : "no such file or directory";
     }
     if (MappingSources.isTestFile(path)) {
       into.add(path);

@@ -11,6 +11,13 @@ import java.util.List;
  * Finds the mapping files named by {@code --mappings}: a file is taken as it is; a directory gives
  * the {@code *.yaml}/{@code *.yml} directly in it, skipping hidden entries (a ConfigMap mount's
  * {@code ..data}) and test files ({@code *.test.yaml}).
+ *
+ * <p>Every path that exists is listed, whatever it is: a FIFO, a device, a socket, a symlink to one
+ * of them or a directory named {@code *.yaml} is refused by its read ({@link
+ * io.github.appsetmapper.files.BoundedFiles}), which names it as a load error. Skipping it here
+ * would make a mapping file replaced by one look removed, its name free for another file to take.
+ * Only a path that does not exist (a dangling symlink included: a ConfigMap key being removed) is
+ * left out.
  */
 public final class MappingSources {
   private MappingSources() {}
@@ -22,14 +29,14 @@ public final class MappingSources {
         List<Path> inDirectory = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
           for (Path entry : entries) {
-            if (isMappingFile(entry) && Files.isRegularFile(entry)) {
+            if (isMappingFile(entry) && Files.exists(entry)) {
               inDirectory.add(entry);
             }
           }
         }
         inDirectory.sort(null);
         files.addAll(inDirectory);
-      } else if (Files.isRegularFile(path)) {
+      } else if (Files.exists(path)) {
         files.add(path);
       } else {
         throw new IOException("no such file or directory: " + path);

@@ -127,7 +127,7 @@ public final class MappingReloader implements AutoCloseable {
                     null)));
     files = first;
     fingerprint = digests.toString();
-    publish.accept(registry());
+    publish.accept(registry(Map.of(), first.keySet()));
     onReload.accept("ok");
     return loaded;
   }
@@ -141,6 +141,8 @@ public final class MappingReloader implements AutoCloseable {
     }
     fingerprint = now;
     Map<Path, FileState> next = new TreeMap<>();
+    List<Path> loadedWell = new ArrayList<>();
+    java.util.Set<Path> changed = new java.util.HashSet<>();
     boolean failed = false;
     for (Map.Entry<Path, String> entry : digests.entrySet()) {
       Path file = entry.getKey();
@@ -151,16 +153,13 @@ public final class MappingReloader implements AutoCloseable {
         continue;
       }
       MappingLoader.Result result = load(file);
+      changed.add(file);
       if (result.ok()) {
         if (result.options() != null) {
           options = result.options();
         }
         next.put(file, new FileState(entry.getValue(), result.mappings(), Instant.now(), null));
-        if (previous != null) {
-          LOG.info("reloaded {}: {}", file, names(result.mappings()));
-        } else {
-          LOG.info("loaded new file {}: {}", file, names(result.mappings()));
-        }
+        loadedWell.add(file);
       } else {
         failed = true;
         String error =
@@ -177,16 +176,40 @@ public final class MappingReloader implements AutoCloseable {
         next.put(file, new FileState(entry.getValue(), kept, loadedAt, error));
       }
     }
-    for (Map.Entry<Path, FileState> gone : files.entrySet()) {
+    Map<Path, FileState> previousFiles = files;
+    files = next;
+    MappingRegistry registry = registry(previousFiles, changed);
+    logLoaded(loadedWell, previousFiles);
+    for (Map.Entry<Path, FileState> gone : previousFiles.entrySet()) {
       if (!next.containsKey(gone.getKey()) && !gone.getValue().mappings().isEmpty()) {
         LOG.info(
             "{} is gone: no longer serving {}", gone.getKey(), names(gone.getValue().mappings()));
       }
     }
-    files = next;
-    publish.accept(registry());
+    publish.accept(registry);
     onReload.accept(failed || refusedNames ? "error" : "ok");
     return true;
+  }
+
+  /**
+   * One line per file that loaded, naming only the mappings it serves now: a mapping refused its
+   * name is told by the refusal line alone (a file all of whose mappings were refused gets no
+   * "loaded" line, which would say it serves what it does not).
+   */
+  private void logLoaded(List<Path> loaded, Map<Path, FileState> previousFiles) {
+    for (Path file : loaded) {
+      List<CompiledMapping> all = files.get(file).mappings();
+      List<CompiledMapping> served =
+          all.stream().filter(m -> file.equals(owners.get(m.name()))).toList();
+      if (!all.isEmpty() && served.isEmpty()) {
+        continue;
+      }
+      if (previousFiles.containsKey(file)) {
+        LOG.info("reloaded {}: {}", file, names(served));
+      } else {
+        LOG.info("loaded new file {}: {}", file, names(served));
+      }
+    }
   }
 
   /**
@@ -233,9 +256,14 @@ public final class MappingReloader implements AutoCloseable {
    * The registry of the files as they are. A name claimed by two files stays with the file that
    * served it (whatever the files' order), and the newcomer is refused and named; a name nobody
    * served yet that two files claim at once is served by neither until one gives it up. A file
-   * renamed (the same mapping moving to another file in one swap) is one claimant, so it serves on.
+   * renamed (the serving file gone and a file new at this reload with its very content) keeps the
+   * name, even while a refused newcomer waits for it.
+   *
+   * @param previousFiles the files as they were at the reload before
+   * @param changed the files loaded at this reload: a refusal of one of them is logged again
    */
-  private MappingRegistry registry() {
+  private MappingRegistry registry(
+      Map<Path, FileState> previousFiles, java.util.Set<Path> changed) {
     Map<String, List<Path>> claimants = new LinkedHashMap<>();
     files.forEach(
         (file, state) ->
@@ -251,6 +279,11 @@ public final class MappingReloader implements AutoCloseable {
             winners.put(name, claiming.get(0));
           } else if (owner != null && claiming.contains(owner)) {
             winners.put(name, owner);
+          } else {
+            Path renamed = renamed(owner, claiming, previousFiles);
+            if (renamed != null) {
+              winners.put(name, renamed);
+            }
           }
         });
     java.util.Set<String> duplicates = new java.util.HashSet<>();
@@ -267,7 +300,7 @@ public final class MappingReloader implements AutoCloseable {
         if (!entry.getKey().equals(winner)) {
           String error = clash(mapping, entry.getKey(), winner, claimants.get(mapping.name()));
           duplicates.add(error);
-          if (!loggedDuplicates.contains(error)) {
+          if (!loggedDuplicates.contains(error) || changed.contains(entry.getKey())) {
             LOG.error(error);
           }
           failures.add(error);
@@ -287,6 +320,25 @@ public final class MappingReloader implements AutoCloseable {
       failures.add("--default-mapping '" + defaultName + "' is not loaded");
     }
     return MappingRegistry.of(mappings, fallback, status, failures);
+  }
+
+  /**
+   * The file {@code owner} was renamed to at this reload, among {@code claiming}: {@code owner} no
+   * longer exists, and exactly one claimant, new at this reload, holds the content {@code owner}
+   * held (a {@code mv}, or a ConfigMap key renamed). Null when there is none or it is ambiguous.
+   */
+  private Path renamed(Path owner, List<Path> claiming, Map<Path, FileState> previousFiles) {
+    FileState was = owner == null ? null : previousFiles.get(owner);
+    if (was == null || files.containsKey(owner)) {
+      return null;
+    }
+    List<Path> same =
+        claiming.stream()
+            .distinct()
+            .filter(p -> !previousFiles.containsKey(p))
+            .filter(p -> files.get(p).digest().equals(was.digest()))
+            .toList();
+    return same.size() == 1 ? same.get(0) : null;
   }
 
   /** Why {@code file}'s mapping is refused its name, naming the file that keeps it (if any). */
@@ -317,13 +369,13 @@ public final class MappingReloader implements AutoCloseable {
       for (Path file : found) {
         try {
           out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
+        } catch (java.nio.file.NoSuchFileException e) {
+          // Gone between the listing and the read (a dangling symlink too): removed.
         } catch (IOException e) {
-          if (BoundedFiles.refused(e)) {
-            // A FIFO, a device or a file on a hung mount: loaded as a change, so that its
-            // refusal is reported (its read is refused too) instead of the file being ignored.
-            out.put(file, "refused: " + BoundedFiles.reason(e));
-          }
-          // Otherwise, mid-swap a file can vanish for an instant; the next poll sees the new one.
+          // A FIFO, a device, a directory, a file on a hung mount or one not readable: there, so
+          // loaded as a change, so that its refusal is reported (its read is refused too) and
+          // what it served keeps serving, never taken for a removed file.
+          out.put(file, "unreadable: " + BoundedFiles.reason(e));
         }
       }
     }

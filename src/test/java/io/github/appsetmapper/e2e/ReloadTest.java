@@ -261,6 +261,9 @@ class ReloadTest {
       reloader.reloadIfChanged();
       Files.delete(dir.resolve("b.yaml"));
       reloader.reloadIfChanged();
+      // A change to the refused file is a change: its refusal is said again.
+      replace(dir.resolve("c.yaml"), mapping("a", "again, edited"));
+      reloader.reloadIfChanged();
       String duplicate =
           dir.resolve("c.yaml")
               + ":1:7 name: duplicate mapping name 'a' (also in "
@@ -268,13 +271,14 @@ class ReloadTest {
               + "): "
               + dir.resolve("a.yaml")
               + " serves it and keeps it; this one is refused";
+      // Never "loaded new file c.yaml: a": c.yaml serves nothing (red team L2).
       assertThat(logs.lines().stream().filter(l -> !l.startsWith("mapping=")))
           .containsExactly(
               "loaded new file " + dir.resolve("b.yaml") + ": b",
-              "loaded new file " + dir.resolve("c.yaml") + ": a",
               duplicate,
               "reloaded " + dir.resolve("b.yaml") + ": b",
-              dir.resolve("b.yaml") + " is gone: no longer serving b");
+              dir.resolve("b.yaml") + " is gone: no longer serving b",
+              duplicate);
       assertThat(getparams("a")).contains("one");
       assertThat(call("/mappings", "GET")).contains("duplicate mapping name");
     }
@@ -356,5 +360,137 @@ class ReloadTest {
     assertThat(reloader.reloadIfChanged()).isTrue();
 
     assertThat(getparams("a")).contains("two");
+  }
+
+  private static void mkfifo(Path path) throws Exception {
+    Process mkfifo = new ProcessBuilder("mkfifo", path.toString()).inheritIO().start();
+    assertThat(mkfifo.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+    assertThat(mkfifo.exitValue()).isZero();
+  }
+
+  /** Puts at {@code path} something that exists but is not a regular file. */
+  private static String oddFile(Path path, String kind) throws Exception {
+    switch (kind) {
+      case "fifo" -> mkfifo(path);
+      case "devzero" -> Files.createSymbolicLink(path, Path.of("/dev/zero"));
+      case "directory" -> Files.createDirectory(path);
+      default -> throw new IllegalArgumentException(kind);
+    }
+    return kind.equals("directory")
+        ? "not a regular file (a directory)"
+        : "not a regular file (a FIFO, socket or device)";
+  }
+
+  /**
+   * A mapping file replaced by a FIFO, a symlink to /dev/zero or a directory is a file that does
+   * not load, never a removed one: its mapping keeps serving (stale), and a refused newcomer
+   * claiming the same name does not take it over with its empty listing (red team C6).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"fifo", "devzero", "directory"})
+  void aMappingFileReplacedByWhatIsNotARegularFileKeepsServing(String kind, @TempDir Path dir)
+      throws Exception {
+    Path rows = dir.resolve("rows4.yaml");
+    Files.writeString(rows, mapping("rows4", "kept"));
+    serve(dir);
+    Files.writeString(
+        dir.resolve("aaa4.yaml"),
+        "name: rows4\nfilter: \"false\"\nparameters: {greeting: \"'a'\"}\n");
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows4")).contains("kept");
+
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Files.delete(rows);
+      String why = oddFile(rows, kind);
+      assertThat(reloader.reloadIfChanged()).isTrue();
+
+      assertThat(getparams("rows4"))
+          .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"kept\"}]}}");
+      assertThat(call("/mappings", "GET"))
+          .contains("\"state\":\"stale\"")
+          .contains("\"lastError\":\"" + rows + ":1:1: " + why + "\"");
+      assertThat(logs.lines())
+          .contains(
+              rows
+                  + " did not load, its previous version keeps serving rows4: "
+                  + rows
+                  + ":1:1: "
+                  + why)
+          .noneMatch(line -> line.contains("is gone"));
+      assertThat(metrics.scrape())
+          .contains("appset_mapper_mapping_loaded{mapping=\"rows4\"} 0.0")
+          .containsPattern("appset_mapper_reloads_total\\{result=\"error\"\\} [1-9]");
+    }
+
+    Files.delete(rows);
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows4"))
+        .as("once the path is really gone, the newcomer takes the name")
+        .isEqualTo("200 {\"output\":{\"parameters\":[]}}");
+  }
+
+  /**
+   * A FIFO or a symlink to /dev/zero that never served is a failure named in /mappings and in the
+   * log, never silently skipped (red team L1).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"fifo", "devzero"})
+  void whatIsNotARegularFileIsAFailureNamed(String kind, @TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Path odd = dir.resolve("z.yaml");
+      String why = oddFile(odd, kind);
+      assertThat(reloader.reloadIfChanged()).isTrue();
+      assertThat(call("/mappings", "GET"))
+          .contains("\"failures\":[\"" + odd + ":1:1: " + why + "\"]");
+      assertThat(logs.lines()).contains(odd + " did not load: " + odd + ":1:1: " + why);
+    }
+    assertThat(getparams("a")).contains("one");
+  }
+
+  /**
+   * The serving file renamed while a refused newcomer waits for its name: the renamed file (gone
+   * from its old path, its very content at a new one) keeps the name; the newcomer stays refused
+   * (red team L3: both were refused, a 404).
+   */
+  @Test
+  void aRenamedFileKeepsItsNameWhileARefusedNewcomerWaits(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("rows3.yaml"), mapping("rows3", "served"));
+    serve(dir);
+    Files.writeString(
+        dir.resolve("aaa.yaml"),
+        "name: rows3\nfilter: \"false\"\nparameters: {greeting: \"'a'\"}\n");
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows3")).contains("served");
+
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Files.move(dir.resolve("rows3.yaml"), dir.resolve("zzz.yaml"));
+      assertThat(reloader.reloadIfChanged()).isTrue();
+
+      assertThat(getparams("rows3"))
+          .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"served\"}]}}");
+      assertThat(call("/mappings", "GET"))
+          .contains(
+              dir.resolve("aaa.yaml")
+                  + ":1:7 name: duplicate mapping name 'rows3' (also in "
+                  + dir.resolve("zzz.yaml")
+                  + "): "
+                  + dir.resolve("zzz.yaml")
+                  + " serves it and keeps it; this one is refused");
+      assertThat(logs.lines())
+          .contains(
+              "loaded new file " + dir.resolve("zzz.yaml") + ": rows3",
+              dir.resolve("rows3.yaml") + " is gone: no longer serving rows3");
+    }
+
+    Files.delete(dir.resolve("zzz.yaml"));
+    assertThat(reloader.reloadIfChanged()).isTrue();
+    assertThat(getparams("rows3"))
+        .as("once the renamed file is gone, the newcomer takes the name")
+        .isEqualTo("200 {\"output\":{\"parameters\":[]}}");
   }
 }

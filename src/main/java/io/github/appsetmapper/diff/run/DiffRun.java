@@ -364,7 +364,13 @@ public final class DiffRun {
       } else if (Files.isRegularFile(path)) {
         out.add(path);
       } else {
-        throw new Refused(List.of("--replay " + path + ": no such file or directory"));
+        throw new Refused(
+            List.of(
+                "--replay "
+                    + path
+                    + (Files.exists(path)
+                        ? ": not a regular file"
+                        : ": no such file or directory")));
       }
     }
     return out;
