@@ -284,17 +284,19 @@ public final class MappingCompiler {
           step.paginate().pos(),
           "paginate on an enrich needs an indefinite 'select' (such as $[*]) whose pages are joined");
     }
-    return new CompiledEnrich(
-        step.name(),
-        request,
-        select,
-        rows,
-        value,
-        step.onMissing(),
-        step.explode(),
-        PaginateCompiler.compile(step.paginate(), requestScope, paths, expressions, problems),
-        readsNoBody(value),
-        forEach);
+    return CompiledEnrich.builder()
+        .name(step.name())
+        .request(request)
+        .select(select)
+        .rows(rows)
+        .value(value)
+        .onMissing(step.onMissing())
+        .explode(step.explode())
+        .paginate(
+            PaginateCompiler.compile(step.paginate(), requestScope, paths, expressions, problems))
+        .readsNoBody(readsNoBody(value))
+        .forEach(forEach)
+        .build();
   }
 
   /** Whether a forEach step's value reads its element, and the element is the caller's. */
