@@ -9,25 +9,18 @@ import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
-import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Json;
-import io.github.appsetmapper.upstream.HttpUpstream;
-import io.github.appsetmapper.upstream.UpstreamOptions;
-import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 
 /**
  * {@code run FILE}: one getparams call without a server, printing the exact body the server would
@@ -40,26 +33,7 @@ import picocli.CommandLine.Parameters;
 final class RunCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
-  @Parameters(index = "0", paramLabel = "FILE", description = "The mapping file.")
-  Path file;
-
-  @Option(
-      names = "--mapping",
-      paramLabel = "NAME",
-      description = "Which mapping, when the file holds several.")
-  String mappingName;
-
-  @Option(
-      names = "--input",
-      paramLabel = "KEY=VALUE",
-      description = "An input parameter, as a string (repeatable).")
-  Map<String, String> inputs = new LinkedHashMap<>();
-
-  @Option(
-      names = "--input-json",
-      paramLabel = "JSON",
-      description = "Input parameters as a JSON object (typed values).")
-  String inputJson;
+  @CommandLine.Mixin MappingRunOptions run = new MappingRunOptions();
 
   @Option(
       names = "--app-set",
@@ -67,9 +41,6 @@ final class RunCommand implements Callable<Integer> {
       defaultValue = "appset-mapper-run",
       description = "The applicationSetName sent (default ${DEFAULT-VALUE}).")
   String appSet;
-
-  @Option(names = "--var", paramLabel = VarOption.LABEL, description = VarOption.DESCRIPTION)
-  Map<String, String> vars = Map.of();
 
   @Option(
       names = "--replay",
@@ -93,11 +64,10 @@ final class RunCommand implements Callable<Integer> {
   ExplainFormat explainFormat;
 
   @Override
-  @SuppressWarnings("unchecked")
   public Integer call() throws Exception {
     var out = Terminal.out(spec);
     var err = Terminal.err(spec);
-    VarValues given = VarOption.parse(vars, err);
+    VarValues given = VarOption.parse(run.vars, err);
     if (given == null) {
       return ExitCode.USAGE;
     }
@@ -109,7 +79,7 @@ final class RunCommand implements Callable<Integer> {
       started =
           AppRuntime.builder()
               .vars(given)
-              .http(replay == null ? httpOptions() : null)
+              .http(replay == null ? MappingRunOptions.httpOptions() : null)
               .replay(replay)
               .enrichThreads(16)
               .build();
@@ -119,7 +89,7 @@ final class RunCommand implements Callable<Integer> {
       return ExitCode.USAGE;
     }
     try (AppRuntime runtime = started) {
-      MappingLoader.Result loaded = runtime.load(List.of(file));
+      MappingLoader.Result loaded = runtime.load(List.of(run.file));
       boolean varsRefused = VarOption.refused(loaded, err, true);
       if (!loaded.problems().isEmpty()) {
         ProblemPrinter.print(err, loaded.problems());
@@ -130,16 +100,8 @@ final class RunCommand implements Callable<Integer> {
       if (!loaded.ok()) {
         return ExitCode.FAILED;
       }
-      CompiledMapping mapping = pick(loaded.mappings());
+      CompiledMapping mapping = run.pick(loaded.mappings(), err);
       if (mapping == null) {
-        err.println(
-            "error: "
-                + (mappingName == null
-                    ? file + " holds several mappings; name one with --mapping"
-                    : file + " holds no mapping '" + mappingName + "'")
-                + " (it holds: "
-                + String.join(", ", loaded.mappings().stream().map(CompiledMapping::name).toList())
-                + ")");
         err.flush();
         return ExitCode.USAGE;
       }
@@ -149,24 +111,11 @@ final class RunCommand implements Callable<Integer> {
         err.flush();
         return ExitCode.USAGE;
       }
-      Map<String, Object> parameters = new LinkedHashMap<>();
-      if (inputJson != null) {
-        Object read;
-        try {
-          read = JsonCodec.read(inputJson);
-        } catch (JsonRefusal e) {
-          read = e;
-        }
-        if (!(read instanceof Map<?, ?> typed)) {
-          err.println(
-              "error: --input-json "
-                  + (read instanceof JsonRefusal e ? e.located() : "must be a JSON object"));
-          err.flush();
-          return ExitCode.USAGE;
-        }
-        parameters.putAll((Map<String, Object>) typed);
+      Map<String, Object> parameters = run.input(err);
+      if (parameters == null) {
+        err.flush();
+        return ExitCode.USAGE;
       }
-      parameters.putAll(inputs);
       Invocation invocation = new Invocation(appSet, parameters);
       if (explain) {
         ErrorAnswers errors = new ErrorAnswers(runtime.redactor());
@@ -208,7 +157,7 @@ final class RunCommand implements Callable<Integer> {
    * and the way to give one is {@code --input-json}. Null when every {@code --input} fits.
    */
   private String structuredInput(CompiledMapping mapping) {
-    for (String key : inputs.keySet()) {
+    for (String key : run.inputs.keySet()) {
       InputRule rule = mapping.inputs().get(key);
       if (rule != null
           && (rule.type() == InputSpec.InputType.MAP || rule.type() == InputSpec.InputType.LIST)) {
@@ -225,22 +174,5 @@ final class RunCommand implements Callable<Integer> {
       }
     }
     return null;
-  }
-
-  /** HTTP with the defaults, and proxies from the environment. */
-  private static UpstreamOptions httpOptions() throws IOException {
-    try {
-      return UpstreamOptions.defaults(16, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-          .withProxies(ProxySettings.fromEnvironment(System::getenv));
-    } catch (IllegalArgumentException e) {
-      throw new IOException(e.getMessage());
-    }
-  }
-
-  private CompiledMapping pick(List<CompiledMapping> mappings) {
-    if (mappingName != null) {
-      return mappings.stream().filter(m -> m.name().equals(mappingName)).findFirst().orElse(null);
-    }
-    return mappings.size() == 1 ? mappings.get(0) : null;
   }
 }

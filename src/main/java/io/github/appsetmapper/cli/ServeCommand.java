@@ -13,12 +13,7 @@ import io.github.appsetmapper.server.Shadowing;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.shadow.Shadow;
-import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
-import io.github.appsetmapper.upstream.call.HostPolicy;
-import io.github.appsetmapper.upstream.limits.RateRule;
-import io.github.appsetmapper.upstream.net.Addresses;
-import io.github.appsetmapper.upstream.net.ProxySettings;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -99,13 +94,6 @@ final class ServeCommand implements Callable<Integer> {
   Path replay;
 
   @Option(
-      names = "--upstream-threads",
-      paramLabel = "<count>",
-      defaultValue = "64",
-      description = "Threads and pooled connections for upstream calls (default ${DEFAULT-VALUE}).")
-  int upstreamThreads;
-
-  @Option(
       names = "--worker-threads",
       paramLabel = "<count>",
       defaultValue = "128",
@@ -120,56 +108,6 @@ final class ServeCommand implements Callable<Integer> {
   long maxBodyBytes;
 
   @Option(
-      names = "--allowed-hosts",
-      split = ",",
-      paramLabel = "HOST",
-      description =
-          "Hosts every request, redirect and page may reach, besides each mapping's allowedHosts"
-              + " (comma-separated or repeated; *.example.com for subdomains). Default: any.")
-  List<String> allowedHosts = List.of();
-
-  @Option(
-      names = "--allow-link-local",
-      description =
-          "Allow link-local and cloud metadata addresses (169.254.0.0/16, fe80::/10,"
-              + " fd00:ec2::254), refused by default after DNS resolution.")
-  boolean allowLinkLocal;
-
-  @Option(
-      names = "--deny-private-networks",
-      description =
-          "Also refuse loopback and private addresses (10/8, 172.16/12, 192.168/16,"
-              + " 100.64/10, fc00::/7) after DNS resolution.")
-  boolean denyPrivateNetworks;
-
-  @Option(
-      names = "--host-max-connections",
-      paramLabel = "<count>",
-      defaultValue = "64",
-      description =
-          "Calls in flight to one upstream host at most, server-wide (default ${DEFAULT-VALUE}).")
-  int hostMaxConnections;
-
-  @Option(
-      names = "--host-rate-limit",
-      paramLabel = "[HOST=]RATE",
-      description =
-          "Calls per host at most, like 10/s or 300/m; HOST=RATE for one host (*.example.com"
-              + " for subdomains), a bare RATE for every host (repeatable).")
-  List<String> hostRateLimits = List.of();
-
-  @Option(
-      names = "--memory-budget",
-      defaultValue = "128Mi",
-      converter = ByteSizeConverter.class,
-      paramLabel = "SIZE",
-      description =
-          "Memory for upstream answers in flight and in the cache (the cache takes at most half);"
-              + " a getparams whose answers do not fit is a 503 (default ${DEFAULT-VALUE}, for a"
-              + " 512 MiB container).")
-  long memoryBudget;
-
-  @Option(
       names = "--webhook-secret-file",
       paramLabel = "FILE",
       description =
@@ -177,53 +115,6 @@ final class ServeCommand implements Callable<Integer> {
               + " /mappings/<name>/cache/invalidate: as a bearer token, X-Gitlab-Token, or GitHub's"
               + " X-Hub-Signature-256 (HMAC-SHA256 of the body). Re-read when it changes.")
   Path webhookSecretFile;
-
-  @Option(
-      names = "--reload-interval",
-      paramLabel = "<duration>",
-      defaultValue = "2s",
-      converter = DurationConverter.class,
-      description = "How often mapping files are checked for changes (default ${DEFAULT-VALUE}).")
-  Duration reloadInterval;
-
-  @Option(
-      names = "--drain-delay",
-      paramLabel = "<duration>",
-      defaultValue = "5s",
-      converter = DurationConverter.class,
-      description =
-          "On SIGTERM, how long readiness fails while requests are still served, so that the"
-              + " Service stops routing here first (default ${DEFAULT-VALUE}).")
-  Duration drainDelay;
-
-  @Option(
-      names = "--grace-period",
-      paramLabel = "<duration>",
-      defaultValue = "20s",
-      converter = DurationConverter.class,
-      description =
-          "Then, how long requests in flight may take to finish (default ${DEFAULT-VALUE}).")
-  Duration gracePeriod;
-
-  @Option(
-      names = "--idle-timeout",
-      paramLabel = "<duration>",
-      defaultValue = "120s",
-      converter = DurationConverter.class,
-      description =
-          "How long a connection may wait for its next request (default ${DEFAULT-VALUE}). Keep"
-              + " it above 90s: Argo CD's Go client reuses connections idle for up to 90 s.")
-  Duration idleTimeout;
-
-  @Option(
-      names = "--read-timeout",
-      paramLabel = "<duration>",
-      defaultValue = "10s",
-      converter = DurationConverter.class,
-      description =
-          "How long a request's line, headers and body may take to arrive; a slower body has its"
-              + " connection closed (default ${DEFAULT-VALUE}).")
-  Duration readTimeout;
 
   @Option(
       names = "--webhook-max-body-bytes",
@@ -234,6 +125,10 @@ final class ServeCommand implements Callable<Integer> {
           "Largest body read to check a GitHub X-Hub-Signature-256 on cache/invalidate, read"
               + " before the caller is known (default ${DEFAULT-VALUE}).")
   long webhookMaxBodyBytes;
+
+  @CommandLine.Mixin UpstreamFlags upstreamFlags = new UpstreamFlags();
+
+  @CommandLine.Mixin ServeTimings timings = new ServeTimings();
 
   @CommandLine.Mixin RedisFlags redisFlags = new RedisFlags();
 
@@ -271,7 +166,7 @@ final class ServeCommand implements Callable<Integer> {
     UpstreamOptions upstreamOptions;
     io.github.appsetmapper.redis.RedisSettings redis;
     try {
-      upstreamOptions = upstreamOptions();
+      upstreamOptions = upstreamFlags.options(workerThreads);
       redis = redisFlags.settings();
       shadowFlags.check();
     } catch (IllegalArgumentException e) {
@@ -300,8 +195,8 @@ final class ServeCommand implements Callable<Integer> {
               .vars(given)
               .http(replay == null ? upstreamOptions : null)
               .replay(replay)
-              .enrichThreads(upstreamThreads)
-              .memoryBudget(memoryBudget)
+              .enrichThreads(upstreamFlags.upstreamThreads)
+              .memoryBudget(upstreamFlags.memoryBudget)
               .redis(redis)
               .tracing(System.getenv())
               .build();
@@ -356,7 +251,7 @@ final class ServeCommand implements Callable<Integer> {
                 Math.max(2, java.lang.Runtime.getRuntime().availableProcessors()),
                 workerThreads,
                 webhookSecret)
-            .withTimeouts(idleTimeout, readTimeout)
+            .withTimeouts(timings.idleTimeout, timings.readTimeout)
             .withWebhookMaxBodyBytes(webhookMaxBodyBytes);
     Shadow shadow = shadowFlags.start(runtime);
     AppServer server =
@@ -364,7 +259,7 @@ final class ServeCommand implements Callable<Integer> {
     // Registered before the listener opens: a SIGTERM from then on always finds its way out.
     CountDownLatch stopped = new CountDownLatch(1);
     // SIGTERM: the stop sequence, then exit 0 (not the JVM's 143); other exits run it as a hook.
-    TermSignal.stopOn(() -> stop(serving, reloader, shadow, runtime, stopped));
+    TermSignal.stopOn(() -> timings.stop(serving, reloader, shadow, runtime, stopped));
     try {
       server.start();
     } catch (RuntimeException e) {
@@ -386,12 +281,12 @@ final class ServeCommand implements Callable<Integer> {
       return ExitCode.PORT_IN_USE;
     }
     serving.set(server);
-    reloader.start(reloadInterval);
-    if (idleTimeout.compareTo(Duration.ofSeconds(90)) <= 0) {
+    reloader.start(timings.reloadInterval);
+    if (timings.idleTimeout.compareTo(Duration.ofSeconds(90)) <= 0) {
       LOG.warn(
           "--idle-timeout {} is not above the 90 s Argo CD's Go client keeps idle connections:"
               + " it may send a request on a connection the server is closing",
-          Durations.format(idleTimeout));
+          Durations.format(timings.idleTimeout));
     }
     if (tokens == null) {
       LOG.warn(
@@ -419,17 +314,24 @@ final class ServeCommand implements Callable<Integer> {
     return new FlagChecks()
         .range("--port", port, 0, 65535)
         .address("--host", host)
-        .range("--upstream-threads", upstreamThreads, 1, 1024)
+        .range("--upstream-threads", upstreamFlags.upstreamThreads, 1, 1024)
         .range("--worker-threads", workerThreads, 1, 4096)
         .range("--max-body-bytes", maxBodyBytes, 1, FlagChecks.GI)
-        .range("--host-max-connections", hostMaxConnections, 1, 10_000)
-        .size("--memory-budget", memoryBudget, FlagChecks.MI, FlagChecks.TI)
+        .range("--host-max-connections", upstreamFlags.hostMaxConnections, 1, 10_000)
+        .size("--memory-budget", upstreamFlags.memoryBudget, FlagChecks.MI, FlagChecks.TI)
         .size("--webhook-max-body-bytes", webhookMaxBodyBytes, 1, 64 * FlagChecks.MI)
-        .duration("--reload-interval", reloadInterval, Duration.ofMillis(100), Duration.ofHours(1))
-        .duration("--drain-delay", drainDelay, Duration.ZERO, Duration.ofMinutes(10))
-        .duration("--grace-period", gracePeriod, Duration.ofMillis(1), Duration.ofMinutes(10))
-        .duration("--idle-timeout", idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24))
-        .duration("--read-timeout", readTimeout, Duration.ofMillis(100), Duration.ofHours(1))
+        .duration(
+            "--reload-interval",
+            timings.reloadInterval,
+            Duration.ofMillis(100),
+            Duration.ofHours(1))
+        .duration("--drain-delay", timings.drainDelay, Duration.ZERO, Duration.ofMinutes(10))
+        .duration(
+            "--grace-period", timings.gracePeriod, Duration.ofMillis(1), Duration.ofMinutes(10))
+        .duration(
+            "--idle-timeout", timings.idleTimeout, Duration.ofSeconds(1), Duration.ofHours(24))
+        .duration(
+            "--read-timeout", timings.readTimeout, Duration.ofMillis(100), Duration.ofHours(1))
         .duration(
             "--redis-timeout", redisFlags.timeout, Duration.ofMillis(1), Duration.ofMinutes(1))
         .size("--redis-max-entry-bytes", redisFlags.maxEntryBytes, 1, FlagChecks.GI)
@@ -442,21 +344,6 @@ final class ServeCommand implements Callable<Integer> {
       cause = cause.getCause();
     }
     return cause;
-  }
-
-  private UpstreamOptions upstreamOptions() {
-    List<RateRule> rules = new java.util.ArrayList<>();
-    for (String text : hostRateLimits) {
-      rules.add(RateRule.parse(text));
-    }
-    // Every getparams thread may call upstream itself (the list request) beside the enrich
-    // threads: the connection pool must hold both, or callers queue on it.
-    return UpstreamOptions.defaults(
-            workerThreads + upstreamThreads, HttpUpstream.DEFAULT_MAX_BODY_BYTES)
-        .withServerHosts(new HostPolicy(allowedHosts.stream().map(String::trim).toList()))
-        .withAddresses(new Addresses(allowLinkLocal, denyPrivateNetworks))
-        .withHostLimits(hostMaxConnections, rules)
-        .withProxies(ProxySettings.fromEnvironment(System::getenv));
   }
 
   private static void publish(
@@ -472,41 +359,6 @@ final class ServeCommand implements Callable<Integer> {
     if (server != null) {
       server.swap(registry);
     }
-  }
-
-  /**
-   * SIGTERM: not ready at once, serve through the drain delay, let requests in flight finish. It
-   * returns within about drain + grace + 1 s whatever a worker does (see AppServer.shutdown); a
-   * server not listening yet has nothing to drain.
-   */
-  private void stop(
-      AtomicReference<AppServer> serving,
-      MappingReloader reloader,
-      Shadow shadow,
-      AppRuntime runtime,
-      CountDownLatch stopped) {
-    reloader.close();
-    AppServer server = serving.get();
-    if (server != null) {
-      LOG.info(
-          "stopping: not ready from now, serving {} more, then up to {} for requests in flight",
-          Durations.format(drainDelay),
-          Durations.format(gracePeriod));
-      try {
-        if (!server.shutdown(drainDelay, gracePeriod)) {
-          LOG.warn("requests still in flight after the grace period were cut off");
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    if (shadow != null) {
-      shadow.close();
-    }
-    runtime.close();
-    LOG.info("stopped");
-    LogFormat.flush();
-    stopped.countDown();
   }
 
   private Tokens tokens() throws IOException {

@@ -3,6 +3,7 @@ package io.github.appsetmapper.cli;
 import io.github.appsetmapper.runtime.AppRuntime;
 import io.github.appsetmapper.shadow.Shadow;
 import io.github.appsetmapper.shadow.ShadowSettings;
+import io.github.appsetmapper.shadow.ShadowWiring;
 import java.nio.file.Path;
 import java.util.List;
 import picocli.CommandLine.Option;
@@ -77,6 +78,6 @@ final class ShadowFlags {
     if (settings == null) {
       check();
     }
-    return runtime.shadow(dirs, settings);
+    return ShadowWiring.start(runtime, dirs, settings);
   }
 }

@@ -1,31 +1,20 @@
 package io.github.appsetmapper.compile;
 
-import com.jayway.jsonpath.InvalidPathException;
 import com.jayway.jsonpath.JsonPath;
 import io.github.appsetmapper.config.AuthSpec;
-import io.github.appsetmapper.config.BodyFormat;
-import io.github.appsetmapper.config.CacheSpec;
 import io.github.appsetmapper.config.EnrichSpec;
 import io.github.appsetmapper.config.Expr;
-import io.github.appsetmapper.config.InputSpec;
 import io.github.appsetmapper.config.ListSpec;
 import io.github.appsetmapper.config.MappingException;
 import io.github.appsetmapper.config.MappingSpec;
-import io.github.appsetmapper.config.PaginateSpec;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestOptions;
 import io.github.appsetmapper.config.RequestSpec;
 import io.github.appsetmapper.config.TlsSpec;
-import io.github.appsetmapper.config.VarSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
-import io.github.appsetmapper.json.YamlCodec;
 import io.github.appsetmapper.secret.SecretSource;
-import io.github.appsetmapper.upstream.call.CachePolicy;
-import io.github.appsetmapper.upstream.call.CallSettings;
 import io.github.appsetmapper.upstream.call.HostPolicy;
-import io.github.appsetmapper.upstream.call.TlsSettings;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -51,10 +40,13 @@ public final class MappingCompiler {
   }
 
   private final Problems problems = new Problems();
-  private final ExpressionCompiler expressions = new ExpressionCompiler(problems);
+  final ExpressionCompiler expressions = new ExpressionCompiler(problems);
+  final PathCompiler paths = new PathCompiler(problems);
   private final MappingSpec spec;
   private final CompileOptions options;
-  private Scope sharedScope;
+
+  /** The scope of what every call shares (a token's settings): vars and secret only. */
+  Scope sharedScope;
 
   /**
    * The names whose values the caller chooses: everything Argo CD's request carries, and enrich
@@ -92,10 +84,10 @@ public final class MappingCompiler {
   }
 
   private CompiledMapping compile() throws MappingException {
-    Map<String, String> vars = vars();
+    Map<String, String> vars = Declarations.vars(spec, options, problems);
     Map<String, SecretSource> secrets =
         SecretSources.compile(spec, options, vars, problems, expressions);
-    Map<String, InputRule> inputs = inputs();
+    Map<String, InputRule> inputs = Declarations.inputs(spec, problems);
     Scope base =
         Scope.empty()
             .declaring(
@@ -208,61 +200,6 @@ public final class MappingCompiler {
         List.of(new CompiledFilter.Part(whole, rowSteps.needs(whole))));
   }
 
-  private Map<String, String> vars() {
-    Map<String, String> out = new LinkedHashMap<>();
-    for (VarSpec var : spec.vars().values()) {
-      String value = options.vars().given(spec.name(), var, problems);
-      if (value == null && var.env() != null) {
-        value = options.environment().apply(var.env());
-      }
-      if (value == null) {
-        value = var.defaultValue();
-      }
-      if (value == null) {
-        problems.add(
-            var.pos(),
-            "var '"
-                + var.name()
-                + "' has no value: give it a default"
-                + (var.env() == null ? "" : ", set $" + var.env())
-                + " or pass --var "
-                + var.name()
-                + "=...");
-      } else {
-        out.put(var.name(), value);
-      }
-    }
-    return out;
-  }
-
-  private Map<String, InputRule> inputs() {
-    Map<String, InputRule> out = new LinkedHashMap<>();
-    for (InputSpec input : spec.input().values()) {
-      com.google.re2j.Pattern pattern = null;
-      if (input.pattern() != null) {
-        try {
-          pattern = io.github.appsetmapper.expr.Regexes.compile(input.pattern().text());
-        } catch (io.github.appsetmapper.expr.Regexes.InvalidPattern e) {
-          problems.add(input.pattern().pos(), "invalid pattern: " + e.getMessage());
-        }
-      }
-      if (input.required() && input.defaultValue() != null) {
-        problems.add(input.pos(), "an input with a default cannot be required");
-      }
-      out.put(
-          input.name(),
-          new InputRule(
-              input.name(),
-              input.type(),
-              input.required(),
-              input.defaultValue(),
-              pattern,
-              input.enumValues(),
-              input.description()));
-    }
-    return out;
-  }
-
   private CompiledList list(ListSpec list, Scope scope) {
     if (list == null) {
       return null;
@@ -272,23 +209,9 @@ public final class MappingCompiler {
     CompiledRequest request = request("list", list.request(), requestScope);
     return new CompiledList(
         request,
-        rowPath(list.items(), list.missingIsEmpty(), "items"),
-        paginate(list.paginate(), requestScope),
-        rowPath(list.entries(), list.missingIsEmpty(), "entries"));
-  }
-
-  /** A rows path with its container checks; a path that cannot be checked is a load error. */
-  private RowPath rowPath(Expr expr, boolean missingIsEmpty, String field) {
-    JsonPath path = jsonPath(expr);
-    if (path == null) {
-      return null;
-    }
-    try {
-      return RowPath.compile(expr.text(), path, missingIsEmpty);
-    } catch (IllegalArgumentException e) {
-      problems.add(expr.pos(), field + " '" + expr.text() + "': " + e.getMessage());
-      return null;
-    }
+        paths.rowPath(list.items(), list.missingIsEmpty(), "items"),
+        PaginateCompiler.compile(list.paginate(), requestScope, paths, expressions, problems),
+        paths.rowPath(list.entries(), list.missingIsEmpty(), "entries"));
   }
 
   /**
@@ -349,11 +272,11 @@ public final class MappingCompiler {
     if (elementFromCaller) {
       fromCaller.remove(forEach.as());
     }
-    JsonPath select = jsonPath(step.select());
+    JsonPath select = paths.jsonPath(step.select());
     RowPath rows =
         select == null || select.isDefinite()
             ? null
-            : rowPath(step.select(), step.missingIsEmpty(), "select");
+            : paths.rowPath(step.select(), step.missingIsEmpty(), "select");
     CompiledExpression value =
         expressions.expression(step.value(), rowScope.with(Name.RESPONSE, Scope.UNKNOWN));
     if (step.paginate() != null && (select == null || select.isDefinite())) {
@@ -361,17 +284,19 @@ public final class MappingCompiler {
           step.paginate().pos(),
           "paginate on an enrich needs an indefinite 'select' (such as $[*]) whose pages are joined");
     }
-    return new CompiledEnrich(
-        step.name(),
-        request,
-        select,
-        rows,
-        value,
-        step.onMissing(),
-        step.explode(),
-        paginate(step.paginate(), requestScope),
-        readsNoBody(value),
-        forEach);
+    return CompiledEnrich.builder()
+        .name(step.name())
+        .request(request)
+        .select(select)
+        .rows(rows)
+        .value(value)
+        .onMissing(step.onMissing())
+        .explode(step.explode())
+        .paginate(
+            PaginateCompiler.compile(step.paginate(), requestScope, paths, expressions, problems))
+        .readsNoBody(readsNoBody(value))
+        .forEach(forEach)
+        .build();
   }
 
   /** Whether a forEach step's value reads its element, and the element is the caller's. */
@@ -389,7 +314,7 @@ public final class MappingCompiler {
   }
 
   /** Where {@code response} is read (failWhen, a cursor's until): never with {@code secret}. */
-  private static Scope responseScope(Scope requestScope) {
+  static Scope responseScope(Scope requestScope) {
     return requestScope
         .with(Name.RESPONSE, Scope.UNKNOWN)
         .without(Name.SECRET, SECRET_ONLY_IN_REQUEST);
@@ -400,7 +325,7 @@ public final class MappingCompiler {
   }
 
   /** {@code login}: a login request, which never takes {@code defaults.auth} (its own token). */
-  private CompiledRequest request(String step, RequestSpec request, Scope scope, boolean login) {
+  CompiledRequest request(String step, RequestSpec request, Scope scope, boolean login) {
     if (request == null) {
       return null;
     }
@@ -438,35 +363,9 @@ public final class MappingCompiler {
         .auth(compiledAuth)
         .failWhen(expressions.expression(options.failWhen(), responseScope))
         .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
-        .settings(settings(options, request.format()))
+        .settings(RequestSettings.of(options, request.format()))
         .format(request.format())
         .build();
-  }
-
-  /**
-   * How the calls of a request are made ({@link CallSettings}), from its merged options: auth is
-   * rendered per call and the deadline stamped per getparams, so neither is set here.
-   */
-  private static CallSettings settings(RequestOptions options, BodyFormat format) {
-    TlsSpec tls = options.tls();
-    CacheSpec cache = options.cache();
-    return CallSettings.PLAIN.toBuilder()
-        .retries(options.retries())
-        .tls(
-            tls == null
-                ? null
-                : new TlsSettings(
-                    path(tls.caFile()),
-                    path(tls.certFile()),
-                    path(tls.keyFile()),
-                    tls.insecureSkipVerify()))
-        .cache(cache == null ? null : new CachePolicy(cache.ttl(), cache.staleIfError()))
-        .maxBodyBytes(format == BodyFormat.YAML ? YamlCodec.MAX_BYTES : 0)
-        .build();
-  }
-
-  private static Path path(String file) {
-    return file == null ? null : Path.of(file);
   }
 
   private Object body(Object node, Scope scope) {
@@ -487,172 +386,13 @@ public final class MappingCompiler {
   }
 
   private CompiledAuth auth(String step, AuthSpec auth, Scope scope) {
-    return auth == null ? null : auth.accept(new AuthCompiler(step, scope));
+    return auth == null ? null : auth.accept(new AuthCompiler(this, step, scope));
   }
 
-  /** Each kind of auth compiled: its templates parsed, its secrets checked as declared. */
-  private final class AuthCompiler implements AuthSpec.Visitor<CompiledAuth> {
-    private final String step;
-    private final Scope scope;
-
-    AuthCompiler(String step, Scope scope) {
-      this.step = step;
-      this.scope = scope;
-    }
-
-    @Override
-    public CompiledAuth bearer(AuthSpec.Bearer bearer) {
-      secretRef(bearer, bearer.secret());
-      return new CompiledAuth.Bearer(bearer.secret());
-    }
-
-    @Override
-    public CompiledAuth basic(AuthSpec.Basic basic) {
-      secretRef(basic, basic.passwordSecret());
-      return new CompiledAuth.Basic(
-          expressions.template(basic.username(), scope), basic.passwordSecret());
-    }
-
-    @Override
-    public CompiledAuth header(AuthSpec.Header header) {
-      secretRef(header, header.secret());
-      return new CompiledAuth.Header(header.name(), header.secret());
-    }
-
-    @Override
-    public CompiledAuth oauth2(AuthSpec.OAuth2 oauth2) {
-      secretRef(oauth2, oauth2.clientSecret());
-      Map<String, Template> params = new LinkedHashMap<>();
-      oauth2.params().forEach((k, v) -> params.put(k, expressions.template(v, sharedScope)));
-      return new CompiledAuth.OAuth2(
-          expressions.template(oauth2.tokenUrl(), sharedScope),
-          expressions.template(oauth2.clientId(), sharedScope),
-          oauth2.clientSecret(),
-          oauth2.scopes(),
-          params,
-          oauth2.clientAuth() == AuthSpec.ClientAuth.BASIC);
-    }
-
-    @Override
-    public CompiledAuth login(AuthSpec.Login login) {
-      JsonPath token = definitePath(login.token(), "token");
-      JsonPath expiresIn = definitePath(login.expiresInPath(), "expiresIn");
-      return new CompiledAuth.Login(
-          request(step + ".auth.login", login.request(), sharedScope, true),
-          token,
-          expiresIn,
-          login.expiresIn(),
-          login.header(),
-          login.scheme());
-    }
-
-    @Override
-    public CompiledAuth githubApp(AuthSpec.GithubApp app) {
-      secretRef(app, app.privateKey());
-      return new CompiledAuth.GithubApp(
-          expressions.template(app.appId(), sharedScope),
-          expressions.template(app.installationId(), sharedScope),
-          app.privateKey(),
-          app.apiUrl() == null ? null : expressions.template(app.apiUrl(), sharedScope));
-    }
-
-    @Override
-    public CompiledAuth registry(AuthSpec.Registry registry) {
-      secretRef(registry, registry.password());
-      return new CompiledAuth.Registry(
-          registry.username() == null
-              ? null
-              : expressions.template(registry.username(), sharedScope),
-          registry.password());
-    }
-  }
-
-  private JsonPath definitePath(Expr expr, String field) {
-    JsonPath path = jsonPath(expr);
-    if (path != null && !path.isDefinite()) {
-      problems.add(expr.pos(), "'" + field + "' must be a definite JsonPath to one value");
-    }
-    return path;
-  }
-
-  private void secretRef(AuthSpec auth, String name) {
+  /** A problem when {@code name} is not a declared secret. */
+  void secretRef(AuthSpec auth, String name) {
     if (name != null && !spec.secrets().containsKey(name)) {
       problems.add(auth.pos(), "secret '" + name + "' is not declared under secrets");
     }
-  }
-
-  private JsonPath jsonPath(Expr expr) {
-    if (expr == null) {
-      return null;
-    }
-    if (expr.text().contains("#{")) {
-      // A value spliced into a path could carry path syntax (']', '..', a filter): never a hole.
-      problems.add(
-          expr.pos(),
-          "a JsonPath is not a template: '#{' cannot be used in '"
-              + expr.text()
-              + "'; select the whole object and choose in an expression, as an enrich `value:"
-              + " response.body.entries[input.chart]`, or list.entries with `filter: item.key =="
-              + " input.chart`");
-      return null;
-    }
-    String unbalanced = JsonPaths.unbalanced(expr.text());
-    if (unbalanced != null) {
-      problems.add(expr.pos(), "invalid JsonPath '" + expr.text() + "': " + unbalanced);
-      return null;
-    }
-    try {
-      return JsonPath.compile(expr.text());
-    } catch (InvalidPathException | IllegalArgumentException e) {
-      problems.add(expr.pos(), "invalid JsonPath '" + expr.text() + "': " + e.getMessage());
-      return null;
-    }
-  }
-
-  private CompiledPaginate paginate(PaginateSpec paginate, Scope requestScope) {
-    if (paginate == null) {
-      return null;
-    }
-    CompiledPaginate.Limits limits =
-        new CompiledPaginate.Limits(paginate.maxPages(), paginate.stopAtMax());
-    switch (paginate.mode()) {
-      case LINK_HEADER -> {
-        return new CompiledPaginate.LinkHeader(paginate.linkRel(), limits);
-      }
-      case NEXT_URL -> {
-        JsonPath next = jsonPath(paginate.next());
-        if (next != null && !next.isDefinite()) {
-          problems.add(paginate.next().pos(), "'next' must be a definite JsonPath to one URL");
-        }
-        return new CompiledPaginate.NextUrl(next, holder(next), limits);
-      }
-      case CURSOR -> {
-        PaginateSpec.Cursor cursor = paginate.cursor();
-        JsonPath from = definitePath(cursor.from(), "from");
-        Scope responseScope = responseScope(requestScope);
-        return new CompiledPaginate.Cursor(
-            cursor.param(),
-            from,
-            holder(from),
-            expressions.expression(cursor.until(), responseScope),
-            limits);
-      }
-      default -> {
-        PaginateSpec.Page page = paginate.page();
-        return new CompiledPaginate.Numbered(
-            page.param(),
-            page.start(),
-            page.size(),
-            page.sizeParam(),
-            page.endStatus(),
-            page.stopOnShortPage(),
-            limits);
-      }
-    }
-  }
-
-  /** What holds the value a definite path names (null: the body), which must exist. */
-  private static JsonPath holder(JsonPath path) {
-    return path == null || !path.isDefinite() ? null : JsonPaths.holder(path);
   }
 }

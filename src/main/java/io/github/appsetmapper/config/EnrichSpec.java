@@ -18,6 +18,82 @@ public record EnrichSpec(
     boolean missingIsEmpty,
     ForEach forEach) {
 
+  /** An enrich step, set component by component. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets each component by name: two of one type cannot be swapped unseen. */
+  public static final class Builder {
+    private Pos pos;
+    private String name;
+    private RequestSpec request;
+    private Expr select;
+    private Expr value;
+    private OnMissing onMissing;
+    private boolean explode;
+    private PaginateSpec paginate;
+    private boolean missingIsEmpty;
+    private ForEach forEach;
+
+    private Builder() {}
+
+    public Builder pos(Pos value) {
+      this.pos = value;
+      return this;
+    }
+
+    public Builder name(String value) {
+      this.name = value;
+      return this;
+    }
+
+    public Builder request(RequestSpec value) {
+      this.request = value;
+      return this;
+    }
+
+    public Builder select(Expr value) {
+      this.select = value;
+      return this;
+    }
+
+    public Builder value(Expr value) {
+      this.value = value;
+      return this;
+    }
+
+    public Builder onMissing(OnMissing value) {
+      this.onMissing = value;
+      return this;
+    }
+
+    public Builder explode(boolean value) {
+      this.explode = value;
+      return this;
+    }
+
+    public Builder paginate(PaginateSpec value) {
+      this.paginate = value;
+      return this;
+    }
+
+    public Builder missingIsEmpty(boolean value) {
+      this.missingIsEmpty = value;
+      return this;
+    }
+
+    public Builder forEach(ForEach value) {
+      this.forEach = value;
+      return this;
+    }
+
+    public EnrichSpec build() {
+      return new EnrichSpec(
+          pos, name, request, select, value, onMissing, explode, paginate, missingIsEmpty, forEach);
+    }
+  }
+
   /**
    * {@code forEach: {in, as, key}}: {@code in} gives the list, each element is {@code as} in the
    * request and {@code value}, {@code key} (optional) names each result.

@@ -335,17 +335,19 @@ public final class MappingParser {
       }
       out.put(
           key,
-          new EnrichSpec(
-              entry.pos(),
-              key,
-              request == null ? null : RequestParser.request(request),
-              select,
-              value,
-              entry.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR),
-              entry.bool("explode", false),
-              RequestParser.paginate(entry.map("paginate")),
-              entry.bool("missingIsEmpty", false),
-              forEach(entry.map("forEach"))));
+          EnrichSpec.builder()
+              .pos(entry.pos())
+              .name(key)
+              .request(request == null ? null : RequestParser.request(request))
+              .select(select)
+              .value(value)
+              .onMissing(
+                  entry.choice("onMissing", EnrichSpec.OnMissing.class, EnrichSpec.OnMissing.ERROR))
+              .explode(entry.bool("explode", false))
+              .paginate(RequestParser.paginate(entry.map("paginate")))
+              .missingIsEmpty(entry.bool("missingIsEmpty", false))
+              .forEach(forEach(entry.map("forEach")))
+              .build());
     }
     return out;
   }

@@ -16,6 +16,69 @@ public record PaginateSpec(
     int maxPages,
     boolean stopAtMax) {
 
+  /** A paginate block, set component by component (the other modes' fields left null). */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Sets each component by name: two of one type cannot be swapped unseen. */
+  public static final class Builder {
+    private Pos pos;
+    private Mode mode;
+    private String linkRel;
+    private Expr next;
+    private Cursor cursor;
+    private Page page;
+    private int maxPages;
+    private boolean stopAtMax;
+
+    private Builder() {}
+
+    public Builder pos(Pos value) {
+      this.pos = value;
+      return this;
+    }
+
+    public Builder mode(Mode value) {
+      this.mode = value;
+      return this;
+    }
+
+    public Builder linkRel(String value) {
+      this.linkRel = value;
+      return this;
+    }
+
+    public Builder next(Expr value) {
+      this.next = value;
+      return this;
+    }
+
+    public Builder cursor(Cursor value) {
+      this.cursor = value;
+      return this;
+    }
+
+    public Builder page(Page value) {
+      this.page = value;
+      return this;
+    }
+
+    public Builder maxPages(int value) {
+      this.maxPages = value;
+      return this;
+    }
+
+    public Builder stopAtMax(boolean value) {
+      this.stopAtMax = value;
+      return this;
+    }
+
+    public PaginateSpec build() {
+      return new PaginateSpec(pos, mode, linkRel, next, cursor, page, maxPages, stopAtMax);
+    }
+  }
+
   public static final int DEFAULT_MAX_PAGES = 10;
 
   public enum Mode {

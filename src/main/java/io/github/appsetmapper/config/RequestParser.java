@@ -273,19 +273,22 @@ final class RequestParser {
         if (rel == null || rel.isBlank()) {
           map.error("linkHeader", "names the link relation to follow, usually 'next'");
         }
-        return new PaginateSpec(
-            map.pos(), PaginateSpec.Mode.LINK_HEADER, rel, null, null, null, maxPages, stop);
+        return PaginateSpec.builder()
+            .pos(map.pos())
+            .mode(PaginateSpec.Mode.LINK_HEADER)
+            .linkRel(rel)
+            .maxPages(maxPages)
+            .stopAtMax(stop)
+            .build();
       }
       case "next" -> {
-        return new PaginateSpec(
-            map.pos(),
-            PaginateSpec.Mode.NEXT_URL,
-            null,
-            map.expr("next"),
-            null,
-            null,
-            maxPages,
-            stop);
+        return PaginateSpec.builder()
+            .pos(map.pos())
+            .mode(PaginateSpec.Mode.NEXT_URL)
+            .next(map.expr("next"))
+            .maxPages(maxPages)
+            .stopAtMax(stop)
+            .build();
       }
       case "cursor" -> {
         YamlMap cursor = map.map("cursor");
@@ -299,8 +302,13 @@ final class RequestParser {
                 queryName(cursor, "param"),
                 requiredExpr(cursor, "from"),
                 cursor.expr("until"));
-        return new PaginateSpec(
-            map.pos(), PaginateSpec.Mode.CURSOR, null, null, spec, null, maxPages, stop);
+        return PaginateSpec.builder()
+            .pos(map.pos())
+            .mode(PaginateSpec.Mode.CURSOR)
+            .cursor(spec)
+            .maxPages(maxPages)
+            .stopAtMax(stop)
+            .build();
       }
       default -> {
         YamlMap page = map.map("page");
@@ -329,8 +337,13 @@ final class RequestParser {
                 sizeParam,
                 endStatus == null ? java.util.Set.of() : endStatus,
                 stopOnShortPage);
-        return new PaginateSpec(
-            map.pos(), PaginateSpec.Mode.PAGE, null, null, null, spec, maxPages, stop);
+        return PaginateSpec.builder()
+            .pos(map.pos())
+            .mode(PaginateSpec.Mode.PAGE)
+            .page(spec)
+            .maxPages(maxPages)
+            .stopAtMax(stop)
+            .build();
       }
     }
   }

@@ -17,9 +17,6 @@ import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
-import io.github.appsetmapper.shadow.LiveAnswers;
-import io.github.appsetmapper.shadow.Shadow;
-import io.github.appsetmapper.shadow.ShadowSettings;
 import io.github.appsetmapper.tracing.Tracings;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
@@ -173,44 +170,24 @@ public final class AppRuntime implements AutoCloseable {
     return server;
   }
 
-  /**
-   * Shadow mode over this runtime's transport: the candidates of {@code candidates} loaded as the
-   * live mappings are (a candidate that does not load is reported, never fatal), on an engine of
-   * their own: their own enrich pool and memory budget, no cache entries, their own {@code maxDrop}
-   * memory, nothing shared with Redis, and at its front the live calls' answers and the rate-limit
-   * headroom the live transport saw. Close the shadow before the runtime.
-   */
-  public Shadow shadow(List<Path> candidates, ShadowSettings settings) {
-    ExecutorService candidatePool =
-        Executors.newFixedThreadPool(Math.max(2, settings.threads() * 4), daemon("shadow-enrich"));
-    LiveAnswers answers =
-        new LiveAnswers(
-            transport instanceof HttpUpstream http ? () -> http.rateLimits().snapshot() : Map::of,
-            settings.minHeadroomPercent());
-    // Connections of their own: a candidate's calls must never take the per-host slots
-    // (--host-max-connections) that live calls wait for. A replay or a test's transport is shared.
-    Upstream candidateTransport = http != null ? new HttpUpstream(http) : transport;
-    AutoCloseable ownTransport = candidateTransport == transport ? () -> {} : candidateTransport;
-    Engine candidateEngine =
-        Engine.builder()
-            .transport(candidateTransport)
-            .pool(candidatePool)
-            .redactor(redactor)
-            .clock(clock)
-            .memoryBudget(MemoryBudget.withoutCache(settings.memoryBudget()))
-            .ticker(ticker)
-            .sharing(Engine.Sharing.ALONE)
-            .front(answers::around)
-            .build();
-    return new Shadow(
-        candidateEngine,
-        answers,
-        load(candidates),
-        settings,
-        metrics(),
-        redactor,
-        candidatePool,
-        ownTransport);
+  /** The transport this runtime's engine calls through (null when it only loads). */
+  public Upstream transport() {
+    return transport;
+  }
+
+  /** The HTTP settings of the transport (null for a replay or a test's transport). */
+  public UpstreamOptions httpOptions() {
+    return http;
+  }
+
+  /** What decides when cached tokens expire. */
+  public Clock clock() {
+    return clock;
+  }
+
+  /** What tells the answer cache the time. */
+  public Ticker ticker() {
+    return ticker;
   }
 
   @Override
@@ -225,7 +202,8 @@ public final class AppRuntime implements AutoCloseable {
     }
   }
 
-  static ThreadFactory daemon(String prefix) {
+  /** Daemon threads named {@code prefix-1}, {@code prefix-2}...: none keeps the JVM alive. */
+  public static ThreadFactory daemon(String prefix) {
     AtomicInteger count = new AtomicInteger();
     return r -> {
       Thread thread = new Thread(r, prefix + "-" + count.incrementAndGet());

@@ -9,6 +9,7 @@ import io.github.appsetmapper.server.Shadowing;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.shadow.Shadow;
 import io.github.appsetmapper.shadow.ShadowSettings;
+import io.github.appsetmapper.shadow.ShadowWiring;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -62,7 +63,7 @@ public final class ShadowServer implements AutoCloseable {
       runtime.close();
       throw new IllegalStateException("live mappings did not load: " + loaded.problems());
     }
-    shadow = candidates == null ? null : runtime.shadow(List.of(candidates), settings);
+    shadow = candidates == null ? null : ShadowWiring.start(runtime, List.of(candidates), settings);
     server =
         runtime
             .server(
