@@ -67,17 +67,9 @@ final class OtelTracing implements GetparamsTracing {
             "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.metrics.exporter", "none",
             "otel.logs.exporter", "none");
-    for (String variable :
-        java.util.List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")) {
-      String protocol = env.get(variable);
-      if (protocol != null && protocol.trim().equalsIgnoreCase("grpc")) {
-        throw new IllegalArgumentException(
-            "tracing: "
-                + variable
-                + "=grpc is not supported (no gRPC sender is shipped); use http/protobuf and the"
-                + " collector's OTLP/HTTP port (4318)");
-      }
-    }
+    CollectorHeaders.hold(env);
+    OtelSettings.check(env, redactor);
+    SdkLogging.route(redactor);
     Backlog backlog = new Backlog(metrics);
     try {
       OpenTelemetrySdk sdk =
