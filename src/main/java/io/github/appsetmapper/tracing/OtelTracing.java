@@ -32,12 +32,16 @@ final class OtelTracing implements GetparamsTracing {
       new TextMapGetter<>() {
         @Override
         public Iterable<String> keys(UnaryOperator<String> carrier) {
-          return List.of("traceparent", "tracestate");
+          return List.of("traceparent");
         }
 
+        /**
+         * The caller's traceparent only: its tracestate is caller text that would be forwarded
+         * verbatim to every upstream (third parties, a login endpoint) and kept in the spans.
+         */
         @Override
         public String get(UnaryOperator<String> carrier, String key) {
-          return carrier == null ? null : carrier.apply(key);
+          return carrier == null || !"traceparent".equals(key) ? null : carrier.apply(key);
         }
       };
 
