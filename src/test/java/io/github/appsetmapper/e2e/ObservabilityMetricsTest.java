@@ -128,7 +128,7 @@ class ObservabilityMetricsTest {
         alerts++;
       }
     }
-    assertThat(alerts).isEqualTo(10);
+    assertThat(alerts).isEqualTo(12);
   }
 
   /**
