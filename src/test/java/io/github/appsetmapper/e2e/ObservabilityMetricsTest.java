@@ -360,7 +360,13 @@ class ObservabilityMetricsTest {
         server.getparams("pulls", "{\"input\":{\"parameters\":{\"repo\":\"front\"}}}", Map.of());
         long end = System.nanoTime() + WAIT.toNanos();
         String scrape = server.metrics();
-        while (!scrape.contains("appset_mapper_traces_dropped_total{") && System.nanoTime() < end) {
+        // The series exists at 0 from the start: wait for the drop to be counted.
+        while (!scrape.contains("appset_mapper_traces_dropped_total{reason=\"export_failed\"} ")
+            || scrape.contains(
+                "appset_mapper_traces_dropped_total{reason=\"export_failed\"} 0.0")) {
+          if (System.nanoTime() > end) {
+            throw new AssertionError("no dropped span counted:\n" + scrape);
+          }
           Thread.sleep(100);
           scrape = server.metrics();
         }
