@@ -355,6 +355,7 @@ final class ServeCommand implements Callable<Integer> {
     Map<String, Boolean> states = new TreeMap<>();
     registry.status().forEach((name, status) -> states.put(name, status.current()));
     metrics.loadStates(states);
+    metrics.failingFiles(registry.failingFiles());
     AppServer server = serving.get();
     if (server != null) {
       server.swap(registry);

@@ -45,6 +45,23 @@ public interface GetparamsTracing extends AutoCloseable {
       return null;
     }
 
+    /** Whether the trace is exported; an unsampled id names a trace no one can open. */
+    default boolean sampled() {
+      return true;
+    }
+
+    /**
+     * What an error line ends with, as Argo CD shows it: {@code " (trace_id=...)"}, {@code "
+     * (trace_id=..., not sampled)"}, or nothing when off.
+     */
+    default String errorSuffix() {
+      String id = traceId();
+      if (id == null) {
+        return "";
+      }
+      return " (trace_id=" + id + (sampled() ? ")" : ", not sampled)");
+    }
+
     default void end(Ended outcome) {}
   }
 }

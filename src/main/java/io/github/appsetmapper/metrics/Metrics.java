@@ -39,6 +39,7 @@ public final class Metrics {
       new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
   private final Map<String, AtomicInteger> loadStates = new ConcurrentHashMap<>();
   private final AtomicInteger mappingsLoaded = new AtomicInteger();
+  private final AtomicInteger failingFiles = new AtomicInteger();
 
   public Metrics() {
     new JvmMemoryMetrics().bindTo(registry);
@@ -51,6 +52,14 @@ public final class Metrics {
     Gauge.builder("appset_mapper.mappings", mappingsLoaded, AtomicInteger::get)
         .description("Mappings being served")
         .register(registry);
+    Gauge.builder("appset_mapper.mapping.files.failing", failingFiles, AtomicInteger::get)
+        .description("Mapping files failing to load now (their previous version, if any, serves)")
+        .register(registry);
+    // At 0 from the start: increase() sees the first event of a pod only as a step from 0.
+    reloadCounter("ok");
+    reloadCounter("error");
+    tracesDroppedCounter("queue_full");
+    tracesDroppedCounter("export_failed");
   }
 
   /** The meters of one label set, looked up once: registering on every call costs per request. */
@@ -101,9 +110,23 @@ public final class Metrics {
    * first getparams does not pay for it, and the series exist from the start, at 0.
    */
   public void prepareGetparams(String mapping) {
-    getparamsMeters(mapping, 200);
+    for (int status : PREPARED_STATUSES) {
+      getparamsMeters(mapping, status);
+    }
     rowMeters(mapping);
+    // The rare events the alerts count with increase(): a counter born at its first event, at 1,
+    // shows no step, and the first refusal or stale answer of a pod would never alert.
+    for (String guard : GUARDS) {
+      guardCounter(mapping, guard);
+    }
+    staleCounter(mapping);
   }
+
+  /** The getparams statuses registered at 0 per mapping: success and the errors alerted on. */
+  private static final List<Integer> PREPARED_STATUSES = List.of(200, 400, 500, 502, 503, 504);
+
+  /** The guards that refuse answers, as {@code guardRefused} labels them. */
+  private static final List<String> GUARDS = List.of("minItems", "maxDrop", "maxDrop_unknown");
 
   private GetparamsMeters getparamsMeters(String mapping, int status) {
     return getparamsMeters.computeIfAbsent(
@@ -244,34 +267,43 @@ public final class Metrics {
 
   /** An answer a guard refused (502/503) so that Argo CD keeps its Applications. */
   public void guardRefused(String mapping, String guard) {
-    counter(
-            "appset_mapper.guard.refused",
-            "getparams answers refused by a guard (minItems, maxDrop, maxDrop_unknown)",
-            "mapping",
-            mapping,
-            "guard",
-            guard)
-        .increment();
+    guardCounter(mapping, guard).increment();
+  }
+
+  private Counter guardCounter(String mapping, String guard) {
+    return counter(
+        "appset_mapper.guard.refused",
+        "getparams answers refused by a guard (minItems, maxDrop, maxDrop_unknown)",
+        "mapping",
+        mapping,
+        "guard",
+        guard);
   }
 
   /** Trace spans dropped instead of exported: {@code queue_full}, {@code export_failed}. */
   public void tracesDropped(String reason, long spans) {
-    counter(
-            "appset_mapper.traces.dropped",
-            "trace spans dropped instead of exported (the queue was full or the collector failed)",
-            "reason",
-            reason)
-        .increment(spans);
+    tracesDroppedCounter(reason).increment(spans);
+  }
+
+  private Counter tracesDroppedCounter(String reason) {
+    return counter(
+        "appset_mapper.traces.dropped",
+        "trace spans dropped instead of exported (the queue was full or the collector failed)",
+        "reason",
+        reason);
   }
 
   /** A getparams answered (in part) from stale cache entries because the upstream failed. */
   public void staleAnswer(String mapping) {
-    counter(
-            "appset_mapper.getparams.stale",
-            "getparams answered from the last good upstream answers because the upstream failed",
-            "mapping",
-            mapping)
-        .increment();
+    staleCounter(mapping).increment();
+  }
+
+  private Counter staleCounter(String mapping) {
+    return counter(
+        "appset_mapper.getparams.stale",
+        "getparams answered from the last good upstream answers because the upstream failed",
+        "mapping",
+        mapping);
   }
 
   /**
@@ -379,11 +411,23 @@ public final class Metrics {
 
   /** A reload attempt: {@code ok} or {@code error}. */
   public void reload(String result) {
-    Counter.builder("appset_mapper.reloads")
+    reloadCounter(result).increment();
+  }
+
+  private Counter reloadCounter(String result) {
+    return Counter.builder("appset_mapper.reloads")
         .description("Mapping reloads, by result")
         .tag("result", result)
-        .register(registry)
-        .increment();
+        .register(registry);
+  }
+
+  /**
+   * Mapping files failing to load now: a file that never loaded serves nothing (no {@code
+   * mapping_loaded} series), and a failure repeated at each reload adds no new step to {@code
+   * reloads_total}; this gauge stays up while any file is broken.
+   */
+  public void failingFiles(int files) {
+    failingFiles.set(files);
   }
 
   /** The Prometheus text exposition. */

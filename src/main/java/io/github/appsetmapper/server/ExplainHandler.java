@@ -57,7 +57,9 @@ final class ExplainHandler implements HttpHandler {
               invocation,
               failure -> {
                 ErrorAnswer answer = refusals.errors().map(failure);
-                return ExplainReport.Answer.error(answer.status(), answer.message());
+                // The line getparams would answer, its trace id included.
+                return ExplainReport.Answer.error(
+                    answer.status(), answer.message() + traced.errorSuffix());
               },
               recorder -> traced.around(recorder, mapping));
       end(traced, mapping.name(), invocation, report.answer().status());

@@ -147,8 +147,7 @@ final class GetParamsHandler implements HttpHandler {
           false,
           false);
       // The trace id in the line itself: Argo CD shows the line in the ApplicationSet's status.
-      String line =
-          traceId == null ? answer.message() : answer.message() + " (trace_id=" + traceId + ")";
+      String line = answer.message() + traced.errorSuffix();
       Exchanges.send(exchange, answer.status(), Json.error(line));
       if (live != null && invocation != null && watched != null) {
         shadow(live, invocation, watched, null, answer);

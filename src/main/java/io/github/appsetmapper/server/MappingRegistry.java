@@ -63,6 +63,16 @@ public record MappingRegistry(
     return new MappingRegistry(byName, defaultName, status, failures, List.of());
   }
 
+  /**
+   * Files failing to load now: those that serve nothing (their errors) and those whose previous
+   * version serves (mappings not current, counted once per file).
+   */
+  public int failingFiles() {
+    java.util.Set<String> stale = new java.util.HashSet<>();
+    status.values().stream().filter(s -> !s.current()).forEach(s -> stale.add(s.source()));
+    return failures.size() + stale.size();
+  }
+
   public Optional<CompiledMapping> find(String name) {
     return Optional.ofNullable(byName.get(name));
   }

@@ -37,6 +37,11 @@ final class GetparamsSpan implements GetparamsTracing.Traced {
   }
 
   @Override
+  public boolean sampled() {
+    return span.getSpanContext().isSampled();
+  }
+
+  @Override
   public void end(GetparamsTracing.Ended outcome) {
     try {
       SpanTrace trace = stages;

@@ -32,12 +32,16 @@ final class OtelTracing implements GetparamsTracing {
       new TextMapGetter<>() {
         @Override
         public Iterable<String> keys(UnaryOperator<String> carrier) {
-          return List.of("traceparent", "tracestate");
+          return List.of("traceparent");
         }
 
+        /**
+         * The caller's traceparent only: its tracestate is caller text that would be forwarded
+         * verbatim to every upstream (third parties, a login endpoint) and kept in the spans.
+         */
         @Override
         public String get(UnaryOperator<String> carrier, String key) {
-          return carrier == null ? null : carrier.apply(key);
+          return carrier == null || !"traceparent".equals(key) ? null : carrier.apply(key);
         }
       };
 
@@ -67,17 +71,9 @@ final class OtelTracing implements GetparamsTracing {
             "otel.exporter.otlp.protocol", "http/protobuf",
             "otel.metrics.exporter", "none",
             "otel.logs.exporter", "none");
-    for (String variable :
-        java.util.List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")) {
-      String protocol = env.get(variable);
-      if (protocol != null && protocol.trim().equalsIgnoreCase("grpc")) {
-        throw new IllegalArgumentException(
-            "tracing: "
-                + variable
-                + "=grpc is not supported (no gRPC sender is shipped); use http/protobuf and the"
-                + " collector's OTLP/HTTP port (4318)");
-      }
-    }
+    CollectorHeaders.hold(env);
+    OtelSettings.check(env, redactor);
+    SdkLogging.route(redactor);
     Backlog backlog = new Backlog(metrics);
     try {
       OpenTelemetrySdk sdk =

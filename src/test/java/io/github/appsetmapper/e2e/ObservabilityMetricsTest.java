@@ -128,7 +128,61 @@ class ObservabilityMetricsTest {
         alerts++;
       }
     }
-    assertThat(alerts).isEqualTo(10);
+    assertThat(alerts).isEqualTo(12);
+  }
+
+  /**
+   * A fresh pod, before any event: every counter an alert takes the increase() of is there at 0,
+   * for each loaded mapping and each label value alerted on. A counter born at its first event, at
+   * 1, has no step for increase() to see: the first refusal of a pod would never alert.
+   */
+  @Test
+  void theCountersAlertsWatchExistAtZeroBeforeAnyEvent() throws Exception {
+    Path fresh = Files.createDirectories(dir.resolve("fresh"));
+    String scrape;
+    try (PluginServer plugin =
+        PluginServer.withYaml(
+            fresh, Map.of("up", "http://unset.invalid"), Map.of(), PULLS, GUARDED)) {
+      scrape = plugin.send("GET", "/metrics", null, null, null).body();
+    }
+    for (String mapping : List.of("pulls", "guarded")) {
+      for (String status : List.of("200", "400", "500", "502", "503", "504")) {
+        assertThat(scrape)
+            .contains(
+                "appset_mapper_getparams_requests_total{mapping=\""
+                    + mapping
+                    + "\",status=\""
+                    + status
+                    + "\"} 0.0");
+      }
+      for (String guard : List.of("maxDrop", "maxDrop_unknown", "minItems")) {
+        assertThat(scrape)
+            .contains(
+                "appset_mapper_guard_refused_total{guard=\""
+                    + guard
+                    + "\",mapping=\""
+                    + mapping
+                    + "\"} 0.0");
+      }
+      assertThat(scrape)
+          .contains("appset_mapper_getparams_stale_total{mapping=\"" + mapping + "\"} 0.0");
+    }
+    assertThat(scrape)
+        .contains("appset_mapper_reloads_total{result=\"error\"} 0.0")
+        .contains("appset_mapper_reloads_total{result=\"ok\"} 0.0")
+        .contains("appset_mapper_traces_dropped_total{reason=\"queue_full\"} 0.0")
+        .contains("appset_mapper_traces_dropped_total{reason=\"export_failed\"} 0.0")
+        .contains("appset_mapper_mapping_files_failing 0.0");
+  }
+
+  /**
+   * A new file that fails to load (a ConfigMap typo) serves nothing, so has no mapping_loaded
+   * series: the failing-files gauge says so, for as long as it fails.
+   */
+  @Test
+  void aNewFileThatFailsToLoadIsCountedAsFailingWhileItFails() throws Exception {
+    String scrape = reloads();
+    assertThat(scrape).contains("appset_mapper_mapping_files_failing 2.0");
   }
 
   /** Answers, failures, the cache, stale answers, coalescing, a guard, a refused request. */
@@ -262,9 +316,12 @@ class ObservabilityMetricsTest {
                 Map<String, Boolean> states = new TreeMap<>();
                 registry.status().forEach((name, status) -> states.put(name, status.current()));
                 metrics.loadStates(states);
+                metrics.failingFiles(registry.failingFiles());
               })) {
         reloader.reloadIfChanged();
         Files.writeString(file, "name: a\nparameters:\n  greeting: \"T(java.lang.Runtime)\"\n");
+        // A new file with a typo: it never loaded, so it serves nothing.
+        Files.writeString(files.resolve("b.yaml"), "name: b\nparameterz: {}\n");
         reloader.reloadIfChanged();
         AppServer server =
             runtime
@@ -303,7 +360,13 @@ class ObservabilityMetricsTest {
         server.getparams("pulls", "{\"input\":{\"parameters\":{\"repo\":\"front\"}}}", Map.of());
         long end = System.nanoTime() + WAIT.toNanos();
         String scrape = server.metrics();
-        while (!scrape.contains("appset_mapper_traces_dropped_total{") && System.nanoTime() < end) {
+        // The series exists at 0 from the start: wait for the drop to be counted.
+        while (!scrape.contains("appset_mapper_traces_dropped_total{reason=\"export_failed\"} ")
+            || scrape.contains(
+                "appset_mapper_traces_dropped_total{reason=\"export_failed\"} 0.0")) {
+          if (System.nanoTime() > end) {
+            throw new AssertionError("no dropped span counted:\n" + scrape);
+          }
           Thread.sleep(100);
           scrape = server.metrics();
         }

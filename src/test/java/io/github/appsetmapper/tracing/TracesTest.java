@@ -159,7 +159,8 @@ class TracesTest {
         String traceparent = call.header("traceparent");
         assertThat(traceparent).as(call.rawUri()).startsWith("00-" + INCOMING_TRACE + "-");
         assertThat(clientIds).contains(traceparent.split("-")[2]);
-        assertThat(call.header("tracestate")).isEqualTo("vendor=abc");
+        // The caller's tracestate is its own text: never forwarded to an upstream.
+        assertThat(call.header("tracestate")).isNull();
         // Only the trace context: the caller's baggage is not passed on.
         assertThat(call.header("baggage")).isNull();
       }
@@ -224,6 +225,46 @@ class TracesTest {
       assertThat(failed.attribute("error.type")).isEqualTo("500");
       // The redactor saw the upstream's words before the span did.
       assertNoSecret(spans);
+    }
+  }
+
+  /**
+   * A caller's unsampled traceparent ({@code -00}): the error line says its trace id names no
+   * exported trace; explain's would-be answer ends as the real getparams error does.
+   */
+  @Test
+  void anUnsampledErrorLineSaysSoAndExplainsAnswerNamesItsTrace() throws Exception {
+    try (OtlpReceiver receiver = new OtlpReceiver();
+        StubUpstream stub = new StubUpstream()) {
+      upstream(stub, 500);
+      try (TracedServer server =
+          new TracedServer(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of("CLIENT_SECRET", CLIENT_SECRET),
+              otel(receiver),
+              YAML)) {
+        String body = "{\"input\":{\"parameters\":{\"org\":\"acme-platform\"}}}";
+        HttpResponse<String> unsampled =
+            server.getparams(
+                "inv",
+                body,
+                Map.of("traceparent", "00-" + INCOMING_TRACE + "-" + INCOMING_SPAN + "-00"));
+        assertThat(unsampled.statusCode()).as(unsampled.body()).isEqualTo(502);
+        assertThat(unsampled.body()).contains("(trace_id=" + INCOMING_TRACE + ", not sampled)");
+
+        HttpResponse<String> explained =
+            server.post("/mappings/inv/api/v1/getparams.explain", body, Map.of());
+        String traceId = explained.headers().firstValue("X-Trace-Id").orElseThrow();
+        Map<String, Object> report =
+            new com.fasterxml.jackson.databind.ObjectMapper()
+                .readValue(explained.body(), Map.class);
+        @SuppressWarnings("unchecked")
+        Map<String, Map<String, Object>> answer =
+            (Map<String, Map<String, Object>>) report.get("answer");
+        assertThat((String) answer.get("body").get("error"))
+            .endsWith(" (trace_id=" + traceId + ")");
+      }
     }
   }
 

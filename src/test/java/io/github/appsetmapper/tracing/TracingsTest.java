@@ -45,4 +45,43 @@ class TracingsTest {
         .hasMessageStartingWith("tracing (OTEL_* variables): ")
         .hasMessageContaining("sometimes");
   }
+
+  @Test
+  void httpJsonIsRefusedInOneLineNamingTheVariableAndWhatToUse() {
+    for (String variable :
+        java.util.List.of("OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL")) {
+      assertThatThrownBy(
+              () ->
+                  Tracings.fromEnvironment(
+                      Map.of(variable, "http/json"), new Redactor(), Metrics::new))
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessage(
+              "tracing: "
+                  + variable
+                  + "=http/json is not supported; use http/protobuf (the only OTLP protocol"
+                  + " shipped) and the collector's OTLP/HTTP port (4318)");
+    }
+  }
+
+  @Test
+  void aBadEndpointIsRefusedNamingTheVariable() {
+    assertThatThrownBy(
+            () ->
+                Tracings.fromEnvironment(
+                    Map.of("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:99999"),
+                    new Redactor(),
+                    Metrics::new))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "tracing: OTEL_EXPORTER_OTLP_ENDPOINT=http://collector:99999 has a port above 65535");
+    assertThatThrownBy(
+            () ->
+                Tracings.fromEnvironment(
+                    Map.of("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "http://coll ector:4318"),
+                    new Redactor(),
+                    Metrics::new))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith(
+            "tracing: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT=http://coll ector:4318 is not a URL");
+  }
 }
