@@ -238,13 +238,15 @@ def is_plugin_configmap(obj, referenced):
 
 
 def serve_defaults():
-    """--drain-delay and --grace-period defaults, read from ServeCommand's @Option declarations."""
-    source = open(os.path.join(REPO, "src/main/java/io/github/appsetmapper/cli/ServeCommand.java")).read()
+    """--drain-delay and --grace-period defaults, read from serve's @Option declarations (ServeCommand
+    and the option classes it mixes in, all in the cli package)."""
+    cli = os.path.join(REPO, "src/main/java/io/github/appsetmapper/cli")
+    source = "\n".join(open(os.path.join(cli, f)).read() for f in sorted(os.listdir(cli)) if f.endswith(".java"))
     defaults = {}
     for flag in ("--drain-delay", "--grace-period"):
-        m = re.search(r'names\s*=\s*"' + re.escape(flag) + r'".*?defaultValue\s*=\s*"([^"]+)"', source, re.S)
+        m = re.search(r'names\s*=\s*"' + re.escape(flag) + r'"[^@]*?defaultValue\s*=\s*"([^"]+)"', source, re.S)
         if not m:
-            raise ValueError(f"no default for {flag} in ServeCommand.java")
+            raise ValueError(f"no default for {flag} in the cli package's @Option declarations")
         defaults[flag] = seconds(m.group(1))
     return defaults
 
