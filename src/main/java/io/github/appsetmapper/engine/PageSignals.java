@@ -29,6 +29,23 @@ record PageSignals(
         throw malformed(page, "Link", String.join(", ", headers.all("Link")), e.getMessage());
       }
     }
+    // Two links of one relation to different pages: whichever were followed, pages would be
+    // skipped or the listing cut at the first "last" (an outside tester's short 200).
+    for (String rel : List.of("next", "last")) {
+      List<String> targets =
+          links.stream()
+              .filter(l -> l.rels().contains(rel))
+              .map(LinkHeader.Link::target)
+              .distinct()
+              .toList();
+      if (targets.size() > 1) {
+        throw malformed(
+            page,
+            "Link",
+            String.join(", ", headers.all("Link")),
+            "two different rel=\"" + rel + "\" links");
+      }
+    }
     String nextPage = signal(headers, "X-Next-Page");
     if (nextPage != null && !nextPage.isBlank()) {
       count(page, "X-Next-Page", nextPage);

@@ -80,7 +80,8 @@ public final class Functions {
       throw new IllegalArgumentException("#semverMatches: the constraint is null or missing");
     }
     if (version == null) {
-      return null;
+      // A version field the data lost (renamed upstream) must not drop every row through a filter.
+      throw new IllegalArgumentException("#semverMatches: the version is null or missing");
     }
     String text = text("#semverMatches", "version", version);
     SemverRange range;

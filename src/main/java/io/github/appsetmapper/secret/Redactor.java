@@ -265,8 +265,11 @@ public final class Redactor {
     // An HTML or XML page quoting a value escapes its & ' " < > as character references, around
     // whatever other encoding the value already had.
     for (int v = 0, views = out.size(); v < views; v++) {
-      if (out.get(v).contains('&')) {
-        out.add(out.get(v).htmlUnescaped());
+      TextView html = out.get(v);
+      // Escaped as often as layers are undone above (a page quoting a page: &amp;amp;).
+      for (int depth = 0; depth < MAX_LAYERS && html.contains('&'); depth++) {
+        html = html.htmlUnescaped();
+        out.add(html);
       }
     }
     return out;

@@ -147,6 +147,7 @@ class ListFunctionsTest {
       {"#semverMatches('1.0.0', input.constraint)", "#semverMatches: invalid constraint '>=> 1'"},
       // A constraint the data lacks: the row fails, never a "no match" that empties the answer.
       {"#semverMatches('1.0.0', item.constraint)", "#semverMatches: the constraint is null"},
+      {"#semverMatches(item.version, '^1')", "#semverMatches: the version is null"},
     };
     try (StubUpstream stub = new StubUpstream()) {
       stub.on(

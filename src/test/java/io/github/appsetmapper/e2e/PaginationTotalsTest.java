@@ -262,4 +262,45 @@ class PaginationTotalsTest {
     assertThat(answer.status()).as(answer.body()).isEqualTo(502);
     assertThat(answer.body()).contains("X-Total and X-Total-Count disagree");
   }
+
+  @Test
+  void twoLinksOfOneRelationToDifferentPagesAreRefused() {
+    // An outside tester's short 200 (two rel="last", the first believed) and skipped page (two
+    // rel="next", the first followed), in separate Link lines and in one.
+    for (String rel : new String[] {"last", "next"}) {
+      Function<String, Reply> separate =
+          query ->
+              query.startsWith("page=1&")
+                  ? Reply.custom(
+                      exchange -> {
+                        exchange.setStatusCode(200);
+                        exchange
+                            .getResponseHeaders()
+                            .add(
+                                new io.undertow.util.HttpString("Link"),
+                                "<?page=1>; rel=\"" + rel + "\"");
+                        exchange
+                            .getResponseHeaders()
+                            .add(
+                                new io.undertow.util.HttpString("Link"),
+                                "<?page=3>; rel=\"" + rel + "\"");
+                        exchange.getResponseSender().send("[\"a\",\"b\"]");
+                      })
+                  : UNEXPECTED;
+      Answer answer =
+          answer(
+              listing("$[*]", "{page: {param: page, size: 2, sizeParam: per_page}}"), separate, 1);
+      assertThat(answer.status()).as(rel + ": " + answer.body()).isEqualTo(502);
+      assertThat(answer.body()).contains("two different rel=\\\"" + rel + "\\\" links");
+      Function<String, Reply> oneLine =
+          query ->
+              query.isEmpty()
+                  ? Reply.json(200, "[\"a\",\"b\"]")
+                      .withHeader(
+                          "Link", "<?page=3>; rel=\"" + rel + "\", <?page=2>; rel=\"" + rel + "\"")
+                  : UNEXPECTED;
+      Answer joined = answer(listing("$[*]", "{linkHeader: next}"), oneLine, 1);
+      assertThat(joined.status()).as(rel + ": " + joined.body()).isEqualTo(502);
+    }
+  }
 }

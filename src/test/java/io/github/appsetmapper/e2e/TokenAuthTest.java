@@ -234,7 +234,13 @@ class TokenAuthTest {
     void aNullOrNonTextAccessTokenIsNoToken() {
       // An outside tester saw {"access_token":null} sent on as "Authorization: Bearer null".
       for (String answer :
-          new String[] {"{\"access_token\":null}", "{\"access_token\":{\"value\":\"t\"}}"}) {
+          new String[] {
+            "{\"access_token\":null}",
+            "{\"access_token\":{\"value\":\"t\"}}",
+            "{\"access_token\":true}",
+            "{\"access_token\":12345678901234}",
+            "{\"access_token\":\"abc\\r\\nX-Evil: 1\"}"
+          }) {
         try (StubUpstream stub = new StubUpstream()) {
           stub.on("POST /oauth/token", Reply.json(200, answer));
           stub.on("GET /items", Reply.json(200, "[]"));

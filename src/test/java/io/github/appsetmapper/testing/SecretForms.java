@@ -55,6 +55,7 @@ public final class SecretForms {
     out.put("HTML, named references", html(secret, false, false));
     out.put("HTML, decimal references", html(secret, true, false));
     out.put("HTML, hex references", html(secret, true, true));
+    out.put("HTML, escaped twice", html(html(secret, false, false), false, false));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);

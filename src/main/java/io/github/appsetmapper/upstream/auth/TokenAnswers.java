@@ -42,8 +42,12 @@ final class TokenAnswers {
 
   static String text(JsonNode node, String field) {
     JsonNode value = node.get(field);
-    // A JSON null is no value ("Bearer null" would go out), nor is an object or a list.
-    return value != null && !value.isNull() && value.isValueNode() && !value.asText().isBlank()
+    // Only text is a token: a JSON null, true or a number would go out as "Bearer null", and a
+    // control character has no place in a header.
+    return value != null
+            && value.isTextual()
+            && !value.asText().isBlank()
+            && value.asText().chars().noneMatch(c -> c < 0x20 || c == 0x7f)
         ? value.asText()
         : null;
   }
