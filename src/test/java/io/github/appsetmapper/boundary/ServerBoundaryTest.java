@@ -21,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -196,25 +195,14 @@ class ServerBoundaryTest {
     List<DynamicTest> tests = new ArrayList<>();
     for (Surface surface : surfaces()) {
       for (Hostile c : cases) {
-        String why = knownIssue(surface.name(), c);
-        Future<?> run = why == null ? pool.submit(() -> surface.check().accept(this, c)) : null;
-        tests.add(
-            DynamicTest.dynamicTest(
-                surface.name() + " x " + c,
-                () -> {
-                  Assumptions.assumeTrue(why == null, () -> why);
-                  await(run);
-                }));
+        Future<?> run = pool.submit(() -> surface.check().accept(this, c));
+        tests.add(DynamicTest.dynamicTest(surface.name() + " x " + c, () -> await(run)));
       }
     }
     return tests.stream();
   }
 
   /** The cases known to fail until another branch is merged (the lead removes them after). */
-  static String knownIssue(String surface, Hostile c) {
-    return c.knownIssue();
-  }
-
   private static void await(Future<?> run) throws Throwable {
     try {
       run.get(5, TimeUnit.MINUTES);
