@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The appset-mapper image, built with a Docker daemon (docker build -t appset-mapper .).
-# Without one, scripts/image-build makes the same image with Jib (see docs/deploy.md); keep the
+# Without one, scripts/image-build makes the same image with Jib (docs/operations.md); keep the
 # two equal (scripts/image-check compares the entry point, user, port and jlink modules).
 
 # The jar: compiled for Java 17 (--release 17) whatever JDK builds it.
