@@ -18,7 +18,7 @@ RUN mvn -B -q package -DskipTests
 # it has in the final image: the cache is only used for the very same jar (path, size, mtime), and
 # COPY --from keeps all three.
 FROM eclipse-temurin:25-jdk AS runtime
-RUN jlink --add-modules java.base,java.compiler,java.desktop,java.naming,java.security.jgss,java.security.sasl,java.sql,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.crypto.ec,jdk.charsets \
+RUN jlink --add-modules java.base,java.compiler,java.desktop,java.naming,java.net.http,java.security.jgss,java.security.sasl,java.sql,jdk.jfr,jdk.management,jdk.net,jdk.unsupported,jdk.crypto.ec,jdk.charsets \
       --strip-debug --no-header-files --no-man-pages \
       --exclude-files='**/libawt_xawt.so,**/libsplashscreen.so,**/libjsound.so' --output /opt/java
 COPY --from=build /src/target/appset-mapper.jar /app/appset-mapper.jar

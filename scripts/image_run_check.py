@@ -318,10 +318,14 @@ def shutdown_and_tls(podman, image, repo, work, grace_seconds):
              (secrets, "/var/run/argo")],
             ["serve", "--mappings", "/etc/appset-mapper/mappings",
              "--var", f"slowUpstream=http://127.0.0.1:{plain.server_address[1]}",
-             "--var", f"tlsUpstream=https://127.0.0.1:{secure.server_address[1]}"])
+             "--var", f"tlsUpstream=https://127.0.0.1:{secure.server_address[1]}"],
+            # Traces on: the OTLP exporter sends with the JDK's HttpClient (java.net.http, a
+            # module the jlink'd runtime must hold); the stub refuses them, spans are dropped.
+            extra=["-e", f"OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:{plain.server_address[1]}"])
         measured["start_to_ready_seconds_2"] = round(seconds, 2)
         status, body = request(port, "POST", "/mappings/tls/api/v1/getparams.execute", "{}", auth)
-        check("[tls] a call to an HTTPS upstream (EC P-256, private CA) from inside the container",
+        check("[tls] a call to an HTTPS upstream (EC P-256, private CA) from inside the container, "
+              "traces on (OTLP over the JDK's HttpClient)",
               (status, body) == (200, '{"output":{"parameters":[{"id":"tls"}]}}'), f"{status} {body}")
 
         in_flight = {}
