@@ -16,9 +16,11 @@ side also runs with an AOT cache made by one training run first, as a third syst
 (the same with Java 17's dynamic class-data sharing archive: -XX:ArchiveClassesAtExit, then
 -XX:SharedArchiveFile),
 BENCH_BEFORE (another build's jar, e.g. the last release: measured in the same rounds as a
-third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name: the image side too, started with `podman run`, memory from
-`podman stats`; needs podman; BENCH_PODMAN: the podman command line, default "podman",
-e.g. with the storage and CONTAINERS_CONF options scripts/image-check uses).
+third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name, or the
+image tarball scripts/image-build writes, which bench/startup loads: the image side too, started
+with `podman run` as the chart runs it (its memory limit from chart/values.yaml, read-only root,
+/tmp a tmpfs, host network); memory is the container's cgroup usage from `podman stats` after
+CALLS calls; BENCH_PODMAN: the podman command line, default "podman").
 """
 import http.client
 import os
@@ -128,18 +130,37 @@ def serve(name, port, extra=(), jar_file=None):
         stop(proc, 600 if name == "aot-training" else 30)  # writing the cache takes a while
 
 
+def chart_memory_limit():
+    import yaml
+    limit = yaml.safe_load(open("chart/values.yaml"))["resources"]["limits"]["memory"]
+    units = {"Ki": 2**10, "Mi": 2**20, "Gi": 2**30}
+    return int(limit[:-2]) * units[limit[-2:]] if limit[-2:] in units else int(limit)
+
+
+def mib(text):
+    """podman stats' "95.3MB" (decimal units) -> MiB."""
+    units = {"kB": 1e3, "MB": 1e6, "GB": 1e9, "B": 1}
+    for unit, factor in units.items():
+        if text.endswith(unit):
+            return float(text[: -len(unit)]) * factor / 2**20
+    raise ValueError(text)
+
+
 def serve_image(port):
     name = f"appset-mapper-startup-{os.getpid()}"
     start = time.monotonic_ns()
-    subprocess.run([*podman, "run", "-d", "--rm", "--name", name, "--memory", "512m", "-p", f"127.0.0.1:{port}:4355",
-                    "-e", f"APPSET_MAPPER_TOKEN={token}", "-v", f"{os.path.abspath('bench/mappings/fast.yaml')}:/m/fast.yaml:ro",
-                    image, "serve", "--mappings", "/m"], check=True, capture_output=True)
+    subprocess.run([*podman, "run", "-d", "--rm", "--pull=never", "--name", name,
+                    "--memory", str(chart_memory_limit()), "--network", "host", "--read-only",
+                    "--tmpfs", "/tmp:rw,mode=1777,size=64m", "-e", f"APPSET_MAPPER_TOKEN={token}",
+                    "-v", f"{os.path.abspath('bench/mappings/fast.yaml')}:/m/fast.yaml:ro",
+                    image, "serve", "--mappings", "/m", "--host", "127.0.0.1", "--port", str(port)],
+                   check=True, capture_output=True)
     try:
         ms = first_answer(start, port, "/mappings/fast/api/v1/getparams.execute", None)
         many(port, "/mappings/fast/api/v1/getparams.execute", calls)
         usage = subprocess.run([*podman, "stats", "--no-stream", "--format", "{{.MemUsage}}", name],
                                capture_output=True, text=True, check=True).stdout.split("/")[0].strip()
-        return ms, usage, load()
+        return ms, mib(usage), load()
     finally:
         subprocess.run([*podman, "rm", "-f", name], capture_output=True)
 
@@ -200,7 +221,7 @@ for (kind, side), rows in results.items():
     loads = [r[2] for r in rows]
     ms = [r[0] for r in rows]
     mem = [r[1] for r in rows]
-    mem_txt = f"{med(mem):.0f}" if side != "image" else ", ".join(mem)
+    mem_txt = f"{med(mem):.0f}" if side != "image" else f"{med(mem):.0f} (container, limit {chart_memory_limit() / 2**20:.0f} MiB)"
     ratio = "" if side == "bare" else f" ({med(ms) / med([b[0] for b in bare]):.2f}x bare)"
     lines.append(f"| {side} | {med(ms):.0f}{ratio} | {', '.join(f'{x:.0f}' for x in ms)} | {mem_txt}"
                  f"{'' if side in ('bare', 'image') else f' (+{med(mem) - med([b[1] for b in bare]):.0f} over bare)'}"

@@ -287,7 +287,9 @@ def main():
         expect(sc.get("privileged") is not True, "privileged")
         eq(pod_spec.get("automountServiceAccountToken"), False, "automountServiceAccountToken")
         env = {e["name"]: e.get("value") for e in container.get("env", [])}
-        expect("MaxRAMPercentage" in (env.get("JAVA_TOOL_OPTIONS") or ""), "JAVA_TOOL_OPTIONS sizes the heap")
+        # The image's entry point sizes the heap; JAVA_TOOL_OPTIONS (and the JVM's "Picked up"
+        # line on stderr) only when jvmOptions adds flags.
+        eq(env.get("JAVA_TOOL_OPTIONS"), values.get("jvmOptions") or None, "JAVA_TOOL_OPTIONS is jvmOptions, or absent")
         expect(container.get("resources", {}).get("limits", {}).get("memory"), "no memory limit for the JVM")
     c.check("securityContext hardened, JVM sized by the memory limit", security)
 
