@@ -26,6 +26,8 @@ class StartupClassesTest {
       List.of(
           "ch.qos.logback.classic.joran.", // logback.xml's configurator
           "com.sun.org.apache.xerces.", // its XML parser
+          "ch.qos.logback.core.pattern.", // the log layout, made on the first line (none here)
+          "ch.qos.logback.core.AsyncAppenderBase",
           "io.micrometer.",
           "io.prometheus.",
           "com.sun.jmx.",
