@@ -15,6 +15,8 @@ sides, e.g. "-XX:+UseSerialGC -XX:TieredStopAtLevel=1"), BENCH_AOT=1 (Java 25 an
 side also runs with an AOT cache made by one training run first, as a third system), BENCH_CDS=1
 (the same with Java 17's dynamic class-data sharing archive: -XX:ArchiveClassesAtExit, then
 -XX:SharedArchiveFile),
+BENCH_CLI_ONLY=1 (the CLI commands only, no server sides), BENCH_CLI_CDS=1 (the CLI commands also with
+the flags docs/operations.md gives authors: a class archive trained by one `test` run, C1 only),
 BENCH_BEFORE (another build's jar, e.g. the last release: measured in the same rounds as a
 third server, "before", and its CLI commands beside), BENCH_IMAGE (a podman image name, or the
 image tarball scripts/image-build writes, which bench/startup loads: the image side too, started
@@ -186,6 +188,13 @@ if os.environ.get("BENCH_AOT") or os.environ.get("BENCH_CDS"):
         raise SystemExit(f"startup: the training run wrote no {cache}")
     aot_extra = (use + cache,)
 
+# What docs/operations.md ("A faster CLI") gives authors: one run of `test` writes the archive.
+CLI_FAST = ()
+if os.environ.get("BENCH_CLI_CDS"):
+    archive = os.path.join(work, "cli.jsa")
+    cli(["-XX:ArchiveClassesAtExit=" + archive, "-Xlog:cds*=off", "-jar", jar, "test", "mappings"])
+    CLI_FAST = ("-XX:SharedArchiveFile=" + archive, "-Xlog:cds*=off", "-XX:TieredStopAtLevel=1")
+
 results = {}
 def add(key, value):
     results.setdefault(key, []).append(value)
@@ -194,18 +203,22 @@ for rnd in range(rounds):
     sides = ["bare", "jar"] + ([cached] if aot_extra else []) + (["before"] if before else [])
     if rnd % 2:
         sides.reverse()
-    for i, side in enumerate(sides):
+    for i, side in enumerate([] if os.environ.get("BENCH_CLI_ONLY") else sides):
         add(("serve", side), serve(side, 18200 + 10 * rnd + i, aot_extra if side == cached else (),
                                    before if side == "before" else None))
     if image:
         add(("serve", "image"), serve_image(18290))
     add(("cli", "java -version (floor)"), cli(["-version"]))
     for what in (["validate", "mappings"], ["test", "mappings"]):
-        add(("cli", " ".join(what)), cli(["-jar", jar, *what]))
+        runs = [(" ".join(what), ["-jar", jar, *what], ())]
         if aot_extra:
-            add(("cli", " ".join(what) + " +" + cached[4:]), cli(["-jar", jar, *what], aot_extra))
+            runs.append((" ".join(what) + " +" + cached[4:], ["-jar", jar, *what], aot_extra))
+        if CLI_FAST:
+            runs.append((" ".join(what) + " +archive, C1", ["-jar", jar, *what], CLI_FAST))
         if before:
-            add(("cli", " ".join(what) + " (before)"), cli(["-jar", before, *what]))
+            runs.append((" ".join(what) + " (before)", ["-jar", before, *what], ()))
+        for name, args, extra in (runs if rnd % 2 == 0 else runs[::-1]):  # alternate the order
+            add(("cli", name), cli(args, extra))
 
 med = statistics.median
 version = subprocess.run([java, "-version"], capture_output=True, text=True).stderr.splitlines()[0]
@@ -214,7 +227,7 @@ lines = [f"## Start and footprint (bench/startup, {time.strftime('%Y-%m-%d %H:%M
          f"{os.cpu_count()} cores. Load average (1 min) beside each figure: the median of its readings, and the range.", "",
          "| server | first answer ms (median) | per round | RSS after calls MiB | load avg |",
          "| --- | --- | --- | --- | --- |"]
-bare = results[("serve", "bare")]
+bare = results.get(("serve", "bare"), [])
 for (kind, side), rows in results.items():
     if kind != "serve":
         continue

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.cli;
 
+import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,29 +9,58 @@ import picocli.CommandLine.Command;
     name = "appset-mapper",
     mixinStandardHelpOptions = true,
     versionProvider = Version.class,
-    description = "Declarative Argo CD ApplicationSet plugin generator.",
-    subcommands = {
-      ServeCommand.class,
-      ValidateCommand.class,
-      RunCommand.class,
-      TestCommand.class,
-      DiffCommand.class,
-      RecordCommand.class,
-      CommandLine.HelpCommand.class
-    })
+    description = "Declarative Argo CD ApplicationSet plugin generator.")
 public final class Main implements Runnable {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
+  /** The commands, in the order the usage lists them. */
+  static final List<Class<?>> COMMANDS =
+      List.of(
+          ServeCommand.class,
+          ValidateCommand.class,
+          RunCommand.class,
+          TestCommand.class,
+          DiffCommand.class,
+          RecordCommand.class,
+          CommandLine.HelpCommand.class);
+
   public static void main(String[] args) {
-    System.exit(commandLine().execute(args));
+    System.exit(commandLine(args).execute(args));
   }
 
   /** Set (to anything) to print the stack trace of an unexpected error. */
   static final String TRACE_ENV = "APPSET_MAPPER_STACK_TRACES";
 
+  /** The whole command line: every command. */
   static CommandLine commandLine() {
-    return new CommandLine(new Main())
-        .setCaseInsensitiveEnumValuesAllowed(true)
+    return configured(COMMANDS);
+  }
+
+  /**
+   * The command line to run {@code args} with: only the command they name when the first one names
+   * one (help aside, which needs the others). Picocli builds every registered command on start,
+   * instances included: {@code serve} alone, its flags and what their types load (Logback set up by
+   * a static logger among them), was about 1,000 classes before {@code test} or {@code validate}
+   * ran (issue 25). Anything else (no command, an option first, a typo to suggest a name for) gets
+   * every command, so usage and errors are the same as before.
+   */
+  static CommandLine commandLine(String... args) {
+    if (args.length > 0) {
+      for (Class<?> command : COMMANDS) {
+        String name = command.getAnnotation(Command.class).name();
+        if (name.equals(args[0]) && command != CommandLine.HelpCommand.class) {
+          return configured(List.of(command));
+        }
+      }
+    }
+    return commandLine();
+  }
+
+  private static CommandLine configured(List<Class<?>> commands) {
+    CommandLine root = new CommandLine(new Main());
+    commands.forEach(root::addSubcommand);
+    // After the commands: picocli passes these settings to the subcommands registered so far.
+    return root.setCaseInsensitiveEnumValuesAllowed(true)
         .setParameterExceptionHandler(Main::usageError)
         .setExecutionExceptionHandler(Main::unexpected);
   }

@@ -46,8 +46,21 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     return ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY;
   }
 
-  /** What {@code logback.xml} said: the text format, in the background, libraries quieted. */
+  /**
+   * What {@code logback.xml} said: the text format, in the background, libraries quieted. The
+   * layout, the console and the writer thread are made on the first event ({@link OnFirstEvent}).
+   */
   static void inCode(LoggerContext context) {
+    QUIET.forEach((name, level) -> context.getLogger(name).setLevel(level));
+    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
+    root.setLevel(Level.INFO);
+    OnFirstEvent appender =
+        new OnFirstEvent(context, "ASYNC", () -> inBackground(context, "ASYNC", console(context)));
+    appender.start();
+    root.addAppender(appender);
+  }
+
+  private static ConsoleAppender<ILoggingEvent> console(LoggerContext context) {
     LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
     TextLayout layout = new TextLayout();
@@ -60,10 +73,7 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     console.setName("STDOUT");
     console.setEncoder(encoder);
     console.start();
-    QUIET.forEach((name, level) -> context.getLogger(name).setLevel(level));
-    ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    root.setLevel(Level.INFO);
-    root.addAppender(inBackground(context, "ASYNC", console));
+    return console;
   }
 
   /**

@@ -23,7 +23,7 @@ class CliTest {
   static Result run(String... args) {
     StringWriter out = new StringWriter();
     StringWriter err = new StringWriter();
-    CommandLine cli = Main.commandLine();
+    CommandLine cli = Main.commandLine(args);
     cli.setOut(new PrintWriter(out));
     cli.setErr(new PrintWriter(err));
     int exit = cli.execute(args);

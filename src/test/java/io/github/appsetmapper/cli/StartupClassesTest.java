@@ -17,22 +17,35 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The CLI starts without what it does not use (issue 25: every class loaded is start-up time in an
  * author's loop and in CI): no XML logging configuration, no metrics registry or JMX, no Redis
- * client, no server, no BouncyCastle. Each command runs in a JVM of its own on the jar's classpath
- * (the test classpath without test-classes, whose logback-test.xml would take over), logging every
- * class it loads.
+ * client, no server, no BouncyCastle, nothing of the other commands. Each command runs in a JVM of
+ * its own on the jar's classpath (the test classpath without test-classes, whose logback-test.xml
+ * would take over), logging every class it loads.
  */
 class StartupClassesTest {
   private static final List<String> UNUSED =
       List.of(
           "ch.qos.logback.classic.joran.", // logback.xml's configurator
           "com.sun.org.apache.xerces.", // its XML parser
+          "ch.qos.logback.core.pattern.", // the log layout, made on the first line (none here)
+          "ch.qos.logback.core.AsyncAppenderBase",
           "io.micrometer.",
           "io.prometheus.",
           "com.sun.jmx.",
           "io.lettuce.",
           "io.netty.",
           "io.undertow.",
-          "org.bouncycastle.");
+          "org.bouncycastle.",
+          // Another command's flags and what they name: picocli builds only the command run.
+          "io.github.appsetmapper.cli.ServeTimings",
+          "io.github.appsetmapper.cli.RedisFlags",
+          "io.github.appsetmapper.cli.ShadowFlags",
+          "io.github.appsetmapper.cli.UpstreamFlags",
+          "io.github.appsetmapper.cli.MappingRunOptions",
+          "io.github.appsetmapper.shadow.",
+          "io.github.appsetmapper.reload.",
+          "io.github.appsetmapper.metrics.",
+          "io.github.appsetmapper.diff.",
+          "io.github.appsetmapper.explain.");
 
   @Test
   void validateLoadsNoneOfWhatItDoesNotUse(@TempDir Path dir) throws Exception {
