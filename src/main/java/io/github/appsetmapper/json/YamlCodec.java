@@ -149,7 +149,7 @@ public final class YamlCodec {
       default -> {}
     }
     if (!numeric(text.charAt(0))) {
-      return text; // most of an index is text: no pattern is tried on it
+      return text; // most of an index is text: its shape is not even looked at
     }
     try {
       switch (CoreNumber.shape(text)) {
