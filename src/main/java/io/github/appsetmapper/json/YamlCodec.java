@@ -2,7 +2,6 @@ package io.github.appsetmapper.json;
 
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
-import java.util.regex.Pattern;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -53,12 +52,6 @@ public final class YamlCodec {
    * the parser never reads past what the transport let in.
    */
   public static final int MAX_CODE_POINTS = MAX_BYTES;
-
-  private static final Pattern INT = Pattern.compile("[-+]?[0-9]+");
-  private static final Pattern OCTAL = Pattern.compile("0o[0-7]+");
-  private static final Pattern HEX = Pattern.compile("0x[0-9a-fA-F]+");
-  private static final Pattern FLOAT =
-      Pattern.compile("[-+]?(\\.[0-9]+|[0-9]+(\\.[0-9]*)?)([eE][-+]?[0-9]+)?");
 
   private YamlCodec() {}
 
@@ -156,18 +149,21 @@ public final class YamlCodec {
       default -> {}
     }
     if (!numeric(text.charAt(0))) {
-      return text; // most of an index is text: no pattern is tried on it
+      return text; // most of an index is text: its shape is not even looked at
     }
     try {
-      if (INT.matcher(text).matches() || FLOAT.matcher(text).matches()) {
-        return Numbers.parse(text);
-      }
-      if (OCTAL.matcher(text).matches() || HEX.matcher(text).matches()) {
-        String digits = text.substring(2);
-        if (digits.length() > Numbers.MAX_DIGITS) {
-          throw new Numbers.Refused("too many digits", true);
+      switch (CoreNumber.shape(text)) {
+        case DECIMAL -> {
+          return Numbers.parse(text);
         }
-        return Numbers.parse(new BigInteger(digits, text.charAt(1) == 'o' ? 8 : 16).toString());
+        case OCTAL, HEX -> {
+          String digits = text.substring(2);
+          if (digits.length() > Numbers.MAX_DIGITS) {
+            throw new Numbers.Refused("too many digits", true);
+          }
+          return Numbers.parse(new BigInteger(digits, text.charAt(1) == 'o' ? 8 : 16).toString());
+        }
+        case TEXT -> {}
       }
     } catch (Numbers.Refused e) {
       throw new JsonRefusal(
