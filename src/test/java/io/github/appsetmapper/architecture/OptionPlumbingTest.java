@@ -60,6 +60,31 @@ class OptionPlumbingTest {
     }
   }
 
+  /**
+   * The schema gives each option under {@code request} and under {@code defaults} (its key sets are
+   * checked against the parser by MappingSchemaTest) with one type: the two differ in their
+   * description only.
+   */
+  @Test
+  void theSchemaTypesEachRequestOptionOnceForRequestsAndDefaults() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode definitions =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(Path.of("schema/mapping-v1.schema.json").toFile())
+            .path("definitions");
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      var inRequest = definitions.path("request").path("properties").path(option.key()).deepCopy();
+      var inDefaults =
+          definitions.path("defaults").path("properties").path(option.key()).deepCopy();
+      assertThat(inRequest.isObject()).as(option.key() + " under request").isTrue();
+      assertThat(inDefaults.isObject()).as(option.key() + " under defaults").isTrue();
+      ((com.fasterxml.jackson.databind.node.ObjectNode) inRequest).remove("description");
+      ((com.fasterxml.jackson.databind.node.ObjectNode) inDefaults).remove("description");
+      assertThat(inDefaults)
+          .as(option.key() + ": one type under request and defaults")
+          .isEqualTo(inRequest);
+    }
+  }
+
   @Test
   void everyRequestOptionIsTakenFromDefaultsAndKeptOverThem() throws Exception {
     RequestOptions set = allSet();
