@@ -128,34 +128,39 @@ public final class MappingParser {
     Map<String, EnrichSpec> enrich = enrich(top.map("enrich"));
     Map<String, Expr> parameters = parameters(top);
     List<String> allowedHosts = top.stringList("allowedHosts");
-    return MappingSpec.builder()
-        .pos(top.pos())
-        .namePos(top.pos("name"))
-        .name(name)
-        .description(top.string("description"))
-        .input(input)
-        .inputAdditional(top.bool("inputAdditional", false))
-        .vars(vars)
+    // Read in the order of the file's keys as before, so that problems keep their order.
+    MappingSettings.Builder settings =
+        MappingSettings.builder()
+            .namePos(top.pos("name"))
+            .name(name)
+            .description(top.string("description"));
+    MappingSpec.Builder spec = MappingSpec.builder().pos(top.pos()).input(input);
+    settings.inputAdditional(top.bool("inputAdditional", false));
+    spec.vars(vars)
         .secrets(secrets)
         .defaults(defaults)
         .list(list)
         .enrich(enrich)
         .filter(top.expr("filter"))
-        .sortBy(top.expr("sortBy"))
-        .sortOrder(top.choice("sortOrder", MappingSpec.SortOrder.class, MappingSpec.SortOrder.ASC))
-        .distinctBy(top.expr("distinctBy"))
-        .limit(top.integer("limit", null, 0))
-        .parameters(parameters)
+        .sortBy(top.expr("sortBy"));
+    settings.sortOrder(
+        top.choice("sortOrder", MappingSpec.SortOrder.class, MappingSpec.SortOrder.ASC));
+    spec.distinctBy(top.expr("distinctBy"));
+    settings.limit(top.integer("limit", null, 0));
+    spec.parameters(parameters);
+    settings
         .keepTypes(top.bool("keepTypes", false))
         .minItems(top.integer("minItems", 0, 0))
-        .concurrency(top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1))
-        .allowedHosts(allowedHosts)
+        .concurrency(top.integer("concurrency", MappingSpec.DEFAULT_CONCURRENCY, 1));
+    spec.allowedHosts(allowedHosts);
+    settings
         .deadline(top.duration("deadline", MappingSpec.DEFAULT_DEADLINE))
         .maxDrop(maxDrop(top))
-        .key(key(top, parameters))
-        .let(let(top.map("let")))
+        .key(key(top, parameters));
+    return spec.let(let(top.map("let")))
         .explode(explode(top.map("explode")))
         .label(top.expr("label"))
+        .settings(settings.build())
         .build();
   }
 

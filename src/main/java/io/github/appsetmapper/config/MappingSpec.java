@@ -7,11 +7,8 @@ import java.util.Map;
 /** One mapping file's content as written (format v1), validated for shape but not yet compiled. */
 public record MappingSpec(
     Pos pos,
-    Pos namePos,
-    String name,
-    String description,
+    MappingSettings settings,
     Map<String, InputSpec> input,
-    boolean inputAdditional,
     Map<String, VarSpec> vars,
     Map<String, SecretSpec> secrets,
     RequestOptions defaults,
@@ -19,20 +16,13 @@ public record MappingSpec(
     Map<String, EnrichSpec> enrich,
     Expr filter,
     Expr sortBy,
-    SortOrder sortOrder,
     Expr distinctBy,
-    Integer limit,
     Map<String, Expr> parameters,
-    boolean keepTypes,
-    int minItems,
-    int concurrency,
     List<String> allowedHosts,
-    Duration deadline,
-    MaxDrop maxDrop,
-    List<String> key,
     Map<String, Expr> let,
     ExplodeSpec explode,
-    Expr label) {
+    Expr label)
+    implements MappingSettings.Holder {
 
   public static final int DEFAULT_CONCURRENCY = 8;
 
@@ -62,11 +52,8 @@ public record MappingSpec(
   /** Sets the components by name, so that two of one type can never be swapped. */
   public static final class Builder {
     private Pos pos;
-    private Pos namePos;
-    private String name;
-    private String description;
+    private MappingSettings settings;
     private Map<String, InputSpec> input;
-    private boolean inputAdditional;
     private Map<String, VarSpec> vars;
     private Map<String, SecretSpec> secrets;
     private RequestOptions defaults;
@@ -74,17 +61,9 @@ public record MappingSpec(
     private Map<String, EnrichSpec> enrich;
     private Expr filter;
     private Expr sortBy;
-    private SortOrder sortOrder;
     private Expr distinctBy;
-    private Integer limit;
     private Map<String, Expr> parameters;
-    private boolean keepTypes;
-    private int minItems;
-    private int concurrency;
     private List<String> allowedHosts;
-    private Duration deadline;
-    private MaxDrop maxDrop;
-    private List<String> key = List.of();
     private Map<String, Expr> let = Map.of();
     private ExplodeSpec explode;
     private Expr label;
@@ -114,28 +93,14 @@ public record MappingSpec(
       return this;
     }
 
-    public Builder namePos(Pos value) {
-      this.namePos = value;
-      return this;
-    }
-
-    public Builder name(String value) {
-      this.name = value;
-      return this;
-    }
-
-    public Builder description(String value) {
-      this.description = value;
+    /** What the compiled mapping keeps as written. */
+    public Builder settings(MappingSettings value) {
+      this.settings = value;
       return this;
     }
 
     public Builder input(Map<String, InputSpec> value) {
       this.input = value;
-      return this;
-    }
-
-    public Builder inputAdditional(boolean value) {
-      this.inputAdditional = value;
       return this;
     }
 
@@ -174,18 +139,8 @@ public record MappingSpec(
       return this;
     }
 
-    public Builder sortOrder(SortOrder value) {
-      this.sortOrder = value;
-      return this;
-    }
-
     public Builder distinctBy(Expr value) {
       this.distinctBy = value;
-      return this;
-    }
-
-    public Builder limit(Integer value) {
-      this.limit = value;
       return this;
     }
 
@@ -194,50 +149,16 @@ public record MappingSpec(
       return this;
     }
 
-    public Builder keepTypes(boolean value) {
-      this.keepTypes = value;
-      return this;
-    }
-
-    public Builder minItems(int value) {
-      this.minItems = value;
-      return this;
-    }
-
-    public Builder concurrency(int value) {
-      this.concurrency = value;
-      return this;
-    }
-
     public Builder allowedHosts(List<String> value) {
       this.allowedHosts = value;
-      return this;
-    }
-
-    public Builder deadline(Duration value) {
-      this.deadline = value;
-      return this;
-    }
-
-    public Builder maxDrop(MaxDrop value) {
-      this.maxDrop = value;
-      return this;
-    }
-
-    /** The parameters that identify a row ({@code diff}, shadow mode); empty: none. */
-    public Builder key(List<String> value) {
-      this.key = value;
       return this;
     }
 
     public MappingSpec build() {
       return new MappingSpec(
           pos,
-          namePos,
-          name,
-          description,
+          settings,
           input,
-          inputAdditional,
           vars,
           secrets,
           defaults,
@@ -245,17 +166,9 @@ public record MappingSpec(
           enrich,
           filter,
           sortBy,
-          sortOrder,
           distinctBy,
-          limit,
           parameters,
-          keepTypes,
-          minItems,
-          concurrency,
           allowedHosts,
-          deadline,
-          maxDrop,
-          key,
           let,
           explode,
           label);

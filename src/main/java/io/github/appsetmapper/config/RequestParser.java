@@ -78,14 +78,7 @@ final class RequestParser {
 
   /** The {@link RequestOptions} of a request or of {@code defaults}. */
   static RequestOptions options(YamlMap map) {
-    return new RequestOptions(
-        headers(map),
-        auth(map),
-        map.duration("timeout", null),
-        map.expr("failWhen"),
-        retries(map),
-        tls(map.map("tls")),
-        cache(map.map("cache")));
+    return RequestOptions.parse(map);
   }
 
   /**
@@ -119,7 +112,7 @@ final class RequestParser {
   static final List<String> CACHE_KEYS = CacheSpec.KEYS;
 
   /** {@code cache: {ttl, staleIfError}}: ttl required; staleIfError 0 unless set. */
-  private static CacheSpec cache(YamlMap map) {
+  static CacheSpec cache(YamlMap map) {
     if (map == null) {
       return null;
     }
@@ -133,7 +126,7 @@ final class RequestParser {
     return ttl == null ? null : new CacheSpec(map.pos(), ttl, stale);
   }
 
-  private static Integer retries(YamlMap map) {
+  static Integer retries(YamlMap map) {
     Integer retries = map.integer("retries", null, 0);
     if (retries != null && retries > RequestOptions.MAX_RETRIES) {
       map.error("retries", "must be at most " + RequestOptions.MAX_RETRIES + ", not " + retries);
@@ -142,7 +135,7 @@ final class RequestParser {
     return retries;
   }
 
-  private static TlsSpec tls(YamlMap map) {
+  static TlsSpec tls(YamlMap map) {
     if (map == null) {
       return null;
     }
@@ -174,7 +167,7 @@ final class RequestParser {
     return options(map);
   }
 
-  private static Map<String, Expr> headers(YamlMap map) {
+  static Map<String, Expr> headers(YamlMap map) {
     Map<String, Expr> headers = map.exprMap("headers");
     YamlMap view = map.has("headers") ? map.map("headers") : null;
     for (String name : headers.keySet()) {
@@ -198,7 +191,7 @@ final class RequestParser {
     return java.util.Collections.unmodifiableMap(kinds);
   }
 
-  private static AuthSpec auth(YamlMap parent) {
+  static AuthSpec auth(YamlMap parent) {
     YamlMap auth = parent.map("auth");
     if (auth == null) {
       return null;

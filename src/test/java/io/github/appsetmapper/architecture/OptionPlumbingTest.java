@@ -2,7 +2,14 @@ package io.github.appsetmapper.architecture;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.CompiledRequest;
+import io.github.appsetmapper.compile.MappingCompiler;
+import io.github.appsetmapper.config.MappingParser;
+import io.github.appsetmapper.config.RequestOption;
+import io.github.appsetmapper.config.RequestOptionTable;
 import io.github.appsetmapper.config.RequestOptions;
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.call.CallSettings;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.ParameterizedType;
@@ -19,43 +26,158 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * A request option passes through several hands (docs/architecture.md, "A request option"): its
- * key, the one merge, the call settings and their copy. A step forgotten there drops the value
- * silently at request time; here it fails at once, for every component, present and future.
+ * A request option is declared once, in {@code config/RequestOptionTable.ALL}
+ * (docs/architecture.md, "A request option"), and passes from there through the parser, the one
+ * merge, the call settings and their copy. A step forgotten there would drop the value silently at
+ * request time; here it fails at once, for every option, present and future: each declaration's
+ * example is set under {@code defaults} in a mapping that is compiled, and must change the request
+ * it compiles to.
  */
 class OptionPlumbingTest {
 
+  private static final String MAPPING =
+      "name: probe\n"
+          + "allowedHosts: [h.example]\n"
+          + "secrets: {t: {env: PROBE_TOKEN}}\n"
+          + "%s"
+          + "list:\n"
+          + "  request: {url: 'https://h.example/'}\n"
+          + "  items: $[*]\n"
+          + "parameters: {a: \"'x'\"}\n";
+
   @Test
-  void everyRequestOptionHasItsKey() {
-    List<String> components =
-        Arrays.stream(RequestOptions.class.getRecordComponents())
-            .map(RecordComponent::getName)
-            .toList();
-    assertThat(RequestOptions.KEYS).containsExactlyInAnyOrderElementsOf(components);
+  void everyRequestOptionHasOneKey() {
+    assertThat(RequestOptions.KEYS).doesNotHaveDuplicates().hasSize(RequestOptionTable.ALL.size());
   }
 
   @Test
   void everyRequestOptionHasItsRowInTheReference() throws Exception {
     String reference = java.nio.file.Files.readString(Path.of("docs/mapping-reference.md"));
-    for (String key : RequestOptions.KEYS) {
-      assertThat(reference).as("a row for " + key).contains("\n| `" + key + "` |");
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      assertThat(reference)
+          .as("the row of " + option.key() + ", as RequestOptionTable declares it")
+          .contains("\n| `" + option.key() + "` | " + option.reference() + " |\n");
+    }
+  }
+
+  /**
+   * The schema gives each option under {@code request} and under {@code defaults} (its key sets are
+   * checked against the parser by MappingSchemaTest) with one type: the two differ in their
+   * description only.
+   */
+  @Test
+  void theSchemaTypesEachRequestOptionOnceForRequestsAndDefaults() throws Exception {
+    com.fasterxml.jackson.databind.JsonNode definitions =
+        new com.fasterxml.jackson.databind.ObjectMapper()
+            .readTree(Path.of("schema/mapping-v1.schema.json").toFile())
+            .path("definitions");
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      var inRequest = definitions.path("request").path("properties").path(option.key()).deepCopy();
+      var inDefaults =
+          definitions.path("defaults").path("properties").path(option.key()).deepCopy();
+      assertThat(inRequest.isObject()).as(option.key() + " under request").isTrue();
+      assertThat(inDefaults.isObject()).as(option.key() + " under defaults").isTrue();
+      ((com.fasterxml.jackson.databind.node.ObjectNode) inRequest).remove("description");
+      ((com.fasterxml.jackson.databind.node.ObjectNode) inDefaults).remove("description");
+      assertThat(inDefaults)
+          .as(option.key() + ": one type under request and defaults")
+          .isEqualTo(inRequest);
     }
   }
 
   @Test
   void everyRequestOptionIsTakenFromDefaultsAndKeptOverThem() throws Exception {
-    RequestOptions set = sample(RequestOptions.class);
+    RequestOptions set = allSet();
     RequestOptions fromDefaults = RequestOptions.NONE.over(set);
     RequestOptions own = set.over(RequestOptions.NONE);
-    for (RecordComponent c : RequestOptions.class.getRecordComponents()) {
-      Object expected = c.getAccessor().invoke(set);
-      assertThat(c.getAccessor().invoke(fromDefaults))
-          .as(c.getName() + " from defaults")
-          .isEqualTo(expected);
-      assertThat(c.getAccessor().invoke(own))
-          .as(c.getName() + " of the request")
-          .isEqualTo(expected);
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      Object expected = set.get(option);
+      assertThat(expected).as(option.key() + "'s example sets it").isNotNull();
+      assertThat(fromDefaults.get(option)).as(option.key() + " from defaults").isEqualTo(expected);
+      assertThat(own.get(option)).as(option.key() + " of the request").isEqualTo(expected);
     }
+  }
+
+  @Test
+  void aLoginRequestTakesWhatItsRuleSays() throws Exception {
+    RequestOptions set = allSet();
+    RequestOptions fromDefaults = RequestOptions.NONE.overForLogin(set);
+    RequestOptions own = set.overForLogin(RequestOptions.NONE);
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      Object unset = RequestOptions.NONE.over(RequestOptions.NONE).get(option);
+      RequestOption.OnLogin rule = option.onLogin();
+      assertThat(fromDefaults.get(option))
+          .as(option.key() + " from defaults on a login")
+          .isEqualTo(rule == RequestOption.OnLogin.AS_ANY_REQUEST ? set.get(option) : unset);
+      assertThat(own.get(option))
+          .as(option.key() + " of a login request")
+          .isEqualTo(rule == RequestOption.OnLogin.NEVER ? unset : set.get(option));
+    }
+  }
+
+  /**
+   * Each option set under {@code defaults} changes the compiled request (its call settings, or a
+   * component the engine reads), and changes what token calls keep of the call, and the cache key,
+   * exactly when its declaration says so.
+   */
+  @Test
+  void everyRequestOptionReachesTheCall() throws Exception {
+    CompiledRequest plain = compile("");
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      CompiledRequest set =
+          compile("defaults:\n  " + option.key() + ": " + option.example() + "\n");
+      assertThat(reach(set))
+          .as(option.key() + " set under defaults reaches the compiled request")
+          .isNotEqualTo(reach(plain));
+      assertThat(set.settings().forTokenCall().equals(plain.settings().forTokenCall()))
+          .as(option.key() + " reaches token calls (CallSettings.forTokenCall) as declared")
+          .isEqualTo(!option.tokenCalls());
+      assertThat(set.settings().cacheKeyText().equals(plain.settings().cacheKeyText()))
+          .as(option.key() + " is part of the cache key (CallSettings.cacheKeyText) as declared")
+          .isEqualTo(!option.cacheKey());
+    }
+  }
+
+  private static RequestOptions allSet() throws Exception {
+    StringBuilder defaults = new StringBuilder("defaults:\n");
+    for (RequestOption<?> option : RequestOptionTable.ALL) {
+      defaults.append("  ").append(option.key()).append(": ").append(option.example()).append('\n');
+    }
+    return MappingParser.parse("probe.yaml", MAPPING.formatted(defaults)).get(0).defaults();
+  }
+
+  private static CompiledRequest compile(String defaults) throws Exception {
+    return MappingCompiler.compile(
+            MappingParser.parse("probe.yaml", MAPPING.formatted(defaults)).get(0),
+            new CompileOptions(Map.of(), name -> null, new Redactor()))
+        .list()
+        .request();
+  }
+
+  /**
+   * What the engine acts on of a compiled request, comparable between two compilations: values,
+   * records of values, the names of maps, and whether anything else (a template, an expression, an
+   * auth) is there.
+   */
+  private static List<Object> reach(CompiledRequest request) throws Exception {
+    List<Object> out = new java.util.ArrayList<>();
+    for (RecordComponent c : CompiledRequest.class.getRecordComponents()) {
+      Object value = c.getAccessor().invoke(request);
+      if (value instanceof Map<?, ?> map) {
+        out.add(Set.copyOf(map.keySet()));
+      } else if (value == null
+          || value instanceof CallSettings
+          || value instanceof Duration
+          || value instanceof Number
+          || value instanceof String
+          || value instanceof Set<?>
+          || value instanceof Enum<?>) {
+        out.add(value);
+      } else {
+        out.add(c.getName() + " is set");
+      }
+    }
+    return out;
   }
 
   @Test

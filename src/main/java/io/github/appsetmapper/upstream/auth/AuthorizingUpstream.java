@@ -117,10 +117,8 @@ public final class AuthorizingUpstream implements Upstream {
         .sensitiveHeaders(Set.of("authorization"))
         .hosts(forCall.hosts())
         .settings(
-            CallSettings.PLAIN.toBuilder()
+            forCall.settings().forTokenCall().toBuilder()
                 .retries(retries)
-                .tls(forCall.settings().tls())
-                .deadline(forCall.settings().deadline())
                 .wire(forCall.settings().wire().forAuth("token"))
                 .build())
         .build();

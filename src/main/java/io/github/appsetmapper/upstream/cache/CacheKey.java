@@ -26,14 +26,11 @@ final class CacheKey {
   }
 
   private static String text(UpstreamRequest request) {
-    var tls = request.settings().tls();
     // allowedHosts too: an answer fetched under one mapping's hosts must not serve a mapping
     // that forbids the host it came from.
-    String text = request.identity() + "\n\nhosts:" + request.hosts().patterns();
-    // The response cap too: a call under the YAML cap must not answer one under JSON's.
-    if (request.settings().maxBodyBytes() > 0) {
-      text += "\n\nmaxBody:" + request.settings().maxBodyBytes();
-    }
-    return tls == null ? text : text + "\n\ntls:" + tls;
+    return request.identity()
+        + "\n\nhosts:"
+        + request.hosts().patterns()
+        + request.settings().cacheKeyText();
   }
 }

@@ -21,6 +21,27 @@ public record CallSettings(
   public static final CallSettings PLAIN =
       new CallSettings(null, 0, null, Deadline.NONE, null, AuthTrace.NONE, 0, WireTrace.NONE);
 
+  /**
+   * What the token calls made for this call's auth keep of it: its TLS settings (the token endpoint
+   * is reached as the API is) and its deadline; nothing else (their own retries, no cache). {@code
+   * config.RequestOptionTable} says the same of each option, and OptionPlumbingTest checks the two
+   * agree.
+   */
+  public CallSettings forTokenCall() {
+    return PLAIN.toBuilder().tls(tls).deadline(deadline).build();
+  }
+
+  /**
+   * What of these settings keys a cached answer ({@code upstream.cache.CacheKey}): the response cap
+   * (a call under the YAML cap must not answer one under JSON's) and the TLS settings (a client
+   * certificate is a credential too). {@code config.RequestOptionTable} says which options are part
+   * of it, and OptionPlumbingTest checks the two agree.
+   */
+  public String cacheKeyText() {
+    String text = maxBodyBytes > 0 ? "\n\nmaxBody:" + maxBodyBytes : "";
+    return tls == null ? text : text + "\n\ntls:" + tls;
+  }
+
   public CallSettings withDeadline(Deadline next) {
     return toBuilder().deadline(next).build();
   }
