@@ -13,10 +13,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A hostile upstream can give the page parameter twice in a URL we read a pagination signal from
- * ({@code <...?page=1&page=3>; rel="last"}): read by its first value, the listing stopped early
- * and answered 200 with fewer rows. Two different values are a 502 naming them, in every mode and
- * for every URL a signal is read from (last and next links, a next URL in the body); the same
- * value twice is harmless.
+ * ({@code <...?page=1&page=3>; rel="last"}): read by its first value, the listing stopped early and
+ * answered 200 with fewer rows. Two different values are a 502 naming them, in every mode and for
+ * every URL a signal is read from (last and next links, a next URL in the body); the same value
+ * twice is harmless.
  */
 class RepeatedPageParameterTest {
   private static String mapping(String name, String items, String paginate) {
@@ -52,7 +52,8 @@ class RepeatedPageParameterTest {
       for (String name : new String[] {"links", "pages"}) {
         stub.on(
             "GET /" + name,
-            Reply.json(200, "{\"data\":[1,2]}").withHeader("Link", lastLink(stub, name, "page=1&page=3")));
+            Reply.json(200, "{\"data\":[1,2]}")
+                .withHeader("Link", lastLink(stub, name, "page=1&page=3")));
         Answer answer = plugin.getparams(name, "{}");
         assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
         assertThat(answer.body()).contains("rel=\\\"last\\\" gives page twice: 1 and 3");
@@ -63,10 +64,12 @@ class RepeatedPageParameterTest {
   @Test
   void theSameValueTwiceIsHarmless(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin = serve(dir, stub, mapping("same", "$.data[*]", "{linkHeader: next}"))) {
+        PluginServer plugin =
+            serve(dir, stub, mapping("same", "$.data[*]", "{linkHeader: next}"))) {
       stub.on(
           "GET /same",
-          Reply.json(200, "{\"data\":[1,2]}").withHeader("Link", lastLink(stub, "same", "page=1&page=1")));
+          Reply.json(200, "{\"data\":[1,2]}")
+              .withHeader("Link", lastLink(stub, "same", "page=1&page=1")));
       Answer answer = plugin.getparams("same", "{}");
       assertThat(answer.status() + " " + answer.body())
           .isEqualTo("200 {\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}");
@@ -111,8 +114,7 @@ class RepeatedPageParameterTest {
               r.rawUri().contains("page=")
                   ? Reply.json(200, "{\"data\":[],\"next\":null}")
                   : Reply.json(
-                      200,
-                      "{\"data\":[1],\"next\":\"" + stub.url() + "/body?page=2&page=4\"}"));
+                      200, "{\"data\":[1],\"next\":\"" + stub.url() + "/body?page=2&page=4\"}"));
       Answer body = plugin.getparams("body", "{}");
       assertThat(body.status()).as(body.body()).isEqualTo(502);
       assertThat(body.body()).contains("gives page twice: 2 and 4");
