@@ -53,6 +53,7 @@ class LinkHeaderSyntaxTest {
       for (String params :
           new String[] {
             "; rel=\"next\"; title=\"a, b\"",
+            "; rel=\"next\"; title=\"an \\\"escaped, quote\"",
             "; title=\"a; rel=last, b\"; rel=\"next\"",
             "; rel=\"next\"; title=\"say \\\"hi\\\", \\\\ok\"",
             ";rel=next;type=\"application/json\"",
