@@ -275,8 +275,12 @@ class DiffCommandTest {
   void aHugeInputLabelIsCutInEveryOutput(@TempDir Path dir) throws Exception {
     Path old = dir.resolve("old.yaml");
     Path neu = dir.resolve("new.yaml");
-    Files.writeString(old, "name: a\nparameters: {greeting: \"'hello'\"}\n");
-    Files.writeString(neu, "name: a\nfilter: \"false\"\nparameters: {greeting: \"'hello'\"}\n");
+    Files.writeString(
+        old,
+        "name: a\ninput: {x: {required: true}}\nkey: greeting\nparameters: {greeting: \"'hello'\"}\n");
+    Files.writeString(
+        neu,
+        "name: a\ninput: {x: {required: true}}\nkey: greeting\nfilter: \"false\"\nparameters: {greeting: \"'hello'\"}\n");
     String input = "{\"x\":\"" + "y".repeat(2 * 1024 * 1024) + "\"}";
     for (String format : new String[] {"text", "markdown", "json"}) {
       CliTest.Result result =
