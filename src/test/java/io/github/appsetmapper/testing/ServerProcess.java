@@ -52,18 +52,34 @@ public final class ServerProcess implements AutoCloseable {
    */
   public static ServerProcess launch(List<String> jvmOptions, List<String> arguments)
       throws IOException {
+    return launch(jvmOptions, arguments, java.util.Map.of());
+  }
+
+  /** As {@link #launch(List, List)}, with {@code environment} added to this process's. */
+  public static ServerProcess launch(
+      List<String> jvmOptions, List<String> arguments, java.util.Map<String, String> environment)
+      throws IOException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     command.addAll(jvmOptions);
     command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
     command.addAll(arguments);
-    return new ServerProcess(new ProcessBuilder(command).redirectErrorStream(true).start());
+    ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+    builder.environment().putAll(environment);
+    return new ServerProcess(builder.start());
   }
 
   /** Starts the command (usually {@code serve ... --port 0}) and waits until it listens. */
   public static ServerProcess start(List<String> jvmOptions, List<String> arguments)
       throws IOException, InterruptedException {
-    ServerProcess server = launch(jvmOptions, arguments);
+    return start(jvmOptions, arguments, java.util.Map.of());
+  }
+
+  /** As {@link #start(List, List)}, with {@code environment} added to this process's. */
+  public static ServerProcess start(
+      List<String> jvmOptions, List<String> arguments, java.util.Map<String, String> environment)
+      throws IOException, InterruptedException {
+    ServerProcess server = launch(jvmOptions, arguments, environment);
     try {
       server.awaitListening();
     } catch (RuntimeException | Error | InterruptedException e) {
