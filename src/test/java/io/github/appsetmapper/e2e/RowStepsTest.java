@@ -257,9 +257,12 @@ class RowStepsTest {
                 "{}",
                 "Bearer " + PluginServer.TOKEN,
                 null);
-        assertThat(json.body())
-            .contains(
-                "{\"row\":0,\"element\":\"[1]\",\"parameters\":{\"service\":\"web\",\"flag\":\"beta\"}}");
+        java.util.List<?> rows =
+            (java.util.List<?>)
+                ((Map<?, ?>) io.github.appsetmapper.json.JsonCodec.read(json.body())).get("rows");
+        assertThat(rows)
+            .extracting(r -> ((Map<?, ?>) r).get("row") + "" + ((Map<?, ?>) r).get("element"))
+            .containsExactly("0[0]", "0[1]", "1[0]");
       }
     }
   }
