@@ -209,7 +209,7 @@ final class DiffCommand implements Callable<Integer> {
       return COULD_NOT_RUN;
     }
     if (gate.active()) {
-      List<String> trips = gate.trips(report);
+      List<String> trips = gate.trips(report, run.redactor()::redact);
       trips.forEach(line -> err.println("gate: " + run.redactor().redact(line)));
       return trips.isEmpty() ? ExitCode.OK : CHANGES;
     }

@@ -13,11 +13,11 @@ import java.util.List;
  * {@code ..data}) and test files ({@code *.test.yaml}).
  *
  * <p>Every path that exists is listed, whatever it is: a FIFO, a device, a socket, a symlink to one
- * of them or a directory named {@code *.yaml} is refused by its read ({@link
- * io.github.appsetmapper.files.BoundedFiles}), which names it as a load error. Skipping it here
- * would make a mapping file replaced by one look removed, its name free for another file to take.
- * Only a path that does not exist (a dangling symlink included: a ConfigMap key being removed) is
- * left out.
+ * of them or a directory named {@code *.yaml} (in a directory, or given itself) is refused by its
+ * read ({@link io.github.appsetmapper.files.BoundedFiles}), which names it as a load error.
+ * Skipping it here would make a mapping file replaced by one look removed, its name free for
+ * another file to take. Only a path that does not exist (a dangling symlink included: a ConfigMap
+ * key being removed) is left out.
  */
 public final class MappingSources {
   private MappingSources() {}
@@ -25,7 +25,10 @@ public final class MappingSources {
   public static List<Path> expand(List<Path> paths) throws IOException {
     List<Path> files = new ArrayList<>();
     for (Path path : paths) {
-      if (Files.isDirectory(path)) {
+      // A path named like a mapping file is a file, whatever is there now: a directory put in
+      // its place is refused by its read like a FIFO or a device, never listed as empty (its
+      // mapping would look removed).
+      if (Files.isDirectory(path) && !looksLikeAFile(path)) {
         List<Path> inDirectory = new ArrayList<>();
         try (DirectoryStream<Path> entries = Files.newDirectoryStream(path)) {
           for (Path entry : entries) {
@@ -43,6 +46,11 @@ public final class MappingSources {
       }
     }
     return files;
+  }
+
+  private static boolean looksLikeAFile(Path path) {
+    Path name = path.getFileName();
+    return name != null && (name.toString().endsWith(".yaml") || name.toString().endsWith(".yml"));
   }
 
   public static boolean isMappingFile(Path path) {

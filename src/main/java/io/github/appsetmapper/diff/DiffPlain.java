@@ -53,7 +53,7 @@ public final class DiffPlain {
   /** One input: the input, both outcomes, the rows added, removed and changed, with counts. */
   public static Map<String, Object> input(InputDiff i, UnaryOperator<String> redact, int maxRows) {
     Map<String, Object> out = new LinkedHashMap<>();
-    out.put("label", redact.apply(i.label()));
+    out.put("label", i.label(redact));
     out.put("applicationSetName", redact.apply(i.applicationSetName()));
     out.put("input", Redacted.deep(i.input(), redact));
     out.put("changed", i.changed());

@@ -31,8 +31,11 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
     }
   }
 
-  /** Why the gate trips on this report, one line each; empty when it passes. */
-  public List<String> trips(DiffReport report) {
+  /**
+   * Why the gate trips on this report, one line each (input labels redacted by {@code redact}, then
+   * cut); empty when it passes.
+   */
+  public List<String> trips(DiffReport report, java.util.function.UnaryOperator<String> redact) {
     List<String> out = new ArrayList<>();
     for (MappingDiff m : report.mappings()) {
       if (failOnRemoved && m.presence() == MappingDiff.Presence.REMOVED) {
@@ -45,12 +48,12 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
         int removed = i.rows().removed().size();
         int old = i.rows().oldRows();
         if (failOnRemoved && removed > 0) {
-          out.add(m.name() + " " + i.label() + ": " + Plural.of(removed, "row") + " removed");
+          out.add(m.name() + " " + i.label(redact) + ": " + Plural.of(removed, "row") + " removed");
         } else if (maxRemovedCount != null && removed > maxRemovedCount) {
           out.add(
               m.name()
                   + " "
-                  + i.label()
+                  + i.label(redact)
                   + ": "
                   + Plural.of(removed, "row")
                   + " removed, over "
@@ -61,7 +64,7 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
           out.add(
               m.name()
                   + " "
-                  + i.label()
+                  + i.label(redact)
                   + ": "
                   + removed
                   + " of "

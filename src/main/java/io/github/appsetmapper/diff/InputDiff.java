@@ -29,6 +29,15 @@ public record InputDiff(
     return new InputDiff(label, applicationSetName, input, before, after, rows);
   }
 
+  /**
+   * The label as every output shows it: redacted, then cut by the one cut ({@link
+   * io.github.appsetmapper.text.Printable#cut}); an input is its own label, and may be megabytes.
+   */
+  public String label(java.util.function.UnaryOperator<String> redact) {
+    return io.github.appsetmapper.text.Printable.cut(
+        redact.apply(label), io.github.appsetmapper.text.Printable.LABEL_CHARS);
+  }
+
   /** Whether anything differs: rows, or an error on either side unless both failed alike. */
   public boolean changed() {
     if (rows != null) {

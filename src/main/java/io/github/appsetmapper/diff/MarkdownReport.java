@@ -63,7 +63,7 @@ public final class MarkdownReport {
       out.append("| ")
           .append(i.changed() ? "⚠️" : "✅")
           .append(" | ")
-          .append(code(redact.apply(i.label())))
+          .append(code(i.label(redact)))
           .append(" | ")
           .append(code(redact.apply(i.before().describe())))
           .append(" | ")
@@ -81,7 +81,7 @@ public final class MarkdownReport {
         continue;
       }
       out.append("\n<details><summary>")
-          .append(code(redact.apply(i.label())))
+          .append(code(i.label(redact)))
           .append(": rows</summary>\n\n");
       rows(out, "added", i.rows().added(), redact, max);
       rows(out, "removed", i.rows().removed(), redact, max);

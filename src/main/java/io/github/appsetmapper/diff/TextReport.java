@@ -47,7 +47,7 @@ public final class TextReport {
   private static void input(StringBuilder out, InputDiff i, UnaryOperator<String> redact, int max) {
     out.append("  ")
         .append(i.changed() ? "* " : "  ")
-        .append(safe(redact.apply(i.label())))
+        .append(safe(i.label(redact)))
         .append(": ")
         .append(safe(redact.apply(i.before().describe())))
         .append(" -> ")

@@ -47,7 +47,7 @@ final class CursorPaginator implements Paginator {
         until ? null : Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
     if (after == null) {
       String more =
-          PageSignals.of(page, false)
+          PageSignals.of(page, false, "page")
               .more(page, number, elementsSoFar, uri -> PageSignals.pageParameter(uri, "page", 1));
       if (more != null) {
         page.refusedBy("listing-cut");

@@ -36,81 +36,148 @@ final class LinkHeader {
     return null;
   }
 
-  /** Every link of every value, in order. */
+  /**
+   * Every link of every value, in order, parsed as RFC 8288 section 3 says: {@code link-value = "<"
+   * URI-Reference ">" *( OWS ";" OWS link-param )}, {@code link-param = token BWS [ "=" BWS ( token
+   * / quoted-string ) ]}, values separated by commas (empty elements allowed), a quoted-string with
+   * RFC 9110's escapes. Only the first {@code rel} of a link counts (RFC 8288 3.3).
+   */
   static List<Link> parse(List<String> headerValues) throws Malformed {
     List<Link> links = new ArrayList<>();
     for (String header : headerValues) {
-      int i = skipSpace(header, 0);
-      while (i < header.length()) {
-        if (header.charAt(i) == ',') {
-          i = skipSpace(header, i + 1); // an empty element, allowed by the list syntax
-          continue;
-        }
-        if (header.charAt(i) != '<') {
-          throw new Malformed("a link does not start with '<' at character " + (i + 1));
-        }
-        int close = header.indexOf('>', i);
-        if (close < 0) {
-          throw new Malformed("a link's '<' is never closed by '>'");
-        }
-        String target = header.substring(i + 1, close).trim();
-        int end = paramsEnd(header, close + 1);
-        links.add(new Link(target, rels(header.substring(close + 1, end))));
-        i = end < header.length() ? skipSpace(header, end + 1) : end;
-      }
+      new Reader(header).links(links);
     }
     return links;
   }
 
-  private static int skipSpace(String text, int from) {
-    int i = from;
-    while (i < text.length() && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
-      i++;
-    }
-    return i;
-  }
+  /** One pass over one header value. */
+  private static final class Reader {
+    private final String text;
+    private int at;
 
-  /** The end of a link's parameters: the next comma outside quotes, or the end. */
-  private static int paramsEnd(String header, int from) throws Malformed {
-    boolean quoted = false;
-    for (int i = from; i < header.length(); i++) {
-      char c = header.charAt(i);
-      if (c == '"') {
-        quoted = !quoted;
-      } else if (c == ',' && !quoted) {
-        return i;
+    Reader(String text) {
+      this.text = text;
+    }
+
+    void links(List<Link> into) throws Malformed {
+      skipSpace();
+      while (at < text.length()) {
+        if (text.charAt(at) == ',') {
+          at++; // an empty element, allowed by the list syntax
+          skipSpace();
+          continue;
+        }
+        if (text.charAt(at) != '<') {
+          throw new Malformed("a link does not start with '<' at character " + (at + 1));
+        }
+        int close = text.indexOf('>', at);
+        if (close < 0) {
+          throw new Malformed("a link's '<' is never closed by '>'");
+        }
+        String target = text.substring(at + 1, close).trim();
+        at = close + 1;
+        into.add(new Link(target, params("after a link's '>'")));
       }
     }
-    if (quoted) {
+
+    /** The parameters up to the comma that ends the link (or the end); its relations. */
+    private Set<String> params(String where) throws Malformed {
+      Set<String> rels = null;
+      String after = where;
+      while (true) {
+        skipSpace();
+        if (at >= text.length()) {
+          break;
+        }
+        char c = text.charAt(at);
+        if (c == ',') {
+          at++;
+          skipSpace();
+          break;
+        }
+        if (c != ';') {
+          throw new Malformed("expected ';' or ',' " + after + " at character " + (at + 1));
+        }
+        at++;
+        skipSpace();
+        if (at < text.length() && (text.charAt(at) == ';' || text.charAt(at) == ',')) {
+          continue; // an empty parameter, as browsers and most parsers allow
+        }
+        String name = token();
+        if (name.isEmpty()) {
+          throw new Malformed("a parameter has no name at character " + (at + 1));
+        }
+        skipSpace();
+        String value = null;
+        if (at < text.length() && text.charAt(at) == '=') {
+          at++;
+          skipSpace();
+          boolean quoted = at < text.length() && text.charAt(at) == '"';
+          value = quoted ? quoted() : token();
+          if (value.isEmpty() && !quoted) {
+            throw new Malformed("a parameter's value is missing at character " + (at + 1));
+          }
+        }
+        if (rels == null && name.equalsIgnoreCase("rel")) {
+          rels = relations(value == null ? "" : value);
+        }
+        after = "after a parameter";
+      }
+      return rels == null ? Set.of() : rels;
+    }
+
+    private String token() {
+      int from = at;
+      while (at < text.length() && tchar(text.charAt(at))) {
+        at++;
+      }
+      return text.substring(from, at);
+    }
+
+    /** A quoted-string at {@code at}: its content, escapes undone. */
+    private String quoted() throws Malformed {
+      StringBuilder value = new StringBuilder();
+      at++;
+      while (at < text.length()) {
+        char c = text.charAt(at++);
+        if (c == '"') {
+          return value.toString();
+        }
+        if (c == '\\') {
+          if (at >= text.length()) {
+            break;
+          }
+          c = text.charAt(at++);
+        }
+        if (c < 0x20 && c != '\t' || c == 0x7f) {
+          throw new Malformed("a control character in a quoted parameter");
+        }
+        value.append(c);
+      }
       throw new Malformed("a quoted parameter is never closed");
     }
-    return header.length();
+
+    private void skipSpace() {
+      while (at < text.length() && (text.charAt(at) == ' ' || text.charAt(at) == '\t')) {
+        at++;
+      }
+    }
   }
 
-  /** The relations of one link's parameters ({@code ; rel="next"; type=...}). */
-  private static Set<String> rels(String params) throws Malformed {
+  /** RFC 9110 tchar. */
+  private static boolean tchar(char c) {
+    return (c >= 'a' && c <= 'z')
+        || (c >= 'A' && c <= 'Z')
+        || (c >= '0' && c <= '9')
+        || "!#$%&'*+-.^_`|~".indexOf(c) >= 0;
+  }
+
+  /** A rel value: relation types separated by white space, in lower case. */
+  private static Set<String> relations(String value) {
     Set<String> rels = new LinkedHashSet<>();
-    String rest = params.trim();
-    if (!rest.isEmpty() && !rest.startsWith(";")) {
-      throw new Malformed("a link's parameters do not start with ';'");
-    }
-    for (String param : rest.split(";")) {
-      String p = param.trim();
-      if (p.isEmpty()) {
-        continue;
-      }
-      int eq = p.indexOf('=');
-      if (eq < 0 || !p.substring(0, eq).trim().equalsIgnoreCase("rel")) {
-        continue;
-      }
-      String value = p.substring(eq + 1).trim();
-      if (value.startsWith("\"") && value.endsWith("\"") && value.length() >= 2) {
-        value = value.substring(1, value.length() - 1);
-      }
-      for (String r : value.toLowerCase(Locale.ROOT).trim().split("\\s+")) {
-        if (!r.isEmpty()) {
-          rels.add(r);
-        }
+    for (String r : value.toLowerCase(Locale.ROOT).trim().split("\\s+")) {
+      if (!r.isEmpty()) {
+        rels.add(r);
       }
     }
     return rels;

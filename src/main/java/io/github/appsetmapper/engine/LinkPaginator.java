@@ -50,7 +50,7 @@ final class LinkPaginator implements Paginator {
     UpstreamRequest current = page.request();
     fetched.add(current.uri());
     elementsSoFar += elements.elements(page);
-    PageSignals signals = PageSignals.of(page, link != null);
+    PageSignals signals = PageSignals.of(page, link != null, "page");
     String target =
         link != null
             ? signals.link(link.rel().toLowerCase(java.util.Locale.ROOT))
@@ -66,6 +66,9 @@ final class LinkPaginator implements Paginator {
             current, "the listing ends at page " + number + " (no next link) while " + more);
       }
       return null;
+    }
+    if (link == null) {
+      PageSignals.single(page, "next '" + next.next().getPath() + "'", target, "page");
     }
     URI uri;
     try {

@@ -62,7 +62,8 @@ final class NumberedPaginator implements Paginator {
               + " with endStatus or stopOnShortPage, or use linkHeader");
     }
     before = body;
-    PageSignals signals = PageSignals.of(current, true);
+    PageSignals signals =
+        PageSignals.of(current, true, page.param() != null ? page.param() : "page");
     if (!last(signals, number, elements)) {
       return request(number + 1);
     }

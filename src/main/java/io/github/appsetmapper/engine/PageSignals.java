@@ -18,8 +18,11 @@ import java.util.function.Function;
 record PageSignals(
     List<LinkHeader.Link> links, String nextPage, Long totalPages, Long total, String totalHeader) {
 
-  /** Reads {@code page}'s signals; {@code withLinks}: whether its mode reads the Link header. */
-  static PageSignals of(Page page, boolean withLinks) throws RequestFailure {
+  /**
+   * Reads {@code page}'s signals; {@code withLinks}: whether its mode reads the Link header; {@code
+   * pageParam}: the query parameter that numbers a page in the links' URLs.
+   */
+  static PageSignals of(Page page, boolean withLinks, String pageParam) throws RequestFailure {
     Headers headers = page.response().headers();
     List<LinkHeader.Link> links = List.of();
     if (withLinks) {
@@ -46,6 +49,13 @@ record PageSignals(
             "two different rel=\"" + rel + "\" links");
       }
     }
+    for (LinkHeader.Link link : links) {
+      for (String rel : link.rels()) {
+        if (READ_RELATIONS.contains(rel)) {
+          single(page, "rel=\"" + rel + "\"", link.target(), pageParam);
+        }
+      }
+    }
     String nextPage = signal(headers, "X-Next-Page");
     if (nextPage != null && !nextPage.isBlank()) {
       count(page, "X-Next-Page", nextPage);
@@ -67,6 +77,36 @@ record PageSignals(
     return new PageSignals(links, nextPage, totalPages, total, totalHeader);
   }
 
+  /** The relations a listing reads (next, and the ones that say where it ends). */
+  private static final java.util.Set<String> READ_RELATIONS =
+      java.util.Set.of("next", "last", "prev", "first");
+
+  /**
+   * Refuses a URL the upstream gave ({@code where}: the link or field it came from) that gives
+   * {@code pageParam} twice with different values: which one the upstream obeys, and so where the
+   * listing ends, cannot be told (read by its first, a last link cut the listing short with a 200).
+   */
+  static void single(Page page, String where, String target, String pageParam)
+      throws RequestFailure {
+    URI uri;
+    try {
+      uri = page.request().uri().resolve(target.trim());
+    } catch (IllegalArgumentException e) {
+      return; // not a URL: followed, it is refused as one; read, it says nothing
+    }
+    try {
+      QueryParameters.single(uri, pageParam);
+    } catch (QueryParameters.Twice e) {
+      page.refusedBy("malformed-signal");
+      throw RequestFailure.of(
+          page.request(),
+          where
+              + " gives "
+              + page.excerpt(e.getMessage())
+              + "; the listing cannot tell which page it names");
+    }
+  }
+
   /**
    * A signal header's value: every line of it, joined as RFC 9110 joins a field sent twice ("2,
    * 6"). Read from its first line alone, a count sent twice would be believed at its smaller value,
@@ -82,20 +122,20 @@ record PageSignals(
    * start}), or null when it has none or it is not a number.
    */
   static Integer pageParameter(URI uri, String name, int start) {
-    if (name == null || uri.getRawQuery() == null) {
+    String value;
+    try {
+      value = QueryParameters.single(uri, name);
+    } catch (QueryParameters.Twice e) {
+      return null; // never a link's: those are refused as the page is read (single)
+    }
+    if (value == null) {
       return null;
     }
-    for (String pair : uri.getRawQuery().split("&")) {
-      int eq = pair.indexOf('=');
-      if (eq > 0 && pair.substring(0, eq).equals(name)) {
-        try {
-          return Integer.parseInt(pair.substring(eq + 1)) - start + 1;
-        } catch (NumberFormatException e) {
-          return null;
-        }
-      }
+    try {
+      return Integer.parseInt(value) - start + 1;
+    } catch (NumberFormatException e) {
+      return null;
     }
-    return null;
   }
 
   /** The target of the first link with relation {@code rel}, or null. */

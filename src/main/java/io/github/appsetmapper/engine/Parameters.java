@@ -45,7 +45,7 @@ final class Parameters {
                 }
               });
       refuseSecrets(run, row, parameters);
-      run.trace().parameters(row.index(), parameters);
+      run.trace().parameters(row.index(), row.element(), parameters);
       answer.add(parameters);
     }
     run.books().holdAnswer(answer.size(), unheld[0]);

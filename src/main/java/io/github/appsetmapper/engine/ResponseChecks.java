@@ -53,7 +53,7 @@ record ResponseChecks(
 
   /** "answered 500", with what the upstream said ({@link UpstreamWords}). */
   RequestFailure statusMessage(UpstreamRequest request, UpstreamResponse response) {
-    String message = "answered " + response.status();
+    String message = "answered " + response.status() + response.bodyNote();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
     }

@@ -18,7 +18,7 @@ import java.util.Map;
 final class RowLabels {
   private static final List<String> NAMING_FIELDS =
       List.of("name", "id", "number", "key", "slug", "title", "tag");
-  private static final int MAX = 80;
+  private static final int MAX = io.github.appsetmapper.text.Printable.LABEL_CHARS;
 
   private RowLabels() {}
 
@@ -105,6 +105,6 @@ final class RowLabels {
   private static String shortened(Object value, Redactor redactor) {
     String raw = String.valueOf(value);
     String text = LogText.escape(redactor == null ? raw : redactor.redact(raw));
-    return text.length() <= MAX ? text : text.substring(0, MAX) + "...";
+    return io.github.appsetmapper.text.Printable.cut(text, MAX);
   }
 }

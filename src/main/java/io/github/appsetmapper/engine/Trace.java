@@ -30,8 +30,11 @@ public interface Trace {
     return false;
   }
 
-  /** The parameters of one answered row. */
-  default void parameters(int row, Map<String, Object> parameters) {}
+  /**
+   * The parameters of one answered row: {@code row}, its source row, and {@code element}, which
+   * element of that row's exploded list it is ({@code [1]}; empty when not exploded).
+   */
+  default void parameters(int row, String element, Map<String, Object> parameters) {}
 
   /**
    * A request refused before it was sent because it would have gone where it must not: {@code

@@ -115,6 +115,9 @@ public enum ExplainFormat {
     for (ExplainReport.RowParameters row : report.rows()) {
       Map<String, Object> r = new LinkedHashMap<>();
       r.put("row", row.row());
+      if (!row.element().isEmpty()) {
+        r.put("element", row.element());
+      }
       r.put("parameters", row.parameters());
       rows.add(r);
     }

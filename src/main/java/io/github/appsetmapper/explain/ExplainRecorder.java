@@ -138,7 +138,7 @@ final class ExplainRecorder implements Trace {
   }
 
   @Override
-  public synchronized void parameters(int row, Map<String, Object> parameters) {
+  public synchronized void parameters(int row, String element, Map<String, Object> parameters) {
     // The answer holds every row's parameters already (counted by the engine): these are a view.
     if (rows.size() >= KEEP_ROWS || !room(JsonCodec.estimate(parameters))) {
       rowsOmitted++;
@@ -146,7 +146,7 @@ final class ExplainRecorder implements Trace {
     }
     @SuppressWarnings("unchecked")
     Map<String, Object> clean = (Map<String, Object>) Redaction.deep(parameters, redactor);
-    rows.add(new ExplainReport.RowParameters(row, clean));
+    rows.add(new ExplainReport.RowParameters(row, element, clean));
   }
 
   private void see(String stage) {

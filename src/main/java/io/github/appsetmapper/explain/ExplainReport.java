@@ -114,7 +114,12 @@ public record ExplainReport(
   public record Drop(int row, String label, String reason) {}
 
   /** The parameters of one answered row. */
-  public record RowParameters(int row, Map<String, Object> parameters) {}
+  /**
+   * One answered row's parameters: {@code row} its source row, {@code element} which element of
+   * that row's exploded list it is ({@code [1]}; empty when not exploded), so that every row shown
+   * is distinct and traceable.
+   */
+  public record RowParameters(int row, String element, Map<String, Object> parameters) {}
 
   /**
    * What getparams would have answered: the status and the exact body ({@code {"output":...}} or

@@ -110,7 +110,7 @@ final class ExplainText {
                 : "")
         .append('\n');
     for (ExplainReport.RowParameters row : report.rows()) {
-      out.append("  row ").append(row.row()).append(":\n");
+      out.append("  row ").append(row.row()).append(row.element()).append(":\n");
       row.parameters()
           .forEach(
               (key, value) ->

@@ -245,7 +245,8 @@ public final class AppRuntime implements AutoCloseable {
 
     /**
      * Calls are answered from a test file's recorded exchanges, whose secret values stand in for
-     * the mapping's sources (null: no replay).
+     * the mapping's sources and whose {@code vars} win over {@code --var}s, as in {@code test}
+     * ({@link VarValues#under}) (null: no replay).
      */
     public Builder replay(Path testFile) {
       this.replay = testFile;
@@ -332,6 +333,10 @@ public final class AppRuntime implements AutoCloseable {
         throw new IllegalStateException("one transport: http, replay or a test's");
       }
       ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
+      if (recorded != null) {
+        // The recorded calls were made with the test file's vars: they win, as in `test`.
+        vars = vars.under(recorded.vars());
+      }
       Upstream chosen =
           recorded != null
               ? new ReplayUpstream(recorded.allExchanges())

@@ -208,11 +208,7 @@ public final class Redactor {
    */
   public String excerpt(String text, int max) {
     String oneLine = redact(text.replaceAll("\\s+", " ").strip());
-    if (oneLine.length() <= max) {
-      return oneLine;
-    }
-    int cut = Character.isLowSurrogate(oneLine.charAt(max)) ? max - 1 : max;
-    return oneLine.substring(0, cut) + "...";
+    return io.github.appsetmapper.text.Printable.cut(oneLine, max);
   }
 
   /**

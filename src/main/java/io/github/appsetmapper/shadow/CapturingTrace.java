@@ -76,8 +76,8 @@ final class CapturingTrace implements Trace {
   }
 
   @Override
-  public void parameters(int row, Map<String, Object> parameters) {
-    live.parameters(row, parameters);
+  public void parameters(int row, String element, Map<String, Object> parameters) {
+    live.parameters(row, element, parameters);
   }
 
   @Override

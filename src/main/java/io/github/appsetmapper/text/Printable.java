@@ -45,6 +45,22 @@ public final class Printable {
     return out.toString();
   }
 
+  /** The longest a label (a row's, an input's) is shown: enough to know it by. */
+  public static final int LABEL_CHARS = 80;
+
+  /**
+   * {@code text} cut to {@code max} characters with "..." when longer, never between the two halves
+   * of a surrogate pair. The one cut: a caller redacts first (so that no cut leaves a secret's
+   * first characters behind), escapes as it must, then cuts.
+   */
+  public static String cut(String text, int max) {
+    if (text == null || text.length() <= max) {
+      return text;
+    }
+    int at = Character.isLowSurrogate(text.charAt(max)) ? max - 1 : max;
+    return text.substring(0, at) + "...";
+  }
+
   private static int firstUnsafe(String text) {
     for (int i = 0; i < text.length(); i++) {
       if (unsafe(text.charAt(i))) {

@@ -153,8 +153,8 @@ final class SpanTrace implements Trace {
   }
 
   @Override
-  public void parameters(int row, Map<String, Object> parameters) {
-    inner.parameters(row, parameters);
+  public void parameters(int row, String element, Map<String, Object> parameters) {
+    inner.parameters(row, element, parameters);
   }
 
   @Override

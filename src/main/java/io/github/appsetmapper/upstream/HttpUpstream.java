@@ -311,7 +311,13 @@ public final class HttpUpstream implements Upstream {
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
-      throw RequestFailure.of(request, "response larger than " + cap(request) + " bytes");
+      if (e.status >= 200 && e.status < 300) {
+        throw RequestFailure.of(request, "response larger than " + cap(request) + " bytes");
+      }
+      // An error answer keeps its status (retried, missing or refused as a small one would be);
+      // its body is not needed to judge it. The connection was discarded, not drained.
+      rateLimits.observe(request.uri().getHost(), e.headers, java.time.Instant.now());
+      return UpstreamResponse.bodyDropped(e.status, e.headers, request.uri(), cap(request));
     } catch (IOException | RuntimeException e) {
       if (timedOut.get() || e instanceof SocketTimeoutException) {
         if (byDeadline) {
@@ -353,12 +359,18 @@ public final class HttpUpstream implements Upstream {
     HttpEntity entity = response.getEntity();
     if (entity != null) {
       long cap = cap(request);
-      if (entity.getContentLength() > cap) {
-        // Declared too large: refused unread (the connection is not reused).
-        throw new BodyTooLargeException();
-      }
-      try (InputStream in = entity.getContent()) {
-        body = readCapped(in, entity.getContentLength(), cap);
+      try {
+        if (entity.getContentLength() > cap) {
+          // Declared too large: refused unread (the connection is not reused).
+          throw new BodyTooLargeException();
+        }
+        try (InputStream in = entity.getContent()) {
+          body = readCapped(in, entity.getContentLength(), cap);
+        }
+      } catch (BodyTooLargeException e) {
+        e.status = response.getCode();
+        e.headers = Headers.of(headers);
+        throw e;
       }
     }
     return new UpstreamResponse(response.getCode(), Headers.of(headers), body, request.uri());
@@ -389,7 +401,11 @@ public final class HttpUpstream implements Upstream {
     return Math.max(maxBodyBytes, request.settings().maxBodyBytes());
   }
 
-  private static final class BodyTooLargeException extends IOException {}
+  /** A body past the cap; thrown so that the connection is discarded rather than drained. */
+  private static final class BodyTooLargeException extends IOException {
+    int status;
+    Headers headers;
+  }
 
   static String cause(Exception e) {
     if (e instanceof RefusedAddressException) {

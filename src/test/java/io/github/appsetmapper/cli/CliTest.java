@@ -108,6 +108,35 @@ class CliTest {
                   + System.lineSeparator());
     }
 
+    /**
+     * A test file's {@code vars} are what its recorded calls were made with: {@code run --replay}
+     * takes them as {@code test} does (the same {@code VarValues.under}), so the replayed calls
+     * match; a {@code --var} of the same name loses to them, as in {@code test}.
+     */
+    @Test
+    void replayTakesTheTestFilesVars(@TempDir Path dir) throws Exception {
+      Path mapping = dir.resolve("rows.yaml");
+      Files.writeString(
+          mapping,
+          "name: rows\nvars: {up: {default: \"http://unset.invalid\"}}\nlist:\n"
+              + "  request: {url: \"#{vars.up}/rows\"}\n  items: \"$[*]\"\nparameters: {id: item}\n");
+      Path recorded = dir.resolve("rows.test.yaml");
+      Files.writeString(
+          recorded,
+          "mapping: rows\nvars: {up: \"https://recorded.example\"}\ncases:\n"
+              + "  - name: one\n    input: {}\n    exchanges:\n"
+              + "      - request: {method: GET, url: \"https://recorded.example/rows\"}\n"
+              + "        response: {status: 200, body: [1, 2]}\n"
+              + "    expect: {parameters: [{id: \"1\"}, {id: \"2\"}]}\n");
+      assertThat(run("test", recorded.toString()).exit()).as("the test file is valid").isZero();
+      Result result = run("run", mapping.toString(), "--replay", recorded.toString());
+      assertThat(result.exit()).as(result.err()).isZero();
+      assertThat(result.out())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}"
+                  + System.lineSeparator());
+    }
+
     @Test
     void inputJsonKeepsTypes() {
       Result result = run("run", SAMPLE, "--input-json", "{\"branch\":7}", "--replay", REPLAY);

@@ -267,6 +267,42 @@ class DiffCommandTest {
     assertThat(renamed.get("changed")).isEqualTo(false);
   }
 
+  /**
+   * A 2 MiB input is its own label: every output (text, Markdown, JSON, the gate's lines) cuts it
+   * through the one shared cut (Printable.cut, after the redactor), never prints it whole.
+   */
+  @Test
+  void aHugeInputLabelIsCutInEveryOutput(@TempDir Path dir) throws Exception {
+    Path old = dir.resolve("old.yaml");
+    Path neu = dir.resolve("new.yaml");
+    Files.writeString(
+        old,
+        "name: a\ninput: {x: {required: true}}\nkey: greeting\nparameters: {greeting: \"'hello'\"}\n");
+    Files.writeString(
+        neu,
+        "name: a\ninput: {x: {required: true}}\nkey: greeting\nfilter: \"false\"\nparameters: {greeting: \"'hello'\"}\n");
+    String input = "{\"x\":\"" + "y".repeat(2 * 1024 * 1024) + "\"}";
+    for (String format : new String[] {"text", "markdown", "json"}) {
+      CliTest.Result result =
+          CliTest.run(
+              "diff",
+              old.toString(),
+              neu.toString(),
+              "--input-json",
+              input,
+              "--format",
+              format,
+              "--fail-on",
+              "removed");
+      assertThat(result.exit()).as(format + ": " + result.err()).isEqualTo(1);
+      assertThat(result.out().length() + result.err().length())
+          .as(format + " prints the label cut")
+          .isLessThan(4000);
+      assertThat(result.out()).as(format).contains("yyyy...");
+      assertThat(result.err()).contains("yyyy...");
+    }
+  }
+
   @Test
   void eachUpstreamCallIsMadeOnceForBothSides(@TempDir Path dir) throws Exception {
     try (io.github.appsetmapper.testing.StubUpstream stub =

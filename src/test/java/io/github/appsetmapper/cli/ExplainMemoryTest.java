@@ -4,23 +4,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.github.appsetmapper.testing.ServerProcess;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,45 +49,27 @@ class ExplainMemoryTest {
             + "\"\nparameters: {n: item}\n");
     try (StubUpstream stub = new StubUpstream()) {
       stub.on("GET /zeros", Reply.json(200, answer));
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(
-          List.of(
-              "-Xmx256m",
-              "-XX:+ExitOnOutOfMemoryError",
-              "-cp",
-              System.getProperty("java.class.path"),
-              Main.class.getName()));
-      command.addAll(
-          List.of(
-              "serve",
-              "--mappings",
-              dir.toString(),
-              "--var",
-              "up=" + stub.url(),
-              "--port",
-              "0",
-              "--host",
-              "127.0.0.1",
-              "--insecure-no-auth"));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      List<String> output = Collections.synchronizedList(new ArrayList<>());
-      Thread reader =
-          new Thread(
-              () ->
-                  new BufferedReader(
-                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                      .lines()
-                      .forEach(output::add));
-      reader.setDaemon(true);
-      reader.start();
-      try {
-        int port = port(process, output);
+      try (ServerProcess server =
+          ServerProcess.start(
+              List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"),
+              List.of(
+                  "serve",
+                  "--mappings",
+                  dir.toString(),
+                  "--var",
+                  "up=" + stub.url(),
+                  "--port",
+                  "0",
+                  "--host",
+                  "127.0.0.1",
+                  "--insecure-no-auth"))) {
+        Process process = server.process();
+        int port = server.port();
         HttpClient client = HttpClient.newHttpClient();
 
         HttpResponse<String> explain = post(client, port, "getparams.explain");
 
-        assertThat(explain.statusCode()).as(String.join("\n", output)).isEqualTo(200);
+        assertThat(explain.statusCode()).as(server.text()).isEqualTo(200);
         JsonNode filterStage = null;
         for (JsonNode stage : new ObjectMapper().readTree(explain.body()).get("stages")) {
           if (stage.get("stage").asText().equals("filter")) {
@@ -109,12 +85,9 @@ class ExplainMemoryTest {
         assertThat(post(client, port, "getparams.explain?format=text").body())
             .contains("      ... and 299,950 more rows dropped: 'item != 0' is false, in 'item");
         HttpResponse<String> getparams = post(client, port, "getparams.execute");
-        assertThat(getparams.statusCode()).as(String.join("\n", output)).isEqualTo(200);
+        assertThat(getparams.statusCode()).as(server.text()).isEqualTo(200);
         assertThat(getparams.body()).isEqualTo("{\"output\":{\"parameters\":[]}}");
         assertThat(process.isAlive()).isTrue();
-      } finally {
-        process.destroyForcibly();
-        process.waitFor();
       }
     }
   }
@@ -128,22 +101,5 @@ class ExplainMemoryTest {
             .POST(HttpRequest.BodyPublishers.ofString("{}"))
             .build(),
         HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static int port(Process process, List<String> output) throws InterruptedException {
-    Pattern listening = Pattern.compile("listening on [^:]+:(\\d+) ");
-    long deadline = System.nanoTime() + BOUND.toNanos();
-    while (System.nanoTime() < deadline && process.isAlive()) {
-      synchronized (output) {
-        for (String line : output) {
-          Matcher m = listening.matcher(line);
-          if (m.find()) {
-            return Integer.parseInt(m.group(1));
-          }
-        }
-      }
-      Thread.sleep(20);
-    }
-    throw new AssertionError("the server did not start:\n" + String.join("\n", output));
   }
 }

@@ -2,23 +2,18 @@ package io.github.appsetmapper.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.appsetmapper.testing.ServerProcess;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -114,7 +109,7 @@ class RowMemoryTest {
   private static final class Server implements AutoCloseable {
     final StubUpstream stub = new StubUpstream();
     final Process process;
-    final List<String> output = Collections.synchronizedList(new ArrayList<>());
+    final ServerProcess server;
     final HttpClient client = HttpClient.newHttpClient();
     final int port;
 
@@ -126,43 +121,27 @@ class RowMemoryTest {
       }
       stub.on("GET /items", Reply.json(200, items.append(']').toString()));
       stub.otherwise(received -> Reply.json(200, "{}"));
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(
-          List.of(
-              "-Xmx256m",
-              "-XX:+ExitOnOutOfMemoryError",
-              "-cp",
-              System.getProperty("java.class.path"),
-              Main.class.getName(),
-              "serve",
-              "--mappings",
-              dir.toString(),
-              "--var",
-              "up=" + stub.url(),
-              "--port",
-              "0",
-              "--host",
-              "127.0.0.1",
-              "--insecure-no-auth"));
-      command.addAll(flags);
-      process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      Thread reader =
-          new Thread(
-              () ->
-                  new BufferedReader(
-                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                      .lines()
-                      .forEach(output::add));
-      reader.setDaemon(true);
-      reader.start();
-      port = port();
+      List<String> arguments =
+          new ArrayList<>(
+              List.of(
+                  "serve",
+                  "--mappings",
+                  dir.toString(),
+                  "--var",
+                  "up=" + stub.url(),
+                  "--port",
+                  "0",
+                  "--host",
+                  "127.0.0.1",
+                  "--insecure-no-auth"));
+      arguments.addAll(flags);
+      server = ServerProcess.start(List.of("-Xmx256m", "-XX:+ExitOnOutOfMemoryError"), arguments);
+      process = server.process();
+      port = server.port();
     }
 
     String output() {
-      synchronized (output) {
-        return String.join("\n", output);
-      }
+      return server.text();
     }
 
     HttpResponse<String> post(String mapping, String parameters) throws Exception {
@@ -184,27 +163,9 @@ class RowMemoryTest {
           HttpResponse.BodyHandlers.ofString());
     }
 
-    private int port() throws InterruptedException {
-      Pattern listening = Pattern.compile("listening on [^:]+:(\\d+) ");
-      long deadline = System.nanoTime() + BOUND.toNanos();
-      while (System.nanoTime() < deadline && process.isAlive()) {
-        synchronized (output) {
-          for (String line : output) {
-            Matcher m = listening.matcher(line);
-            if (m.find()) {
-              return Integer.parseInt(m.group(1));
-            }
-          }
-        }
-        Thread.sleep(20);
-      }
-      throw new AssertionError("the server did not start:\n" + output());
-    }
-
     @Override
     public void close() throws Exception {
-      process.destroyForcibly();
-      process.waitFor();
+      server.close();
       stub.close();
     }
   }

@@ -2,28 +2,22 @@ package io.github.appsetmapper.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.github.appsetmapper.testing.ServerProcess;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
@@ -108,7 +102,7 @@ class TermSignalTest {
             .as(server.log())
             .isTrue();
         assertThat(server.process.exitValue()).as(server.log()).isZero();
-        server.reader.join(BOUND.toMillis());
+        server.owner.awaitOutputEnd();
         // Logs flushed: the stop sequence's last line is the process's last line.
         List<String> lines = server.lines();
         assertThat(lines).isNotEmpty();
@@ -139,39 +133,10 @@ class TermSignalTest {
   }
 
   /** {@code java -cp <test classpath> ...Main serve ...}, its output read as it comes. */
-  private record Server(Process process, Thread reader, List<String> output, int port) {
+  private record Server(Process process, ServerProcess owner, int port) {
     static Server start(String... args) throws Exception {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-      command.addAll(List.of(args));
-      Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-      List<String> output = Collections.synchronizedList(new ArrayList<>());
-      Thread reader =
-          new Thread(
-              () ->
-                  new BufferedReader(
-                          new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                      .lines()
-                      .forEach(output::add),
-              "server-output");
-      reader.setDaemon(true);
-      reader.start();
-      Pattern listening = Pattern.compile("listening on [^:]+:(\\d+) ");
-      long deadline = System.nanoTime() + BOUND.toNanos();
-      while (System.nanoTime() < deadline && process.isAlive()) {
-        synchronized (output) {
-          for (String line : output) {
-            Matcher m = listening.matcher(line);
-            if (m.find()) {
-              return new Server(process, reader, output, Integer.parseInt(m.group(1)));
-            }
-          }
-        }
-        Thread.sleep(20);
-      }
-      process.destroyForcibly();
-      throw new AssertionError("the server did not start:\n" + String.join("\n", output));
+      ServerProcess owner = ServerProcess.start(List.of(), List.of(args));
+      return new Server(owner.process(), owner, owner.port());
     }
 
     URI uri(String path) {
@@ -197,19 +162,15 @@ class TermSignalTest {
 
     /** A signal as Kubernetes sends it; Process.destroy() would also close our end of the pipe. */
     void signal(String name) throws Exception {
-      int status =
-          new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start().waitFor();
-      assertThat(status).isZero();
+      owner.signal(name);
     }
 
     List<String> lines() {
-      synchronized (output) {
-        return List.copyOf(output);
-      }
+      return owner.lines();
     }
 
     String log() {
-      return String.join("\n", lines());
+      return owner.text();
     }
   }
 }

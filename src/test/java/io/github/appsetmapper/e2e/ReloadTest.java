@@ -431,6 +431,46 @@ class ReloadTest {
   }
 
   /**
+   * The plain case (no newcomer for the name), with the mappings given as a directory or as the
+   * file itself: whatever is not a regular file now at a served file's path (a FIFO, a symlink to
+   * /dev/zero, a directory) keeps the old version serving and says why, in the log and /mappings,
+   * one path for every kind (the symlink to /dev/zero once said nothing).
+   */
+  @org.junit.jupiter.params.ParameterizedTest
+  @org.junit.jupiter.params.provider.CsvSource({
+    "fifo,directory",
+    "devzero,directory",
+    "directory,directory",
+    "fifo,file",
+    "devzero,file",
+    "directory,file"
+  })
+  void aServedFileReplacedByWhatIsNotARegularFileSaysSo(
+      String kind, String given, @TempDir Path dir) throws Exception {
+    Path rows = dir.resolve("rows5.yaml");
+    Files.writeString(rows, mapping("rows5", "kept"));
+    serve(given.equals("file") ? rows : dir);
+    try (io.github.appsetmapper.testing.LogCapture logs =
+        new io.github.appsetmapper.testing.LogCapture()) {
+      Files.delete(rows);
+      String why = oddFile(rows, kind);
+      assertThat(reloader.reloadIfChanged()).isTrue();
+      assertThat(getparams("rows5"))
+          .isEqualTo("200 {\"output\":{\"parameters\":[{\"greeting\":\"kept\"}]}}");
+      assertThat(call("/mappings", "GET"))
+          .contains("\"state\":\"stale\"")
+          .contains("\"lastError\":\"" + rows + ":1:1: " + why + "\"");
+      assertThat(logs.lines())
+          .contains(
+              rows
+                  + " did not load, its previous version keeps serving rows5: "
+                  + rows
+                  + ":1:1: "
+                  + why);
+    }
+  }
+
+  /**
    * A FIFO or a symlink to /dev/zero that never served is a failure named in /mappings and in the
    * log, never silently skipped (red team L1).
    */

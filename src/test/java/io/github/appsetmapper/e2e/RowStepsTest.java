@@ -226,6 +226,47 @@ class RowStepsTest {
         flag: flag.name
       """;
 
+  /**
+   * Explain's parameters list names each exploded row by its source row and element, as its drop
+   * messages do ({@code row 0[1]}), never two rows under one number; JSON keeps {@code row} (the
+   * source row) and adds {@code element}.
+   */
+  @Test
+  void explainNumbersExplodedRowsDistinctly() throws Exception {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /flags.json",
+          Reply.json(
+              200,
+              """
+              {"services": [
+                {"name": "web", "flags": [{"name": "dark", "enabled": true}, {"name": "beta", "enabled": true}]},
+                {"name": "db", "flags": [{"name": "replica", "enabled": true}]}]}
+              """));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), FLAGS)) {
+        String text = explain(plugin, "flags").body();
+        assertThat(text)
+            .contains("  row 0[0]:\n")
+            .contains("  row 0[1]:\n")
+            .contains("  row 1[0]:\n");
+        Answer json =
+            plugin.send(
+                "POST",
+                "/mappings/flags/api/v1/getparams.explain",
+                "{}",
+                "Bearer " + PluginServer.TOKEN,
+                null);
+        java.util.List<?> rows =
+            (java.util.List<?>)
+                ((Map<?, ?>) io.github.appsetmapper.json.JsonCodec.read(json.body())).get("rows");
+        assertThat(rows)
+            .extracting(r -> ((Map<?, ?>) r).get("row") + "" + ((Map<?, ?>) r).get("element"))
+            .containsExactly("0[0]", "0[1]", "1[0]");
+      }
+    }
+  }
+
   @Test
   void explodeMakesOneRowPerElementWithoutASecondRequest() throws Exception {
     try (StubUpstream stub = new StubUpstream()) {

@@ -4,10 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.ServerProcess;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -23,8 +22,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -165,53 +162,37 @@ class ShutdownTest {
   /**
    * The server as a process, {@code serve} with {@code mapping}; its output gathered as it comes.
    */
-  private record Served(Process process, List<String> output, int port) {}
+  private record Served(ServerProcess owner) {
+    Process process() {
+      return owner.process();
+    }
+
+    /** Every line written so far. */
+    List<String> output() {
+      return owner.lines();
+    }
+
+    int port() {
+      return owner.port();
+    }
+  }
 
   private static Served serve(Path mapping, String upstream, String... options) throws Exception {
-    List<String> command = new ArrayList<>();
-    command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-    command.addAll(
-        List.of(
-            "io.github.appsetmapper.cli.Main",
-            "serve",
-            "--mappings",
-            mapping.toString(),
-            "--var",
-            "up=" + upstream,
-            "--port",
-            "0",
-            "--host",
-            "127.0.0.1",
-            "--insecure-no-auth"));
-    command.addAll(List.of(options));
-    Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    List<String> output = java.util.Collections.synchronizedList(new ArrayList<>());
-    Thread reader =
-        new Thread(
-            () ->
-                new BufferedReader(
-                        new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                    .lines()
-                    .forEach(output::add));
-    reader.setDaemon(true);
-    reader.start();
-    Pattern listening = Pattern.compile(".*listening on [^:]+:(\\d+) .*");
-    int[] port = {-1};
-    eventually(
-        () -> {
-          synchronized (output) {
-            for (String line : output) {
-              Matcher m = listening.matcher(line);
-              if (m.matches()) {
-                port[0] = Integer.parseInt(m.group(1));
-              }
-            }
-          }
-          return port[0] > 0 || !process.isAlive();
-        });
-    assertThat(port[0]).as(String.join("\n", output)).isPositive();
-    return new Served(process, output, port[0]);
+    List<String> arguments =
+        new ArrayList<>(
+            List.of(
+                "serve",
+                "--mappings",
+                mapping.toString(),
+                "--var",
+                "up=" + upstream,
+                "--port",
+                "0",
+                "--host",
+                "127.0.0.1",
+                "--insecure-no-auth"));
+    arguments.addAll(List.of(options));
+    return new Served(ServerProcess.start(List.of(), arguments));
   }
 
   /** SIGTERM as Kubernetes sends it; Process.destroy() would also close our end of its output. */

@@ -9,25 +9,18 @@ import io.github.appsetmapper.reload.MappingReloader;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.ServerProcess;
 import io.github.appsetmapper.testing.StubUpstream;
 import io.github.appsetmapper.testing.StubUpstream.Reply;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -220,12 +213,8 @@ class VarsPerMappingTest {
   @Test
   void serveWarnsOfAVarNoMappingDeclares() throws Exception {
     try (StubUpstream github = new StubUpstream().otherwise(r -> Reply.json(200, "[]"))) {
-      List<String> command = new ArrayList<>();
-      command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-      command.addAll(List.of("-cp", System.getProperty("java.class.path")));
-      command.addAll(
+      List<String> command =
           List.of(
-              "io.github.appsetmapper.cli.Main",
               "serve",
               "--mappings",
               GITHUB.toString(),
@@ -236,23 +225,11 @@ class VarsPerMappingTest {
               "--port",
               "0",
               "--host",
-              "127.0.0.1"));
-      ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
-      builder.environment().put("APPSET_MAPPER_TOKEN", PluginServer.TOKEN);
-      builder.environment().putAll(TOKENS);
-      Process process = builder.start();
-      try {
-        List<String> output = Collections.synchronizedList(new ArrayList<>());
-        Thread reader =
-            new Thread(
-                () ->
-                    new BufferedReader(
-                            new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))
-                        .lines()
-                        .forEach(output::add));
-        reader.setDaemon(true);
-        reader.start();
-        int port = port(output);
+              "127.0.0.1");
+      java.util.Map<String, String> environment = new java.util.HashMap<>(TOKENS);
+      environment.put("APPSET_MAPPER_TOKEN", PluginServer.TOKEN);
+      try (ServerProcess server = ServerProcess.start(List.of(), command, environment)) {
+        int port = server.port();
         HttpResponse<String> mappings =
             HttpClient.newHttpClient()
                 .send(
@@ -264,31 +241,8 @@ class VarsPerMappingTest {
             "--var gitlab-merge-requests.api: no mapping 'gitlab-merge-requests' is loaded"
                 + " (loaded: github-pulls); it is not used";
         assertThat(mappings.body()).contains("\"warnings\":[\"" + warning + "\"]");
-        synchronized (output) {
-          assertThat(output).anyMatch(line -> line.contains("WARN") && line.endsWith(warning));
-        }
-      } finally {
-        process.destroy();
-        process.waitFor();
+        server.awaitLine(line -> line.contains("WARN") && line.endsWith(warning));
       }
     }
-  }
-
-  /** The port from the "listening on" line, waiting for it (generously: the machine is busy). */
-  private static int port(List<String> output) throws InterruptedException {
-    Pattern listening = Pattern.compile(".*listening on [^:]+:(\\d+) .*");
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (System.nanoTime() < deadline) {
-      synchronized (output) {
-        for (String line : output) {
-          Matcher m = listening.matcher(line);
-          if (m.matches()) {
-            return Integer.parseInt(m.group(1));
-          }
-        }
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("the server did not start:\n" + String.join("\n", output));
   }
 }

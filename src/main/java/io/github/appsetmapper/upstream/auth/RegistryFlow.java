@@ -160,7 +160,10 @@ final class RegistryFlow {
           call,
           what,
           request,
-          "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
+          "answered "
+              + response.status()
+              + response.bodyNote()
+              + TokenAnswers.errorCode(response, redactor));
     }
     JsonNode body = TokenEndpoints.body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");

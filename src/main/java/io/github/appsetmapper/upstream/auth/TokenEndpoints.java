@@ -162,7 +162,10 @@ final class TokenEndpoints {
           call,
           what,
           request,
-          "answered " + response.status() + TokenAnswers.errorCode(response, redactor));
+          "answered "
+              + response.status()
+              + response.bodyNote()
+              + TokenAnswers.errorCode(response, redactor));
     }
     return response;
   }

@@ -164,7 +164,8 @@ public final class ListingPass {
     }
     if ((response.status() >= 500 || response.status() == 429)
         && canStandIn(RequestFailure.Kind.FAILED)) {
-      RequestFailure failure = RequestFailure.of(request, "answered " + response.status());
+      RequestFailure failure =
+          RequestFailure.of(request, "answered " + response.status() + response.bodyNote());
       standIn(failure.getMessage(), failure);
       throw new Restart();
     }
