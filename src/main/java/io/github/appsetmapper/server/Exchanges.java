@@ -17,8 +17,24 @@ final class Exchanges {
 
   private Exchanges() {}
 
-  /** A JSON answer; nothing when an answer already started (a timed-out body, say). */
+  /**
+   * A JSON answer; nothing when an answer already started (a timed-out body, say). Always sent from
+   * the IO thread: an exchange ended on a worker hands the connection back to the IO thread through
+   * Undertow's spin ({@code HttpReadListener}), and when the caller's next request wakes the IO
+   * thread on the worker's CPU while the worker is between the two steps of that hand-back, the IO
+   * thread spins until the worker gets the CPU back (about 1 ms of CPU and of latency a call with
+   * one caller on one CPU). From a worker the send is handed to the IO thread once the handler
+   * returns, which the end of the exchange wakes anyway.
+   */
   static void send(HttpServerExchange exchange, int status, String body) {
+    if (exchange.isInIoThread()) {
+      sendHere(exchange, status, body);
+    } else {
+      exchange.dispatch(exchange.getIoThread(), done -> sendHere(done, status, body));
+    }
+  }
+
+  private static void sendHere(HttpServerExchange exchange, int status, String body) {
     if (exchange.isResponseStarted()) {
       return;
     }

@@ -63,7 +63,7 @@ public final class MemoryBudget {
       held.put(body, count + 1);
       return true;
     }
-    if (body.length > 0 && inUse() + body.length > total) {
+    if (body.length > 0 && !fits(body.length)) {
       return false;
     }
     held.put(body, 1);
@@ -89,7 +89,7 @@ public final class MemoryBudget {
    * do not fit.
    */
   public synchronized boolean reserve(long bytes) {
-    if (bytes > 0 && inUse() + bytes > total) {
+    if (bytes > 0 && !fits(bytes)) {
       return false;
     }
     reservedBytes += bytes;
@@ -98,6 +98,17 @@ public final class MemoryBudget {
 
   public synchronized void unreserve(long bytes) {
     reservedBytes = Math.max(0, reservedBytes - bytes);
+  }
+
+  /**
+   * Whether {@code bytes} more fit beside what is in flight and the cache. The cache never weighs
+   * more than its share (its maximum weight), so when they fit beside a full cache it is not asked:
+   * its size is read under the cache's eviction lock, which every getparams (each reserves its
+   * answer's bytes) took before, a lock the IO threads contended for. Same answers as asking.
+   */
+  private boolean fits(long bytes) {
+    long inFlight = heldBytes + reservedBytes + bytes;
+    return inFlight <= total - cacheShare() || inFlight + cacheBytes.getAsLong() <= total;
   }
 
   /** Bytes in use: answers and data in flight, and the cache. */

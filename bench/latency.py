@@ -1,0 +1,107 @@
+"""bench/latency: added latency over a 20 ms upstream, side by side. See bench/latency.
+
+Usage: latency.py OUT TOKEN upstream=URL=PID name=URL=PID ...
+"""
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+
+out, token = sys.argv[1], sys.argv[2]
+systems = [a.split("=", 2) for a in sys.argv[3:]]
+upstream_port = systems[0][1].split(":")[2].split("/")[0]
+seconds = int(os.environ.get("BENCH_SECONDS", "10"))
+rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
+warm = int(os.environ.get("BENCH_WARM", "60"))
+tick = os.sysconf("SC_CLK_TCK")
+
+
+def lua(direct):
+    f = tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False)
+    if direct:  # GET /info/v<n>: a new path per request, as the mapper calls it
+        f.write('local n = 0\nrequest = function()\n  n = n + 1\n'
+                '  return wrk.format("GET", "/info/v" .. n)\nend\n')
+    else:  # a new input per request: no cache, no coalescing
+        f.write('local n = 0\nwrk.method = "POST"\n'
+                'wrk.headers["Content-Type"] = "application/json"\n'
+                f'wrk.headers["Authorization"] = "Bearer {token}"\n'
+                'request = function()\n  n = n + 1\n  return wrk.format(nil, nil, nil, '
+                '\'{"applicationSetName":"bench","input":{"parameters":{"key1":"v\' .. n .. \'"}}}\')\nend\n')
+    f.close()
+    return f.name
+
+
+DIRECT, VARY = lua(True), lua(False)
+
+
+def cpu(pid, io_only=False):
+    total = 0
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            if io_only and "I/O" not in open(f"/proc/{pid}/task/{t}/comm").read():
+                continue
+            f = open(f"/proc/{pid}/task/{t}/stat").read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(f[11]) + int(f[12])
+    return total / tick
+
+
+def connections(pid):
+    """Connections this process opened to the upstream so far (its sockets to the port)."""
+    t = subprocess.run(["ss", "-tnp", "state", "established", f"dport = :{upstream_port}"],
+                       capture_output=True, text=True).stdout
+    return sum(1 for line in t.splitlines() if f"pid={pid}," in line)
+
+
+def wrk(url, conns, secs):
+    direct = url.endswith("/info/")
+    target = url[: -len("/info/")] if direct else url
+    t = subprocess.run(["taskset", "-c", "1", "wrk", "-t1", f"-c{conns}", f"-d{secs}s", "--latency",
+                        "-s", DIRECT if direct else VARY, target],
+                       capture_output=True, text=True, check=True).stdout
+    bad = re.search(r"Non-2xx or 3xx responses: (\d+)", t)
+    if bad:
+        sys.exit(f"bench: {url}: {bad.group(0)}")
+
+    def pct(p):
+        m = re.search(rf"\s{p}%\s+([\d.]+)(us|ms|s)\b", t)
+        v = float(m.group(1))
+        return v / 1000 if m.group(2) == "us" else v * 1000 if m.group(2) == "s" else v
+
+    return int(re.search(r"(\d+) requests in", t).group(1)), pct(50), pct(99)
+
+
+for name, url, pid in systems[1:]:
+    wrk(url, 10, warm)
+
+lines = [f"# Added latency over a 20 ms upstream ({subprocess.run(['date', '-u', '+%Y-%m-%dT%H:%MZ'], capture_output=True, text=True).stdout.strip()}, "
+         f"load average {' '.join(open('/proc/loadavg').read().split()[:3])})", "",
+         f"wrk, a new input per request, {rounds} rounds of {seconds} s, medians; each jar warmed "
+         f"{warm} s at 10 connections first. Server CPU per request from /proc (all threads, and "
+         "the IO threads alone).", "",
+         "| callers | system | p50 / p99 ms | added p50 / p99 ms | CPU us/request | IO threads us/request | upstream connections |",
+         "| --- | --- | --- | --- | --- | --- | --- |"]
+for conns in (1, 10, 50):
+    got = {name: [] for name, _, _ in systems}
+    for r in range(rounds):
+        order = systems[r % len(systems):] + systems[:r % len(systems)]
+        for name, url, pid in order:
+            before, io_before = cpu(pid), cpu(pid, True)
+            n, p50, p99 = wrk(url, conns, seconds)
+            got[name].append((p50, p99, (cpu(pid) - before) / n * 1e6,
+                              (cpu(pid, True) - io_before) / n * 1e6))
+    med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in got.items()}
+    up = med["upstream"]
+    for name, url, pid in systems:
+        p50, p99, us, io = med[name]
+        added = "-" if name == "upstream" else f"**{p50 - up[0]:.2f} / {p99 - up[1]:.2f}**"
+        conn = "-" if name == "upstream" else str(connections(pid))
+        lines.append(f"| {conns} | {name} | {p50:.2f} / {p99:.2f} | {added} | {us:.0f} | "
+                     f"{'-' if name == 'upstream' else f'{io:.0f}'} | {conn} |")
+lines.append(f"\nLoad average at the end: {' '.join(open('/proc/loadavg').read().split()[:3])}\n")
+with open(out, "w") as f:
+    f.write("\n".join(lines) + "\n")
+print("\n".join(lines))
