@@ -96,6 +96,11 @@ public final class YamlCodec {
 
   private static JsonRefusal refusal(YAMLException e, int codePoints) {
     String message = e.getMessage() == null ? "" : e.getMessage();
+    if (e.getCause() instanceof java.nio.charset.CharacterCodingException) {
+      // SnakeYAML's reader wraps the decoder's exception: say what is wrong, not its class name.
+      return new JsonRefusal(
+          JsonRefusal.Kind.SYNTAX, "is not valid YAML: its bytes are not UTF-8", null);
+    }
     if (message.contains("document exceeds the limit")) {
       return new JsonRefusal(
           JsonRefusal.Kind.LIMIT, "is longer than " + codePoints + " characters", null);
