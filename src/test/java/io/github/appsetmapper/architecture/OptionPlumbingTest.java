@@ -173,10 +173,10 @@ class OptionPlumbingTest {
           .isNotEqualTo(reach(plain));
       assertThat(set.settings().forTokenCall().equals(plain.settings().forTokenCall()))
           .as(option.key() + " reaches token calls (CallSettings.forTokenCall) as declared")
-          .isEqualTo(!option.tokenCalls());
+          .isEqualTo(option.tokenCalls() == RequestOption.TokenCalls.WITHOUT_IT);
       assertThat(set.settings().cacheKeyText().equals(plain.settings().cacheKeyText()))
           .as(option.key() + " is part of the cache key (CallSettings.cacheKeyText) as declared")
-          .isEqualTo(!option.cacheKey());
+          .isEqualTo(option.cacheKey() == RequestOption.CacheKey.NOT_PART_OF_IT);
     }
   }
 
