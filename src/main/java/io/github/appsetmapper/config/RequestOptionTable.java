@@ -14,7 +14,8 @@ import java.util.Map;
  * merge, {@link RequestOptions#KEYS} and the checks against the schema and the reference all loop
  * over {@link #ALL}; {@code architecture/OptionPlumbingTest} fails at once for a declaration whose
  * value reaches no call, whose reference row is missing, or whose token-call or cache-key flag is
- * not what the call does.
+ * not what the call does; {@code architecture/OptionEffectsTest} fails for one that nothing reads
+ * over HTTP, or that has no effect check there.
  */
 public final class RequestOptionTable {
   private RequestOptionTable() {}
