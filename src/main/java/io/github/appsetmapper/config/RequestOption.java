@@ -16,7 +16,8 @@ import java.util.function.Function;
  * @param tokenCalls whether the token calls made for a request's auth are made with it too
  * @param cacheKey whether calls that differ only in its call setting are cached apart (headers and
  *     auth always are: they are the call itself)
- * @param reference its row in docs/mapping-reference.md, {@code | `key` | meaning | default |}
+ * @param reference its row in docs/mapping-reference.md without the key, {@code meaning | default},
+ *     as {@code "duration for the whole exchange | `defaults.timeout`, else `10s`"}
  * @param example a YAML value that sets it to other than its default (checked to reach the call)
  */
 public record RequestOption<T>(
@@ -25,8 +26,8 @@ public record RequestOption<T>(
     T builtIn,
     Merge merge,
     OnLogin onLogin,
-    boolean tokenCalls,
-    boolean cacheKey,
+    TokenCalls tokenCalls,
+    CacheKey cacheKey,
     String reference,
     String example) {
 
@@ -52,6 +53,25 @@ public record RequestOption<T>(
       }
       return own != null ? own : fromDefaults != null ? fromDefaults : builtIn;
     }
+  }
+
+  /**
+   * Whether the token calls made for a request's auth keep the option's call setting ({@code
+   * upstream.call.CallSettings.forTokenCall}). An enum, not a boolean, so that it cannot be swapped
+   * with {@link CacheKey} in a declaration.
+   */
+  public enum TokenCalls {
+    KEEP_IT,
+    WITHOUT_IT
+  }
+
+  /**
+   * Whether calls that differ only in the option's call setting are cached apart ({@code
+   * upstream.call.CallSettings.cacheKeyText}).
+   */
+  public enum CacheKey {
+    PART_OF_IT,
+    NOT_PART_OF_IT
   }
 
   /** What a login request (it fetches a token) takes of an option. */

@@ -1,7 +1,9 @@
 package io.github.appsetmapper.config;
 
+import io.github.appsetmapper.config.RequestOption.CacheKey;
 import io.github.appsetmapper.config.RequestOption.Merge;
 import io.github.appsetmapper.config.RequestOption.OnLogin;
+import io.github.appsetmapper.config.RequestOption.TokenCalls;
 import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.List;
@@ -12,7 +14,8 @@ import java.util.Map;
  * merge, {@link RequestOptions#KEYS} and the checks against the schema and the reference all loop
  * over {@link #ALL}; {@code architecture/OptionPlumbingTest} fails at once for a declaration whose
  * value reaches no call, whose reference row is missing, or whose token-call or cache-key flag is
- * not what the call does.
+ * not what the call does; {@code architecture/OptionEffectsTest} fails for one that nothing reads
+ * over HTTP, or that has no effect check there.
  */
 public final class RequestOptionTable {
   private RequestOptionTable() {}
@@ -31,8 +34,8 @@ public final class RequestOptionTable {
           null,
           Merge.BY_NAME_CASE_INSENSITIVE,
           OnLogin.AS_ANY_REQUEST,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "map of headers, values are templates; merged over `defaults.headers` (names"
               + " case-insensitive) | none",
           "{X-Toy: t}");
@@ -44,8 +47,8 @@ public final class RequestOptionTable {
           null,
           Merge.WHOLE,
           OnLogin.OWN_ONLY,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "upstream authentication (below) | `defaults.auth`",
           "{bearer: {secret: t}}");
 
@@ -56,8 +59,8 @@ public final class RequestOptionTable {
           DEFAULT_TIMEOUT,
           Merge.WHOLE,
           OnLogin.AS_ANY_REQUEST,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "duration (`500ms`, `10s`, `1m30s`; more than zero) for the whole exchange, including a"
               + " slowly sent body; a timeout is a 504 | `defaults.timeout`, else `10s`",
           "7s");
@@ -69,8 +72,8 @@ public final class RequestOptionTable {
           null,
           Merge.WHOLE,
           OnLogin.AS_ANY_REQUEST,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "SpEL over `response`: a 2xx answer for which it is true is an upstream error (APIs that"
               + " answer 200 with an error, such as GraphQL's `errors`) | `defaults.failWhen`",
           "response.status == 299");
@@ -82,8 +85,8 @@ public final class RequestOptionTable {
           DEFAULT_RETRIES,
           Merge.WHOLE,
           OnLogin.AS_ANY_REQUEST,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "how often an idempotent request (`GET`, `HEAD`, `OPTIONS`, `PUT`, `DELETE`) is tried"
               + " again after a connect error or a 429, 502, 503 or 504 answer (0 to 10). `POST`"
               + " and `PATCH` are never retried (setting `retries` on them is a load error) |"
@@ -97,8 +100,8 @@ public final class RequestOptionTable {
           null,
           Merge.WHOLE,
           OnLogin.AS_ANY_REQUEST,
-          true,
-          true,
+          TokenCalls.KEEP_IT,
+          CacheKey.PART_OF_IT,
           "TLS settings (below) | `defaults.tls`, else the JVM's trust store",
           "{insecureSkipVerify: true}");
 
@@ -109,8 +112,8 @@ public final class RequestOptionTable {
           null,
           Merge.WHOLE,
           OnLogin.NEVER,
-          false,
-          false,
+          TokenCalls.WITHOUT_IT,
+          CacheKey.NOT_PART_OF_IT,
           "`{ttl, staleIfError}`: keep this request's successful answers in memory for `ttl`, and"
               + " let the last good one stand in for a failing upstream for `staleIfError` after"
               + " that. See [Caching, coalescing and guards](#caching-coalescing-and-guards) |"

@@ -50,14 +50,56 @@ class OptionPlumbingTest {
     assertThat(RequestOptions.KEYS).doesNotHaveDuplicates().hasSize(RequestOptionTable.ALL.size());
   }
 
+  /**
+   * Each option has its row, as declared, in the requests table of docs/mapping-reference.md, and a
+   * row in its {@code defaults} table. A failure names the missing row and its table only (never
+   * the whole reference).
+   */
   @Test
-  void everyRequestOptionHasItsRowInTheReference() throws Exception {
+  void everyRequestOptionHasItsRowsInTheReference() throws Exception {
     String reference = java.nio.file.Files.readString(Path.of("docs/mapping-reference.md"));
+    List<String> requests = section(reference, "## Requests: ");
+    List<String> defaults = section(reference, "## `defaults`");
+    List<String> missing = new java.util.ArrayList<>();
     for (RequestOption<?> option : RequestOptionTable.ALL) {
-      assertThat(reference)
-          .as("the row of " + option.key() + ", as RequestOptionTable declares it")
-          .contains("\n| `" + option.key() + "` | " + option.reference() + " |\n");
+      String row = "| `" + option.key() + "` | " + option.reference() + " |";
+      if (!requests.contains(row)) {
+        missing.add(
+            "docs/mapping-reference.md, the requests table (## Requests) has no row, as"
+                + " RequestOptionTable declares it: "
+                + row);
+      }
+      String defaultsRow = "| `" + option.key() + "` | ";
+      if (defaults.stream().noneMatch(line -> line.startsWith(defaultsRow))) {
+        missing.add(
+            "docs/mapping-reference.md, the table of ## `defaults` has no row for "
+                + option.key()
+                + ": "
+                + defaultsRow
+                + "<what it does for every request> |");
+      }
     }
+    if (!missing.isEmpty()) {
+      org.junit.jupiter.api.Assertions.fail(String.join("\n", missing));
+    }
+  }
+
+  /** The lines under the heading starting with {@code heading}, up to the next {@code ## }. */
+  private static List<String> section(String text, String heading) {
+    List<String> lines = text.lines().toList();
+    int start = -1;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).startsWith(heading)) {
+        start = i + 1;
+        break;
+      }
+    }
+    assertThat(start).as("docs/mapping-reference.md has a heading " + heading).isPositive();
+    int end = start;
+    while (end < lines.size() && !lines.get(end).startsWith("## ")) {
+      end++;
+    }
+    return lines.subList(start, end);
   }
 
   /**
@@ -131,10 +173,10 @@ class OptionPlumbingTest {
           .isNotEqualTo(reach(plain));
       assertThat(set.settings().forTokenCall().equals(plain.settings().forTokenCall()))
           .as(option.key() + " reaches token calls (CallSettings.forTokenCall) as declared")
-          .isEqualTo(!option.tokenCalls());
+          .isEqualTo(option.tokenCalls() == RequestOption.TokenCalls.WITHOUT_IT);
       assertThat(set.settings().cacheKeyText().equals(plain.settings().cacheKeyText()))
           .as(option.key() + " is part of the cache key (CallSettings.cacheKeyText) as declared")
-          .isEqualTo(!option.cacheKey());
+          .isEqualTo(option.cacheKey() == RequestOption.CacheKey.NOT_PART_OF_IT);
     }
   }
 
