@@ -25,7 +25,7 @@ COPY --from=build /src/target/appset-mapper.jar /app/appset-mapper.jar
 COPY scripts/ImageTraining.java /train/ImageTraining.java
 COPY samples/pr-digests /train/pr-digests
 RUN APPSET_MAPPER_TOKEN=demo-token java /train/ImageTraining.java 4355 /app/appset-mapper.aot \
-      /opt/java/bin/java -XX:MaxRAMPercentage=75 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError \
+      /opt/java/bin/java -XX:MaxRAMPercentage=50 -XX:+UseSerialGC -XX:+ExitOnOutOfMemoryError \
       -XX:AOTCacheOutput=/app/appset-mapper.aot --sun-misc-unsafe-memory-access=allow \
       -Xlog:disable -Xlog:all=warning:stderr -jar /app/appset-mapper.jar \
       serve --mappings /train/pr-digests --replay /train/pr-digests/pr-digests.test.yaml \
@@ -46,5 +46,5 @@ EXPOSE 4355
 # Heap from the container's memory limit; the small-heap collector (docs/performance.md); exit
 # (and be restarted) rather than limp on OOM; the AOT cache (a broken or missing one only costs
 # start time); JVM warnings to stderr, never between the log lines on stdout.
-ENTRYPOINT ["/opt/java/bin/java", "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:AOTCache=/app/appset-mapper.aot", "--sun-misc-unsafe-memory-access=allow", "-Xlog:disable", "-Xlog:all=warning:stderr", "-jar", "/app/appset-mapper.jar"]
+ENTRYPOINT ["/opt/java/bin/java", "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError", "-XX:AOTCache=/app/appset-mapper.aot", "--sun-misc-unsafe-memory-access=allow", "-Xlog:disable", "-Xlog:all=warning:stderr", "-jar", "/app/appset-mapper.jar"]
 CMD ["serve", "--mappings", "/etc/appset-mapper/mappings"]

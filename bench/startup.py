@@ -36,7 +36,7 @@ import time
 
 out, rounds, calls, jar, classpath = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
 java = os.environ.get("BENCH_JAVA", "java")
-flags = ["-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=75", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"] + shlex.split(
+flags = ["-XX:MaxRAM=512m", "-XX:MaxRAMPercentage=50", "-XX:+UseSerialGC", "-XX:+ExitOnOutOfMemoryError"] + shlex.split(
     os.environ.get("BENCH_JVM_FLAGS", ""))
 image = os.environ.get("BENCH_IMAGE", "")
 before = os.environ.get("BENCH_BEFORE", "")

@@ -407,6 +407,86 @@ def aot_cache(podman, image, repo, work):
         podman("rm", "-f", name, check=False)
 
 
+# --------------------------------------------------------------------------- 4. the chart's limit
+ROWS = 100_000
+BIG_LIST = ("[" + ",".join('{"id":"item-%06d","name":"component-%06d","tag":"v1.%d.0"}' % (i, i, i % 50)
+                           for i in range(ROWS)) + "]").encode()
+
+
+class BigStub(http.server.BaseHTTPRequestHandler):
+    """GET /big: a list of 100,000 rows (about 6 MB), as a large registry or monorepo answers."""
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self):
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(BIG_LIST)))
+        self.end_headers()
+        self.wfile.write(BIG_LIST)
+
+    def log_message(self, *args):
+        pass
+
+
+def memory_limit(repo):
+    values = yaml.safe_load(open(os.path.join(repo, "chart", "values.yaml")))
+    return values["resources"]["limits"]["memory"]
+
+
+def chart_limit(podman, image, repo, work):
+    """Large answers under the chart's memory limit: each getparams is a 200 with every row or a
+    503 naming the budget, and the container is never ended (an OOM kill leaves no log line: the
+    first limit tried, 256Mi with a 75% heap, was ended by the kernel on the second such call)."""
+    limit = memory_limit(repo)
+    mappings = os.path.join(work, "big-mappings")
+    os.makedirs(mappings)
+    with open(os.path.join(mappings, "big.yaml"), "w") as f:
+        f.write('name: big\nvars: {up: {default: "http://unset.invalid"}}\n'
+                'list:\n  request: {url: "#{vars.up}/big"}\n  items: "$[*]"\n'
+                'input: {n: {required: true}}\nparameters: {id: item.id, tag: item.tag}\n')
+    readable_by_all(mappings)
+    stub = serve(http.server.ThreadingHTTPServer(("127.0.0.1", 0), BigStub))
+    name = "appset-mapper-check-limit"
+    try:
+        port, _ = start(podman, name, image, [(mappings, "/etc/appset-mapper/mappings")],
+                        ["serve", "--mappings", "/etc/appset-mapper/mappings", "--insecure-no-auth",
+                         "--var", f"up=http://127.0.0.1:{stub.server_address[1]}"],
+                        extra=["--memory", limit.replace("Mi", "m").replace("Gi", "g"),
+                               "--memory-swap", limit.replace("Mi", "m").replace("Gi", "g")])
+        answers = []
+        lock = threading.Lock()
+
+        def call(i):
+            try:
+                # A new input each time: no coalescing, no cache hit: every call holds its answer.
+                got = request(port, "POST", "/mappings/big/api/v1/getparams.execute",
+                              json.dumps({"applicationSetName": "big", "input": {"parameters": {"n": str(i)}}}))
+            except Exception as e:  # a connection cut by a killed process
+                got = (None, str(e))
+            with lock:
+                answers.append(got)
+
+        for round_ in range(3):
+            threads = [threading.Thread(target=call, args=(round_ * 4 + k,)) for k in range(4)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(BOUND)
+        statuses = sorted(str(a[0]) for a in answers)
+        complete = [a for a in answers if a[0] == 200 and a[1].count('"id"') == ROWS]
+        refused = [a for a in answers if a[0] == 503 and "memory-budget" in a[1]]
+        check(f"[chart limit] 12 getparams of {ROWS:,} rows, 4 at a time, under the chart's limit ({limit}): "
+              "each a complete 200 or a 503 naming the budget",
+              len(complete) + len(refused) == len(answers) == 12 and complete, f"statuses {statuses}")
+        state = podman.inspect(name, "{{.State.Status}} {{.State.OOMKilled}} {{.State.ExitCode}}")
+        check(f"[chart limit] the container still runs after them (not OOM-killed)",
+              state.startswith("running false"), state)
+        check("[chart limit] and still answers /readyz", ready_status(port) == 200)
+    finally:
+        stub.shutdown()
+        podman("rm", "-f", name, check=False)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--podman", required=True, help="the podman command line, with its storage options")
@@ -421,7 +501,8 @@ def main():
         os.chmod(work, 0o755)
         parts = [("quick start", quick_start),
                  ("shutdown and tls", lambda *a: shutdown_and_tls(*a, grace)),
-                 ("aot cache", aot_cache)]
+                 ("aot cache", aot_cache),
+                 ("chart limit", chart_limit)]
         for label, part in parts:
             try:
                 part(podman, options.image, options.repo, work)

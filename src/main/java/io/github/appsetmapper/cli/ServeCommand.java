@@ -288,6 +288,14 @@ final class ServeCommand implements Callable<Integer> {
               + " it may send a request on a connection the server is closing",
           Durations.format(timings.idleTimeout));
     }
+    String heapFit =
+        HeapFit.warning(
+            upstreamFlags.memoryBudget,
+            shadowFlags.dirs.isEmpty() ? 0 : shadowFlags.memoryBudget,
+            Runtime.getRuntime().maxMemory());
+    if (heapFit != null) {
+      LOG.warn(heapFit);
+    }
     if (tokens == null) {
       LOG.warn(
           "!!! --insecure-no-auth: ANYONE who reaches port {} can call every mapping. Never run"
