@@ -131,11 +131,28 @@ record PageSignals(
     if (value == null) {
       return null;
     }
+    return pageNumber(value, start);
+  }
+
+  /**
+   * {@code value} as a page number counted from 1, or null when it is not a number. A number past
+   * what an int holds is still a number: it names a page beyond any this listing reads (saturated
+   * to {@link Integer#MAX_VALUE}), never "cannot be told", which let {@code rel="last"} at page
+   * 2147483648 pass as no signal and the listing answer its first page with a 200.
+   */
+  static Integer pageNumber(String value, int start) {
+    java.math.BigInteger number;
     try {
-      return Integer.parseInt(value) - start + 1;
+      number = new java.math.BigInteger(value);
     } catch (NumberFormatException e) {
       return null;
     }
+    java.math.BigInteger counted =
+        number.subtract(java.math.BigInteger.valueOf(start)).add(java.math.BigInteger.ONE);
+    if (counted.bitLength() >= 32) {
+      return counted.signum() > 0 ? Integer.MAX_VALUE : Integer.MIN_VALUE;
+    }
+    return counted.intValue();
   }
 
   /** The target of the first link with relation {@code rel}, or null. */

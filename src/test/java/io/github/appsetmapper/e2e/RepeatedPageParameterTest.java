@@ -61,6 +61,34 @@ class RepeatedPageParameterTest {
     }
   }
 
+  /**
+   * A last page past what an int holds still names a page beyond this one: read as "not a number",
+   * it let the listing answer its first page with a 200 (an outside tester's find).
+   */
+  @Test
+  void aLastPageBeyondAnIntIsStillALaterPage(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("links", "$.data[*]", "{linkHeader: next}"),
+                mapping("pages", "$.data[*]", "{page: {param: page}}"))) {
+      for (String last : new String[] {"2147483648", "99999999999999999999999"}) {
+        for (String name : new String[] {"links", "pages"}) {
+          stub.on(
+              "GET /" + name,
+              Reply.json(200, "{\"data\":[1,2]}")
+                  .withHeader("Link", lastLink(stub, name, "page=" + last)));
+          Answer answer = plugin.getparams(name, "{}");
+          assertThat(answer.status())
+              .as(name + " last " + last + ": " + answer.body())
+              .isEqualTo(502);
+        }
+      }
+    }
+  }
+
   @Test
   void theSameValueTwiceIsHarmless(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
