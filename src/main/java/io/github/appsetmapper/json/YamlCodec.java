@@ -66,13 +66,16 @@ public final class YamlCodec {
     options.setCodePointLimit(codePoints);
     YamlBuilder builder = new YamlBuilder();
     try {
-      Parser parser =
-          new ParserImpl(
-              new StreamReader(new UnicodeReader(new ByteArrayInputStream(yaml))), options);
+      ValueBoundReader reader =
+          new ValueBoundReader(new UnicodeReader(new ByteArrayInputStream(yaml)));
+      Parser parser = new ParserImpl(new StreamReader(reader), options);
       boolean document = false;
       for (Event event = parser.getEvent();
           !event.is(Event.ID.StreamEnd);
           event = parser.getEvent()) {
+        if (event.getEndMark() != null) {
+          reader.settledAt(event.getEndMark().getIndex());
+        }
         if (event.is(Event.ID.DocumentStart)) {
           if (document) {
             throw new JsonRefusal(
@@ -96,6 +99,9 @@ public final class YamlCodec {
 
   private static JsonRefusal refusal(YAMLException e, int codePoints) {
     String message = e.getMessage() == null ? "" : e.getMessage();
+    if (e.getCause() instanceof ValueBoundReader.TooLong tooLong) {
+      return new JsonRefusal(JsonRefusal.Kind.LIMIT, "holds " + tooLong.getMessage(), null);
+    }
     if (e.getCause() instanceof java.nio.charset.CharacterCodingException) {
       // SnakeYAML's reader wraps the decoder's exception: say what is wrong, not its class name.
       return new JsonRefusal(

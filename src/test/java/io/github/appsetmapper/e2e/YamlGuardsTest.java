@@ -134,4 +134,34 @@ class YamlGuardsTest {
       }
     }
   }
+
+  /**
+   * One long scalar cost the square of its length in SnakeYAML (a 16 MiB value took a minute past
+   * the deadline, a 63 MiB one ended the heap): a value past 1 Mi characters is refused as soon as
+   * the reader sees it, in any style; one just under the bound is read.
+   */
+  @Test
+  void aValueLongerThanAStringMayHoldIsRefusedInEveryStyle(@TempDir Path dir) {
+    String longValue = "x".repeat(2 * 1024 * 1024);
+    String fits = "y".repeat(1000 * 1024);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /yaml/plain", yaml("items:\n- " + longValue + "\n"));
+      stub.on("GET /yaml/quoted", yaml("items:\n- \"" + longValue + "\"\n"));
+      stub.on("GET /yaml/block", yaml("items:\n- |\n  " + longValue + "\n"));
+      stub.on("GET /yaml/fits", yaml("items:\n- " + fits + "\n- b\n"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), MAPPING)) {
+        for (String style : new String[] {"plain", "quoted", "block"}) {
+          Answer answer = call(plugin, style);
+          assertThat(answer.status()).as(style + ": " + answer.body()).isEqualTo(502);
+          assertThat(answer.body())
+              .isEqualTo(
+                  refusal(stub, style, "the answer holds a value longer than 1048576 characters"));
+        }
+        Answer fitsAnswer = call(plugin, "fits");
+        assertThat(fitsAnswer.status()).as(fitsAnswer.body().substring(0, 200)).isEqualTo(200);
+        assertThat(fitsAnswer.body()).contains(fits).endsWith("{\"typed\":\"\\\"b\\\"\"}]}}");
+      }
+    }
+  }
 }
