@@ -26,13 +26,24 @@ import java.util.TreeSet;
  * @param bare the bare values by var name
  * @param qualified the qualified values by mapping name, then var name
  * @param meanings for a bound bare var, what it is ({@link #meaning}); empty before binding
+ * @param recorded the vars a replayed test file gave ({@code NAME} or {@code MAPPING.NAME}): never
+ *     named as unknown, since the file may hold vars of a mapping not loaded or not declaring them
+ *     (as {@code test} reads it), and never a {@code --var} the user did not give
  */
 public record VarValues(
     Map<String, String> bare,
     Map<String, Map<String, String>> qualified,
-    Map<String, String> meanings) {
+    Map<String, String> meanings,
+    Set<String> recorded) {
 
   public static final VarValues NONE = new VarValues(Map.of(), Map.of(), Map.of());
+
+  public VarValues(
+      Map<String, String> bare,
+      Map<String, Map<String, String>> qualified,
+      Map<String, String> meanings) {
+    this(bare, qualified, meanings, Set.of());
+  }
 
   /** The meaning of a var bound for every mapping that declares it (a test file's vars). */
   private static final String ANY = "any";
@@ -43,6 +54,7 @@ public record VarValues(
     qualified.forEach((mapping, vars) -> copy.put(mapping, Map.copyOf(vars)));
     qualified = Map.copyOf(copy);
     meanings = Map.copyOf(meanings);
+    recorded = Set.copyOf(recorded);
   }
 
   /**
@@ -84,6 +96,35 @@ public record VarValues(
    * test file's {@code vars}, which its recorded calls depend on).
    */
   public VarValues under(Map<String, String> winning) {
+    return under(winning, recorded);
+  }
+
+  /**
+   * A replayed test file's {@code vars} over these: for the mapping the file names only (its {@code
+   * mapping:}), or every mapping when it names none, winning over what was given (its recorded
+   * calls were made with them). Applied to every mapping served, one file's vars answered for
+   * another mapping that declares the same names (an outside tester's find).
+   */
+  public VarValues underTestFile(String mapping, Map<String, String> winning) {
+    if (mapping == null) {
+      return under(winning, union(recorded, winning.keySet()));
+    }
+    Map<String, Map<String, String>> merged = new LinkedHashMap<>(qualified);
+    Map<String, String> own = new LinkedHashMap<>(qualified.getOrDefault(mapping, Map.of()));
+    own.putAll(winning);
+    merged.put(mapping, own);
+    Set<String> names = new java.util.HashSet<>(recorded);
+    winning.keySet().forEach(name -> names.add(mapping + "." + name));
+    return new VarValues(bare, merged, meanings, names);
+  }
+
+  private static Set<String> union(Set<String> a, Set<String> b) {
+    Set<String> out = new java.util.HashSet<>(a);
+    out.addAll(b);
+    return out;
+  }
+
+  private VarValues under(Map<String, String> winning, Set<String> recordedNames) {
     Map<String, String> merged = new LinkedHashMap<>(bare);
     merged.putAll(winning);
     Map<String, String> bound = new LinkedHashMap<>(meanings);
@@ -95,7 +136,7 @@ public record VarValues(
           kept.keySet().removeAll(winning.keySet());
           rest.put(mapping, kept);
         });
-    return new VarValues(merged, rest, bound);
+    return new VarValues(merged, rest, bound, recordedNames);
   }
 
   /**
@@ -188,7 +229,7 @@ public record VarValues(
                 + "=...");
       }
     }
-    return new Binding(new VarValues(kept, qualified, bound), List.copyOf(errors));
+    return new Binding(new VarValues(kept, qualified, bound, recorded), List.copyOf(errors));
   }
 
   /**
@@ -199,6 +240,9 @@ public record VarValues(
   public List<String> unknown(Map<String, Set<String>> declared) {
     Set<String> out = new TreeSet<>();
     for (String name : bare.keySet()) {
+      if (recorded.contains(name)) {
+        continue;
+      }
       if (declared.values().stream().noneMatch(vars -> vars.contains(name))) {
         out.add(name);
       }
@@ -206,6 +250,7 @@ public record VarValues(
     qualified.forEach(
         (mapping, vars) ->
             vars.keySet().stream()
+                .filter(name -> !recorded.contains(mapping + "." + name))
                 .filter(name -> !declared.getOrDefault(mapping, Set.of()).contains(name))
                 .forEach(name -> out.add(mapping + "." + name)));
     return List.copyOf(out);

@@ -335,7 +335,7 @@ public final class AppRuntime implements AutoCloseable {
       ExchangeFile recorded = replay == null ? null : ExchangeFile.read(replay);
       if (recorded != null) {
         // The recorded calls were made with the test file's vars: they win, as in `test`.
-        vars = vars.under(recorded.vars());
+        vars = vars.underTestFile(recorded.mapping(), recorded.vars());
       }
       Upstream chosen =
           recorded != null

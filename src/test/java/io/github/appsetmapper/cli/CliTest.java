@@ -137,6 +137,38 @@ class CliTest {
                   + System.lineSeparator());
     }
 
+    /**
+     * A test file's vars belong to the mapping it names: replayed for another mapping that declares
+     * the same names, they were taken (its answer came from the first mapping's recording), and a
+     * var the run's mapping does not declare was reported as a "--var" nobody gave (an outside
+     * tester's finds). The other mapping keeps its own values; nothing is reported.
+     */
+    @Test
+    void replayedVarsAreTheNamedMappingsOnly(@TempDir Path dir) throws Exception {
+      String shape =
+          "name: %s\nvars: {up: {default: \"http://unset.invalid\"}, extra: {default: own}}\n"
+              + "list:\n  request: {url: \"#{vars.up}/rows\"}\n  items: \"$[*]\"\n"
+              + "parameters: {id: item, e: vars.extra}\n";
+      Files.writeString(dir.resolve("ma.yaml"), shape.formatted("ma"));
+      Path other = dir.resolve("mb.yaml");
+      Files.writeString(other, shape.formatted("mb"));
+      Path recorded = dir.resolve("ma.test.yaml");
+      Files.writeString(
+          recorded,
+          "mapping: ma\nvars: {up: \"https://recorded.example\", extra: FROMTEST, nosuch: x}\n"
+              + "cases:\n  - name: one\n    input: {}\n    exchanges:\n"
+              + "      - request: {method: GET, url: \"https://recorded.example/rows\"}\n"
+              + "        response: {status: 200, body: [1]}\n"
+              + "    expect: {parameters: [{id: \"1\", e: FROMTEST}]}\n");
+      Result own = run("run", dir.resolve("ma.yaml").toString(), "--replay", recorded.toString());
+      assertThat(own.exit()).as(own.err()).isZero();
+      assertThat(own.out()).contains("\"e\":\"FROMTEST\"");
+      Result result = run("run", other.toString(), "--replay", recorded.toString());
+      assertThat(result.err()).doesNotContain("--var");
+      assertThat(result.out()).doesNotContain("FROMTEST");
+      assertThat(result.out() + result.err()).contains("http://unset.invalid/rows");
+    }
+
     @Test
     void inputJsonKeepsTypes() {
       Result result = run("run", SAMPLE, "--input-json", "{\"branch\":7}", "--replay", REPLAY);
