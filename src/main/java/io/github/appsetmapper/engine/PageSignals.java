@@ -135,17 +135,17 @@ record PageSignals(
   }
 
   /**
-   * {@code value} as a page number counted from 1, or null when it is not a number. A number past
-   * what an int holds is still a number: it names a page beyond any this listing reads (saturated
-   * to {@link Integer#MAX_VALUE}), never "cannot be told", which let {@code rel="last"} at page
-   * 2147483648 pass as no signal and the listing answer its first page with a 200.
+   * {@code value} as a page number counted from 1; {@link Unreadable} when it is not a number. A
+   * number past what an int holds is still a number: it names a page beyond any this listing reads
+   * (saturated to {@link Integer#MAX_VALUE}), never "cannot be told", which let {@code rel="last"}
+   * at page 2147483648 pass as no signal and the listing answer its first page with a 200.
    */
   static Integer pageNumber(String value, int start) {
     java.math.BigInteger number;
     try {
       number = new java.math.BigInteger(value);
     } catch (NumberFormatException e) {
-      return null;
+      throw new Unreadable(value);
     }
     java.math.BigInteger counted =
         number.subtract(java.math.BigInteger.valueOf(start)).add(java.math.BigInteger.ONE);
@@ -153,6 +153,16 @@ record PageSignals(
       return counted.signum() > 0 ? Integer.MAX_VALUE : Integer.MIN_VALUE;
     }
     return counted.intValue();
+  }
+
+  /** A page parameter that is there but is not a whole number. */
+  static final class Unreadable extends RuntimeException {
+    final String value;
+
+    Unreadable(String value) {
+      super(null, null, false, false);
+      this.value = value;
+    }
   }
 
   /** The target of the first link with relation {@code rel}, or null. */
@@ -175,17 +185,32 @@ record PageSignals(
    *     number cannot be told says nothing (GitLab's names the project by id, not by path, and adds
    *     parameters: another URL for the same page)
    */
-  String more(Page page, int number, long elementsSoFar, Function<URI, Integer> pageOf) {
+  String more(Page page, int number, long elementsSoFar, Function<URI, Integer> pageOf)
+      throws RequestFailure {
     String last = link("last");
     if (last != null) {
       URI current = page.request().uri();
       Integer lastNumber;
       try {
         lastNumber = pageOf.apply(current.resolve(last.trim()));
+      } catch (Unreadable e) {
+        // A page number given but not a number (`+5`, `5e0`, `5.0`, `٥`...): which page it names
+        // cannot be told, and taken as no signal it let the listing stop at page 1 with a 200.
+        page.refusedBy("malformed-signal");
+        throw RequestFailure.of(
+            page.request(),
+            "its Link header's rel=\"last\" gives the page as '"
+                + page.excerpt(e.value)
+                + "', not a page number; the listing cannot tell where it ends");
       } catch (IllegalArgumentException e) {
         lastNumber = null;
       }
-      Integer here = pageOf.apply(current);
+      Integer here;
+      try {
+        here = pageOf.apply(current);
+      } catch (Unreadable e) {
+        here = null; // a URL we followed: its number is ours to count
+      }
       if (lastNumber != null && lastNumber > (here != null ? here : number)) {
         return "its Link header has a rel=\"last\" page beyond this one";
       }

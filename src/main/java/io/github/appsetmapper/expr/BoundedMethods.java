@@ -193,7 +193,11 @@ final class BoundedMethods {
         size--;
       }
     }
-    return List.copyOf(parts.subList(0, size));
+    List<String> result = List.copyOf(parts.subList(0, size));
+    // The parts are new strings: counted with their objects (EvaluationBudget.builtObjects), so a
+    // split into half a million parts is held against the memory budget for what it keeps.
+    EvaluationBudget.current().charge(result, "split");
+    return result;
   }
 
   /**

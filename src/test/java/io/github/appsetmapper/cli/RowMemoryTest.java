@@ -41,6 +41,21 @@ class RowMemoryTest {
     assertRefusedAndServing(dir, List.of("--memory-budget", "64Mi"), "big", "{}");
   }
 
+  /**
+   * A split into half a million one-character parts: charged as its characters alone (3 MB a row
+   * where the heap held 28 MB), twelve rows fitted a 64 MiB budget and ended the 256 MiB JVM (an
+   * outside tester's find). Each part's object now counts.
+   */
+  @Test
+  void aSplitIntoManySmallPartsIsRefusedByTheBudget(@TempDir Path dir) throws Exception {
+    String commas = MEBI_STRING.replace("'zzzzzzzzzzzzzzzz'", "'z,z,z,z,z,z,z,z,'");
+    write(
+        dir,
+        "parts",
+        "let: {parts: \"" + commas + ".split(',')\"}\nparameters: {n: \"parts.size()\"}\n");
+    assertRefusedAndServing(dir, List.of("--memory-budget", "64Mi"), "parts", "{}");
+  }
+
   @Test
   void aParameterBuiltOnEveryRowIsRefusedByTheBudget(@TempDir Path dir) throws Exception {
     write(dir, "big", "parameters: {big: \"" + MEBI_STRING + "\"}\n");

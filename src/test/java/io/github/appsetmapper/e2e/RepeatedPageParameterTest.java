@@ -89,6 +89,36 @@ class RepeatedPageParameterTest {
     }
   }
 
+  /**
+   * A last link whose page is there but is not a number (`5e0`, `5.0`, `0x10`, `Infinity`) was
+   * taken as no signal: the listing stopped at its first page with a 200 (an outside tester's
+   * find). It is a 502 naming the value; a last link with no page parameter still says nothing.
+   */
+  @Test
+  void aLastPageThatIsNotANumberIsA502(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("links", "$.data[*]", "{linkHeader: next}"),
+                mapping("pages", "$.data[*]", "{page: {param: page}}"))) {
+      for (String last : new String[] {"5e0", "5.0", "0x10", "Infinity", "-", "5%3Bx"}) {
+        for (String name : new String[] {"links", "pages"}) {
+          stub.on(
+              "GET /" + name,
+              Reply.json(200, "{\"data\":[1,2]}")
+                  .withHeader("Link", lastLink(stub, name, "page=" + last)));
+          Answer answer = plugin.getparams(name, "{}");
+          assertThat(answer.status())
+              .as(name + " last " + last + ": " + answer.body())
+              .isEqualTo(502);
+          assertThat(answer.body()).contains("not a page number");
+        }
+      }
+    }
+  }
+
   @Test
   void theSameValueTwiceIsHarmless(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
