@@ -40,8 +40,11 @@ class RepeatedPageParameterTest {
     return "<" + stub.url() + "/" + path + "?" + query + ">; rel=\"last\"";
   }
 
-  @Test
-  void aLastLinkGivingThePageTwiceIsA502InLinkAndPageModes(@TempDir Path dir) {
+  /**
+   * Each query as the {@code rel="last"} link of a first page of two rows, in linkHeader and page
+   * modes: every answer is a 502 whose body holds {@code says} (null: any 502).
+   */
+  private static void assertLastLinksRefused(Path dir, String says, String... queries) {
     try (StubUpstream stub = new StubUpstream();
         PluginServer plugin =
             serve(
@@ -49,16 +52,24 @@ class RepeatedPageParameterTest {
                 stub,
                 mapping("links", "$.data[*]", "{linkHeader: next}"),
                 mapping("pages", "$.data[*]", "{page: {param: page}}"))) {
-      for (String name : new String[] {"links", "pages"}) {
-        stub.on(
-            "GET /" + name,
-            Reply.json(200, "{\"data\":[1,2]}")
-                .withHeader("Link", lastLink(stub, name, "page=1&page=3")));
-        Answer answer = plugin.getparams(name, "{}");
-        assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
-        assertThat(answer.body()).contains("rel=\\\"last\\\" gives page twice: 1 and 3");
+      for (String query : queries) {
+        for (String name : new String[] {"links", "pages"}) {
+          stub.on(
+              "GET /" + name,
+              Reply.json(200, "{\"data\":[1,2]}").withHeader("Link", lastLink(stub, name, query)));
+          Answer answer = plugin.getparams(name, "{}");
+          assertThat(answer.status()).as(name + " " + query + ": " + answer.body()).isEqualTo(502);
+          if (says != null) {
+            assertThat(answer.body()).contains(says);
+          }
+        }
       }
     }
+  }
+
+  @Test
+  void aLastLinkGivingThePageTwiceIsA502InLinkAndPageModes(@TempDir Path dir) {
+    assertLastLinksRefused(dir, "rel=\\\"last\\\" gives page twice: 1 and 3", "page=1&page=3");
   }
 
   /**
@@ -67,26 +78,7 @@ class RepeatedPageParameterTest {
    */
   @Test
   void aLastPageBeyondAnIntIsStillALaterPage(@TempDir Path dir) {
-    try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin =
-            serve(
-                dir,
-                stub,
-                mapping("links", "$.data[*]", "{linkHeader: next}"),
-                mapping("pages", "$.data[*]", "{page: {param: page}}"))) {
-      for (String last : new String[] {"2147483648", "99999999999999999999999"}) {
-        for (String name : new String[] {"links", "pages"}) {
-          stub.on(
-              "GET /" + name,
-              Reply.json(200, "{\"data\":[1,2]}")
-                  .withHeader("Link", lastLink(stub, name, "page=" + last)));
-          Answer answer = plugin.getparams(name, "{}");
-          assertThat(answer.status())
-              .as(name + " last " + last + ": " + answer.body())
-              .isEqualTo(502);
-        }
-      }
-    }
+    assertLastLinksRefused(dir, null, "page=2147483648", "page=99999999999999999999999");
   }
 
   /**
@@ -96,27 +88,15 @@ class RepeatedPageParameterTest {
    */
   @Test
   void aLastPageThatIsNotANumberIsA502(@TempDir Path dir) {
-    try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin =
-            serve(
-                dir,
-                stub,
-                mapping("links", "$.data[*]", "{linkHeader: next}"),
-                mapping("pages", "$.data[*]", "{page: {param: page}}"))) {
-      for (String last : new String[] {"5e0", "5.0", "0x10", "Infinity", "-", "5%3Bx"}) {
-        for (String name : new String[] {"links", "pages"}) {
-          stub.on(
-              "GET /" + name,
-              Reply.json(200, "{\"data\":[1,2]}")
-                  .withHeader("Link", lastLink(stub, name, "page=" + last)));
-          Answer answer = plugin.getparams(name, "{}");
-          assertThat(answer.status())
-              .as(name + " last " + last + ": " + answer.body())
-              .isEqualTo(502);
-          assertThat(answer.body()).contains("not a page number");
-        }
-      }
-    }
+    assertLastLinksRefused(
+        dir,
+        "not a page number",
+        "page=5e0",
+        "page=5.0",
+        "page=0x10",
+        "page=Infinity",
+        "page=-",
+        "page=5%3Bx");
   }
 
   @Test
