@@ -138,6 +138,21 @@ check(err.startswith("appset-mapper: not using ") and "writable by you alone" in
       f"a shared folder is refused in one line: {err[:200]!r}")
 check(archives(shared) == [], f"nothing written to a shared folder: {archives(shared)}")
 
+# A folder another user owns (root can make one), and a link to a folder of one's own (used).
+if os.getuid() == 0:
+    theirs = os.path.join(work, "theirs")
+    os.makedirs(theirs, mode=0o700)
+    os.chown(theirs, 65534, 65534)
+    code, out, err = launch(theirs, "validate", "mappings")
+    check((code, out) == expected[:2] and "writable by you alone" in err and archives(theirs) == [],
+          f"a folder another user owns is refused: {code} {err[:200]!r} {archives(theirs)}")
+mine = os.path.join(work, "mine")
+os.makedirs(mine, mode=0o700)
+os.symlink(mine, os.path.join(work, "link"))
+code, out, err = launch(os.path.join(work, "link"), "validate", "mappings")
+check((code, out, err) == expected and len(archives(mine)) == 1,
+      f"a link to a folder of one's own is used: {code} {err[:200]!r} {archives(mine)}")
+
 # 6. Opting out, and a command not worth an archive: plain.
 empty = os.path.join(work, "optout")
 check(launch(empty, "validate", "mappings", APPSET_MAPPER_ARCHIVE="0")[:2] == expected[:2]
