@@ -212,6 +212,7 @@ final class ServeCommand implements Callable<Integer> {
       err.flush();
       return ExitCode.USAGE;
     }
+    runtime.prepareAhead();
     AtomicReference<AppServer> serving = new AtomicReference<>();
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
     // Reloads keep what each bare --var was bound to at the first load.

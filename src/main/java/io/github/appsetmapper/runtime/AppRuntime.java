@@ -115,6 +115,30 @@ public final class AppRuntime implements AutoCloseable {
     return metrics;
   }
 
+  /**
+   * Starts, on a thread of its own, what {@code serve} needs soon but not first: the metrics
+   * registry with its JVM meters and the JVM's default TLS setup. The caller meanwhile loads and
+   * compiles the mappings, on the other core where there is one; whoever asks for the metrics first
+   * waits for them (a failure here is made again, and reported, by that call).
+   */
+  public void prepareAhead() {
+    Thread ahead =
+        new Thread(
+            () -> {
+              try {
+                metrics();
+              } catch (RuntimeException | LinkageError e) {
+                // Made again by the call that needs it, which reports what fails.
+              }
+              if (transport instanceof HttpUpstream) {
+                io.github.appsetmapper.upstream.tls.RoutingTlsStrategy.prepareSystemDefault();
+              }
+            },
+            "start-ahead");
+    ahead.setDaemon(true);
+    ahead.start();
+  }
+
   /** What the Redis level did (null when this replica is alone). */
   public RedisStats redisStats() {
     return redis == null ? null : redis.stats();
@@ -144,7 +168,9 @@ public final class AppRuntime implements AutoCloseable {
    */
   public MappingReloader reloader(
       List<Path> paths, String defaultMapping, Consumer<MappingRegistry> publish) {
-    return new MappingReloader(paths, compileOptions, defaultMapping, publish, metrics()::reload);
+    // Asked for when a load is counted, not now: prepareAhead may still be making them.
+    return new MappingReloader(
+        paths, compileOptions, defaultMapping, publish, result -> metrics().reload(result));
   }
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */

@@ -20,8 +20,46 @@ import org.apache.hc.core5.http.protocol.HttpContext;
 public final class RoutingTlsStrategy implements TlsSocketStrategy {
   public static final String ATTRIBUTE = "appset-mapper.tls";
 
-  private final TlsSocketStrategy system = DefaultClientTlsStrategy.createSystemDefault();
   private final Map<String, TlsSocketStrategy> strategies = new ConcurrentHashMap<>();
+
+  /**
+   * The JVM's default TLS setup (one per JVM), made when first needed or ahead of it by {@link
+   * #prepareSystemDefault} on another thread: reading the JVM's trust store (about 150
+   * certificates, 260 classes) took a quarter of the start to the first answer.
+   */
+  private static volatile TlsSocketStrategy system;
+
+  private static TlsSocketStrategy system() throws IOException {
+    TlsSocketStrategy made = system;
+    if (made == null) {
+      synchronized (RoutingTlsStrategy.class) {
+        made = system;
+        if (made == null) {
+          try {
+            made = DefaultClientTlsStrategy.createSystemDefault();
+          } catch (RuntimeException e) {
+            // A broken trust store (javax.net.ssl.trustStore naming a bad file) fails the calls
+            // that need it, each saying so; the next one tries again.
+            throw new IOException("the JVM's default TLS setup cannot be made", e);
+          }
+          system = made;
+        }
+      }
+    }
+    return made;
+  }
+
+  /**
+   * Makes the JVM's default TLS setup now (serve calls it on a thread of its own while it loads the
+   * mappings); a failure is left for the first call that needs it to report.
+   */
+  public static void prepareSystemDefault() {
+    try {
+      system();
+    } catch (IOException e) {
+      // Reported by the call that needs it.
+    }
+  }
 
   @Override
   public SSLSocket upgrade(
@@ -29,7 +67,7 @@ public final class RoutingTlsStrategy implements TlsSocketStrategy {
       throws IOException {
     Object material = context == null ? null : context.getAttribute(ATTRIBUTE);
     if (!(material instanceof TlsContexts.Material chosen)) {
-      return system.upgrade(socket, target, port, attachment, context);
+      return system().upgrade(socket, target, port, attachment, context);
     }
     if (strategies.size() > 100) {
       strategies.clear();

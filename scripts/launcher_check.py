@@ -1,0 +1,165 @@
+"""Checks bin/appset-mapper (the launcher with a class archive per command) on the Java of
+JAVA_HOME, against plain `java -jar` on the same jar: python3 scripts/launcher_check.py JAR
+
+Run by scripts/test on Temurin 25 (an AOT cache) and on Java 17 (a class-data sharing archive).
+What it holds the launcher to (docs/operations.md, "The launcher"):
+  - the same stdout, stderr and exit status as `java -jar`, on the first run (which trains) and
+    on later runs (which map the archive), for a command that succeeds and one that fails;
+  - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load);
+  - a new build of the jar trains a new archive and removes the old one of its slot;
+  - `serve` stopped by TERM during its training run exits 0 and leaves a complete archive;
+  - a folder another user may write is refused (one line on stderr), and the command still runs;
+  - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain.
+"""
+import glob
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+jar = os.path.abspath(sys.argv[1])
+java_home = os.environ["JAVA_HOME"]
+launcher = os.path.abspath("bin/appset-mapper")
+work = tempfile.mkdtemp(prefix="launcher-check.")
+failures = []
+passed = 0
+
+
+def check(ok, what):
+    global passed
+    if ok:
+        passed += 1
+    else:
+        failures.append(what)
+        print(f"FAIL {what}", file=sys.stderr)
+
+
+def feature():
+    out = subprocess.run([f"{java_home}/bin/java", "-XshowSettings:properties", "-version"],
+                         capture_output=True, text=True).stderr
+    return int(out.split("java.specification.version = ")[1].split()[0])
+
+
+def env(cache, **extra):
+    return dict(os.environ, JAVA_HOME=java_home, APPSET_MAPPER_JAR=copy, APPSET_MAPPER_CACHE=cache, **extra)
+
+
+def plain(*args):
+    r = subprocess.run([f"{java_home}/bin/java", "-jar", copy, *args], capture_output=True, text=True)
+    return r.returncode, r.stdout, r.stderr
+
+
+def launch(cache, *args, **extra):
+    r = subprocess.run([launcher, *args], capture_output=True, text=True, env=env(cache, **extra))
+    return r.returncode, r.stdout, r.stderr
+
+
+def archives(cache):
+    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(cache, "*")))
+
+
+version = feature()
+suffix = ".aot" if version >= 25 else ".jsa"
+copy = os.path.join(work, "appset-mapper.jar")  # a jar of our own: its time is changed below
+shutil.copy(jar, copy)
+cache = os.path.join(work, "cache")
+
+# 1. The same output and status as `java -jar`, trained and then mapped, success and failure.
+for args in (["validate", "mappings"], ["test", "mappings"], ["validate", "/nonexistent"],
+             ["run", "samples/pr-digests/pr-digests.yaml", "--replay", "samples/pr-digests/pr-digests.test.yaml",
+              "--input", "branch=feature-branch-1"]):
+    expected = plain(*args)
+    for attempt in ("first run (trains)", "second run (maps the archive)"):
+        got = launch(cache, *args)
+        check(got == expected, f"{' '.join(args)}, {attempt}: {got[0]} {got[1][-300:]!r} {got[2][-300:]!r} "
+                               f"differs from java -jar: {expected[0]} {expected[1][-300:]!r} {expected[2][-300:]!r}")
+names = archives(cache)
+check(len([n for n in names if n.startswith("validate-") and n.endswith(suffix)]) == 1,
+      f"one validate archive ({suffix}) after the runs: {names}")
+check(not [n for n in names if "partial" in n], f"no partial file left: {names}")
+check(stat.S_IMODE(os.stat(cache).st_mode) == 0o700, f"the folder is made 0700: {oct(os.stat(cache).st_mode)}")
+
+# 2. A later run maps classes from the archive.
+log = os.path.join(work, "classes.txt")
+launch(cache, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={log}")
+lines = open(log).read().splitlines()
+mapped = [line for line in lines if "shared objects file (top)" in line or "source: shared objects file" in line]
+ours = [line for line in mapped if "io.github.appsetmapper." in line]
+check(len(ours) > 100, f"the project's classes come from the archive: {len(ours)} of {len(lines)} loaded")
+
+# 3. A new build of the jar (another time) trains a new archive and replaces the old one.
+before = [n for n in archives(cache) if n.startswith("validate-")]
+os.utime(copy, (time.time() + 60, time.time() + 60))
+launch(cache, "validate", "mappings")
+after = [n for n in archives(cache) if n.startswith("validate-")]
+check(len(after) == 1 and after != before, f"a new jar replaces the archive: {before} -> {after}")
+
+# 4. serve: TERM during the training run, exit 0, a complete archive.
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+serve_log = open(os.path.join(work, "serve.log"), "w")
+proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
+                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
+                        env=env(cache, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
+deadline = time.monotonic() + 180
+ready = False
+while time.monotonic() < deadline and proc.poll() is None and not ready:
+    try:
+        ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
+    except OSError:
+        time.sleep(0.1)
+check(ready, "serve through the launcher becomes ready")
+proc.send_signal(signal.SIGTERM)
+try:
+    code = proc.wait(300)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    code = "killed after 300 s"
+check(code == 0, f"serve's training run stopped by TERM exits 0: {code}")
+serve_archives = [n for n in archives(cache) if n.startswith("serve-")]
+check(len(serve_archives) == 1 and serve_archives[0].endswith(suffix),
+      f"serve's training run leaves one archive: {archives(cache)}")
+
+# 5. A folder another user may write: refused, the command still runs as `java -jar`.
+shared = os.path.join(work, "shared")
+os.makedirs(shared)
+os.chmod(shared, 0o777)
+expected = plain("validate", "mappings")
+code, out, err = launch(shared, "validate", "mappings")
+check((code, out) == expected[:2], f"with a shared folder the command runs as java -jar: {code}")
+check(err.startswith("appset-mapper: not using ") and "writable by you alone" in err,
+      f"a shared folder is refused in one line: {err[:200]!r}")
+check(archives(shared) == [], f"nothing written to a shared folder: {archives(shared)}")
+
+# A folder another user owns (root can make one), and a link to a folder of one's own (used).
+if os.getuid() == 0:
+    theirs = os.path.join(work, "theirs")
+    os.makedirs(theirs, mode=0o700)
+    os.chown(theirs, 65534, 65534)
+    code, out, err = launch(theirs, "validate", "mappings")
+    check((code, out) == expected[:2] and "writable by you alone" in err and archives(theirs) == [],
+          f"a folder another user owns is refused: {code} {err[:200]!r} {archives(theirs)}")
+mine = os.path.join(work, "mine")
+os.makedirs(mine, mode=0o700)
+os.symlink(mine, os.path.join(work, "link"))
+code, out, err = launch(os.path.join(work, "link"), "validate", "mappings")
+check((code, out, err) == expected and len(archives(mine)) == 1,
+      f"a link to a folder of one's own is used: {code} {err[:200]!r} {archives(mine)}")
+
+# 6. Opting out, and a command not worth an archive: plain.
+empty = os.path.join(work, "optout")
+check(launch(empty, "validate", "mappings", APPSET_MAPPER_ARCHIVE="0")[:2] == expected[:2]
+      and not os.path.exists(empty), "APPSET_MAPPER_ARCHIVE=0 runs plain and writes nothing")
+check(launch(empty, "--version") == plain("--version") and not os.path.exists(empty),
+      "--version runs plain and writes nothing")
+
+shutil.rmtree(work, ignore_errors=True)
+print(f"launcher check (Java {version}, {suffix}): {passed} passed, {len(failures)} failed")
+sys.exit(1 if failures else 0)
