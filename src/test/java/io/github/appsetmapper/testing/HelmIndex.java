@@ -41,10 +41,7 @@ public final class HelmIndex {
             .append("      tags:\n")
             .append("      - bitnami-common\n")
             .append("      version: 2.x.x\n")
-            .append("    description: ")
-            .append(name)
-            .append(" is a tool to express and execute workflows as directed acyclic graphs.")
-            .append(" It includes utilities to schedule tasks and monitor their progress.\n")
+            .append(wrapped("    description: ", 4, description(name, chart)))
             .append("    digest: ")
             .append(digest(entry))
             .append('\n')
@@ -75,6 +72,39 @@ public final class HelmIndex {
     }
     out.append("generated: \"2026-11-30T12:00:00.000000000Z\"\n");
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A long description, with some text beyond ASCII as real indexes have. */
+  private static String description(String name, int chart) {
+    return name
+        + " is a tool to express and execute workflows as directed acyclic graphs."
+        + (chart % 5 == 0 ? " Caf\u00e9 na\u00efve \u2014 \u65e5\u672c\u8a9e." : "")
+        + " It includes utilities to schedule tasks and monitor their progress.";
+  }
+
+  /**
+   * A plain scalar as Go's yaml (v2, which Helm's sigs.k8s.io/yaml uses) writes one past 80
+   * columns: broken at the first space past the 80th column, the next line indented two more than
+   * its key at {@code keyColumn}.
+   */
+  public static String wrapped(String prefix, int keyColumn, String text) {
+    StringBuilder out = new StringBuilder(prefix);
+    int column = prefix.length();
+    String[] words = text.split(" ");
+    for (int i = 0; i < words.length; i++) {
+      if (i > 0) {
+        if (column > 80) {
+          out.append('\n').append(" ".repeat(keyColumn + 2));
+          column = keyColumn + 2;
+        } else {
+          out.append(' ');
+          column++;
+        }
+      }
+      out.append(words[i]);
+      column += words[i].length();
+    }
+    return out.append('\n').toString();
   }
 
   private static String digest(int entry) {
