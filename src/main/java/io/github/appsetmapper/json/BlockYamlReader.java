@@ -173,10 +173,10 @@ final class BlockYamlReader {
         }
       } else if (dashItem(p)) {
         sequence(p - lineStart, false);
-      } else if (b[p] != '"' && b[p] != '\'' && b[p] != '[' && b[p] != '{' && keyEnd() >= 0) {
-        mapping(p - lineStart);
-      } else {
+      } else if (inlineOnly(b[p]) || keyEnd() < 0) {
         inline(s);
+      } else {
+        mapping(p - lineStart); // "- key: value"
       }
       int indent = nextContent();
       if (indent < s) {
@@ -217,8 +217,9 @@ final class BlockYamlReader {
    */
   private void inline(int owner) throws JsonRefusal {
     switch (b[p]) {
-      case '"' -> quoted(true);
-      case '\'' -> quoted(false);
+      case '"' -> quoted(true, owner);
+      case '\'' -> quoted(false, owner);
+      case '|' -> literal(owner);
       case '[', '{' -> {
         boolean isMap = b[p] == '{';
         if (p + 1 >= n || b[p + 1] != (isMap ? '}' : ']')) {
@@ -232,6 +233,74 @@ final class BlockYamlReader {
       }
       default -> plain(owner);
     }
+  }
+
+  /**
+   * A literal block scalar as Go's yaml writes a text of several lines: {@code |} (one final line
+   * break kept) or {@code |-} (none), its lines at the indentation of the first, which must pass
+   * {@code owner}. An indentation indicator, {@code |+}, a blank line or a last line without a line
+   * break are left to SnakeYAML.
+   */
+  private void literal(int owner) throws JsonRefusal {
+    p++;
+    boolean strip = p < n && b[p] == '-';
+    if (strip) {
+      p++;
+    }
+    if (p >= n || b[p] != '\n') {
+      throw OUTSIDE;
+    }
+    nextLine();
+    int indent = indentation(lineStart);
+    if (indent <= owner) {
+      throw OUTSIDE;
+    }
+    StringBuilder text = new StringBuilder();
+    while (true) {
+      int from = lineStart + indent;
+      int to = endOfLine(from);
+      if (to >= n) {
+        throw OUTSIDE; // no line break after the last line: SnakeYAML keeps none even with |
+      }
+      nonAscii = false;
+      for (int q = from; q < to && !nonAscii; q++) {
+        nonAscii = b[q] < 0;
+      }
+      text.append(text(from, to));
+      p = to;
+      nextLine();
+      int next = indentation(lineStart);
+      if (next < indent) {
+        break;
+      }
+      text.append('\n');
+    }
+    if (!strip) {
+      text.append('\n');
+    }
+    event();
+    out.scalar(text.toString(), false);
+  }
+
+  /**
+   * The indentation of the line at {@code start}; a blank line (or spaces alone) leaves the subset,
+   * the end of the document answers -1.
+   */
+  private int indentation(int start) {
+    int q = start;
+    while (q < n && b[q] == ' ') {
+      q++;
+    }
+    if (q >= n) {
+      if (q == start) {
+        return -1;
+      }
+      throw OUTSIDE;
+    }
+    if (b[q] == '\n') {
+      throw OUTSIDE;
+    }
+    return q - start;
   }
 
   /** A plain scalar, its wrapped lines folded with one space each. */
@@ -302,8 +371,8 @@ final class BlockYamlReader {
     return end;
   }
 
-  /** A quoted scalar that ends on its line, the line ending with it. */
-  private void quoted(boolean doubleQuoted) throws JsonRefusal {
+  /** A quoted scalar (wrapped lines folded with one space), nothing after it on its last line. */
+  private void quoted(boolean doubleQuoted, int owner) throws JsonRefusal {
     char quote = doubleQuoted ? '"' : '\'';
     int start = p + 1;
     int q = start;
@@ -319,7 +388,7 @@ final class BlockYamlReader {
       value = text(start, q);
       p = q + 1;
     } else {
-      value = YamlText.unquote(b, start, quote, end);
+      value = YamlText.unquote(b, start, quote, owner, end);
       p = end[0];
     }
     event();
@@ -359,6 +428,11 @@ final class BlockYamlReader {
       throw OUTSIDE; // a long key, or a long line: left to SnakeYAML
     }
     return -1;
+  }
+
+  /** Characters that start a value never read as a key here. */
+  private static boolean inlineOnly(byte c) {
+    return c == '"' || c == '\'' || c == '[' || c == '{' || c == '|';
   }
 
   /** Characters that start something other than a plain scalar (or may: SnakeYAML decides). */

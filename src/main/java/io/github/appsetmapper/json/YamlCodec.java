@@ -108,9 +108,17 @@ public final class YamlCodec {
       }
     } catch (YAMLException e) {
       throw refusal(e, codePoints);
+    } catch (NumberFormatException e) {
+      // SnakeYAML's scanner decodes a \\x, \\u or \\U escape with Integer.parseInt unguarded: cut
+      // short at the end ("\\x") or past an int ("\\UFFFFFFFF") it throws this, not a
+      // YAMLException.
+      throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, ESCAPE, null);
     }
     return new JsonCodec.Measured(builder.document(), builder.bytes);
   }
+
+  static final String ESCAPE =
+      "is not valid YAML: a \\x, \\u or \\U escape in a double-quoted text is not a character";
 
   private static JsonRefusal refusal(YAMLException e, int codePoints) {
     String message = e.getMessage() == null ? "" : e.getMessage();

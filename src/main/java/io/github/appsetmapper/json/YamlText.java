@@ -84,17 +84,36 @@ final class YamlText {
   }
 
   /**
-   * A quoted scalar from {@code start} (after its opening quote) to its closing quote on the same
-   * line; {@code end[0]} is set past the closing quote. Double-quoted: the escapes SnakeYAML reads
-   * as Go's yaml writes them; any other, or a line break inside, leaves the subset.
+   * A quoted scalar from {@code start} (after its opening quote) to its closing quote; {@code
+   * end[0]} is set past the closing quote. Double-quoted: the escapes SnakeYAML reads as Go's yaml
+   * writes them; any other leaves the subset. A line break folds into one space, as SnakeYAML folds
+   * it, when the next line is indented past {@code owner} and not blank; else (a blank line keeps a
+   * line break, an escaped one none) it leaves the subset too.
    */
-  static String unquote(byte[] b, int start, char quote, int[] end) {
+  static String unquote(byte[] b, int start, char quote, int owner, int[] end) {
     StringBuilder out = new StringBuilder();
     int q = start;
     int run = start;
     while (true) {
-      if (q >= b.length || b[q] == '\n') {
+      if (q >= b.length) {
         throw OUTSIDE;
+      }
+      if (b[q] == '\n') {
+        int kept = q;
+        while (kept > run && b[kept - 1] == ' ') {
+          kept--;
+        }
+        out.append(decode(b, run, kept)).append(' ');
+        int line = q + 1;
+        q = line;
+        while (q < b.length && b[q] == ' ') {
+          q++;
+        }
+        if (q >= b.length || b[q] == '\n' || q - line <= owner) {
+          throw OUTSIDE;
+        }
+        run = q;
+        continue;
       }
       byte c = b[q];
       if (c == quote) {

@@ -408,7 +408,13 @@ class BlockYamlReaderTest {
           out.append(keyColon).append('\n').append(" ".repeat(s)).append("- ");
           sequenceItems(s, depth + 1, true);
         }
-        case 7 -> out.append(keyColon).append(" {}\n");
+        case 7 -> {
+          switch (random.nextInt(4)) {
+            case 0 -> out.append(keyColon).append(" {}\n");
+            case 1 -> out.append(wrappedQuoted(keyColon + " ", c, random.nextBoolean()));
+            default -> out.append(keyColon).append(' ').append(literal(c));
+          }
+        }
         default -> out.append(keyColon).append(" ").append(scalar()).append('\n');
       }
     }
@@ -420,7 +426,7 @@ class BlockYamlReaderTest {
         if (!(first && i == 0)) {
           out.append(" ".repeat(s)).append("- ");
         }
-        int kind = depth > 4 ? random.nextInt(2) : random.nextInt(6);
+        int kind = depth > 4 ? random.nextInt(2) : random.nextInt(8);
         switch (kind) {
           case 0 -> out.append(scalar()).append('\n');
           case 1 -> out.append(QUOTED[random.nextInt(QUOTED.length)]).append('\n');
@@ -429,9 +435,43 @@ class BlockYamlReaderTest {
             out.append("- ");
             sequenceItems(s + 2, depth + 1, true);
           }
-          default -> out.append(HelmIndex.wrapped("", s, words(15 + random.nextInt(20))));
+          case 5 -> out.append(HelmIndex.wrapped("", s, words(15 + random.nextInt(20))));
+          case 6 -> out.append(wrappedQuoted("", s, random.nextBoolean()));
+          default -> out.append(literal(s));
         }
       }
+    }
+
+    /** A quoted text with ": " in it, wrapped past 80 columns as go-yaml v2 wraps it. */
+    private String wrappedQuoted(String prefix, int keyColumn, boolean doubleQuoted) {
+      String text = words(12 + random.nextInt(20)).replace(" with ", ": with ");
+      String quote = doubleQuoted ? "\"" : "'";
+      String body =
+          doubleQuoted ? text.replace("\\", "\\\\").replace("\"", "\\\"") : text.replace("'", "''");
+      if (doubleQuoted && random.nextBoolean()) {
+        body = body + " \\u00e9\\t\\x41";
+      }
+      return HelmIndex.wrapped(prefix + quote, keyColumn, body).replaceFirst("\n$", quote + "\n");
+    }
+
+    /** A literal block scalar, as Go's yaml writes a text of several lines. */
+    private String literal(int owner) {
+      boolean strip = random.nextBoolean();
+      StringBuilder block = new StringBuilder(strip ? "|-\n" : "|\n");
+      String indent = " ".repeat(owner + 2);
+      int lines = 1 + random.nextInt(4);
+      for (int i = 0; i < lines; i++) {
+        block.append(indent).append(i > 0 && random.nextInt(4) == 0 ? "  " : "");
+        block.append(
+            switch (random.nextInt(5)) {
+              case 0 -> "- name: image # not a comment";
+              case 1 -> "image: docker.io/bitnami/redis:7.2.4-debian-12-r9";
+              case 2 -> "caf\u00e9 'quoted' \"too\"";
+              default -> words(3);
+            });
+        block.append('\n');
+      }
+      return block.toString();
     }
 
     private String scalar() {
