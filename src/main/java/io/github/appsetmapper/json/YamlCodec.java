@@ -117,7 +117,8 @@ public final class YamlCodec {
     return new JsonCodec.Measured(builder.document(), builder.bytes);
   }
 
-  static final String ESCAPE =
+  /** SnakeYAML's scanner fails on such an escape with NumberFormatException: named here. */
+  public static final String ESCAPE =
       "is not valid YAML: a \\x, \\u or \\U escape in a double-quoted text is not a character";
 
   private static JsonRefusal refusal(YAMLException e, int codePoints) {
