@@ -62,7 +62,8 @@ class BlockYamlReaderTest {
   @Test
   void theHelmIndexIsReadOnTheFastPathWithTheSameAnswer() throws JsonRefusal {
     byte[] index = HelmIndex.yaml(2_000_000);
-    assertThat(new String(index, StandardCharsets.UTF_8)).contains("acyclic\n      graphs.");
+    assertThat(new String(index, StandardCharsets.UTF_8))
+        .contains("acyclic\n      graphs.", "description: 'chart-3 ", "      images: |\n");
     JsonCodec.Measured fast = BlockYamlReader.read(index);
     assertThat(fast).isNotNull();
     JsonCodec.Measured slow = YamlCodec.measureWithSnakeYaml(index, LIMIT);

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * A synthetic Helm repository index ({@code index.yaml}) of about the size asked, shaped as public
  * ones are (every version of every chart: annotations, dependencies, keywords, maintainers, a
- * digest, a long description), generated rather than committed.
+ * digest, a long description wrapped as go-yaml writes it, single-quoted where it holds ": ", an
+ * {@code images: |} annotation as Bitnami's), generated rather than committed.
  */
 public final class HelmIndex {
   private HelmIndex() {}
@@ -25,6 +26,16 @@ public final class HelmIndex {
         String version = (v / 20) + "." + (v % 20) + "." + (chart % 7);
         out.append("  - annotations:\n")
             .append("      category: Infrastructure\n")
+            .append("      images: |\n")
+            .append("        - name: os-shell\n")
+            .append("          image: docker.io/bitnami/os-shell:12-debian-12-r16\n")
+            .append("        - name: ")
+            .append(name)
+            .append("\n          image: docker.io/bitnami/")
+            .append(name)
+            .append(':')
+            .append(version)
+            .append("-debian-12-r9\n")
             .append("      licenses: Apache-2.0\n")
             .append("    apiVersion: v2\n")
             .append("    appVersion: 1.10\n")
@@ -41,7 +52,10 @@ public final class HelmIndex {
             .append("      tags:\n")
             .append("      - bitnami-common\n")
             .append("      version: 2.x.x\n")
-            .append(wrapped("    description: ", 4, description(name, chart)))
+            .append(
+                chart % 7 == 3
+                    ? wrapped("    description: '", 4, description(name, chart) + " Note: beta.'")
+                    : wrapped("    description: ", 4, description(name, chart)))
             .append("    digest: ")
             .append(digest(entry))
             .append('\n')
