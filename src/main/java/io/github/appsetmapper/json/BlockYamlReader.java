@@ -18,10 +18,14 @@ import java.nio.charset.StandardCharsets;
  */
 final class BlockYamlReader {
   /**
-   * The longest stretch between two values read here: far below ValueBoundReader's bound (a
-   * character takes at least one byte), so what SnakeYAML would refuse as too long is never read.
+   * The longest stretch of bytes across two consecutive values (from the end of one to the end of
+   * the one after next) read here. SnakeYAML's reader holds at most the current token, the one
+   * after it (its look-ahead for a simple key) and a 1,024-character buffer beyond the last event
+   * when ValueBoundReader counts; a character takes at least one byte. So this stays more than
+   * 100,000 characters short of that bound ({@value ValueBoundReader#MAX_VALUE_CHARS} plus 65,536),
+   * and what SnakeYAML would refuse as too long is never read here.
    */
-  private static final int MAX_GAP = 256 * 1024;
+  private static final int MAX_WINDOW = 1_000_000;
 
   /** SnakeYAML refuses a simple key past 1,024 characters: longer ones are left to it. */
   private static final int MAX_KEY = 1000;
@@ -36,6 +40,7 @@ final class BlockYamlReader {
   private int p;
   private int lineStart;
   private int lastEvent;
+  private int previousGap;
   private final int[] end = new int[1];
   private boolean nonAscii;
 
@@ -507,11 +512,13 @@ final class BlockYamlReader {
     return true;
   }
 
-  /** What SnakeYAML's reader would let pass between two values is far longer than this. */
+  /** A value is given to the builder: its stretch and the one before stay within the window. */
   private void event() {
-    if (p - lastEvent > MAX_GAP) {
+    int gap = p - lastEvent;
+    if (gap + previousGap > MAX_WINDOW) {
       throw OUTSIDE;
     }
+    previousGap = gap;
     lastEvent = p;
   }
 

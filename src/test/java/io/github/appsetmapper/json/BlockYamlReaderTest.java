@@ -205,6 +205,37 @@ class BlockYamlReaderTest {
   }
 
   @Test
+  void longValuesNearSnakeYamlsValueBoundGetItsAnswer() {
+    // ValueBoundReader refuses past 1,048,576 + 65,536 characters held beyond the last event; the
+    // fast path reads up to 1,000,000 bytes across two values, and leaves the rest to SnakeYAML.
+    int bound = ValueBoundReader.MAX_VALUE_CHARS;
+    int[] sizes = {
+      900_000,
+      999_000,
+      1_000_000,
+      bound - 10,
+      bound,
+      bound + 10,
+      bound + 65_000,
+      bound + 66_000,
+      bound + 70_000
+    };
+    for (int size : sizes) {
+      String value = "x".repeat(size);
+      assertSame(utf8("a: " + value + "\nb: 1\n"));
+      assertSame(utf8("a: " + value + "\n" + "\n".repeat(150_000) + "b: 1\n"));
+      assertSame(utf8("- " + value + "\n- " + value + "\n"));
+      assertSame(utf8("a: '" + value + "'\n"));
+      assertSame(utf8("# " + value + "\na: 1\n"));
+      assertSame(utf8("a: 1\n" + "\n".repeat(size) + "b: 2\n"));
+      assertSame(utf8("a: " + "\u00e9".repeat(size / 2) + "\nb: c\n"));
+    }
+    byte[] within = utf8("a: " + "x".repeat(600_000) + "\nb: " + "y".repeat(600_000) + "\n");
+    assertThat(BlockYamlReader.read(within)).isNotNull();
+    assertSame(within);
+  }
+
+  @Test
   void deepNestingIsRefusedAsSnakeYamlRefusesIt() {
     StringBuilder yaml = new StringBuilder();
     for (int i = 0; i < 520; i++) {
