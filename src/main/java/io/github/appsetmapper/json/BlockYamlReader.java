@@ -41,6 +41,8 @@ final class BlockYamlReader {
   private int lineStart;
   private int lastEvent;
   private int previousGap;
+  private byte[] scratch = new byte[1024];
+  private int kept;
   private final int[] end = new int[1];
   private boolean nonAscii;
 
@@ -260,31 +262,31 @@ final class BlockYamlReader {
     if (indent <= owner) {
       throw OUTSIDE;
     }
-    StringBuilder text = new StringBuilder();
+    kept = 0;
+    boolean anyNonAscii = false;
     while (true) {
       int from = lineStart + indent;
       int to = endOfLine(from);
       if (to >= n) {
         throw OUTSIDE; // no line break after the last line: SnakeYAML keeps none even with |
       }
-      nonAscii = false;
-      for (int q = from; q < to && !nonAscii; q++) {
-        nonAscii = b[q] < 0;
+      for (int q = from; q < to && !anyNonAscii; q++) {
+        anyNonAscii = b[q] < 0;
       }
-      text.append(text(from, to));
+      keep(from, to);
       p = to;
       nextLine();
       int next = indentation(lineStart);
       if (next < indent) {
         break;
       }
-      text.append('\n');
+      keep((byte) '\n');
     }
     if (!strip) {
-      text.append('\n');
+      keep((byte) '\n');
     }
     event();
-    out.scalar(text.toString(), false);
+    out.scalar(kept(anyNonAscii), false);
   }
 
   /**
@@ -316,8 +318,8 @@ final class BlockYamlReader {
     nonAscii = false;
     int start = p;
     int end = plainLine();
-    String value = null;
-    StringBuilder folded = null;
+    boolean folded = false;
+    boolean anyNonAscii = false;
     while (true) {
       nextLine();
       int q = lineStart;
@@ -327,8 +329,11 @@ final class BlockYamlReader {
       if (q >= n || b[q] == '\n' || b[q] == '#' || q - lineStart <= owner) {
         break; // what follows a blank line or a comment is left to the structure
       }
-      if (folded == null) {
-        folded = new StringBuilder(text(start, end));
+      if (!folded) {
+        folded = true;
+        anyNonAscii = nonAscii;
+        kept = 0;
+        keep(start, end);
       }
       p = q;
       if (indicator(b[p]) || b[p] == '-') {
@@ -337,9 +342,11 @@ final class BlockYamlReader {
       nonAscii = false;
       int from = p;
       int to = plainLine();
-      folded.append(' ').append(text(from, to));
+      anyNonAscii |= nonAscii;
+      keep((byte) ' ');
+      keep(from, to);
     }
-    value = folded == null ? text(start, end) : folded.toString();
+    String value = folded ? kept(anyNonAscii) : text(start, end);
     event();
     out.scalar(value, true);
   }
@@ -520,6 +527,29 @@ final class BlockYamlReader {
     }
     previousGap = gap;
     lastEvent = p;
+  }
+
+  /** Appends to the text being folded (bounded by the window: one value's bytes at most). */
+  private void keep(int from, int to) {
+    int length = to - from;
+    if (kept + length > scratch.length) {
+      scratch = java.util.Arrays.copyOf(scratch, Math.max(scratch.length * 2, kept + length));
+    }
+    System.arraycopy(b, from, scratch, kept, length);
+    kept += length;
+  }
+
+  private void keep(byte c) {
+    if (kept == scratch.length) {
+      scratch = java.util.Arrays.copyOf(scratch, scratch.length * 2);
+    }
+    scratch[kept++] = c;
+  }
+
+  private String kept(boolean anyNonAscii) {
+    return anyNonAscii
+        ? new String(scratch, 0, kept, StandardCharsets.UTF_8)
+        : texts.get(scratch, 0, kept);
   }
 
   private String text(int from, int to) {
