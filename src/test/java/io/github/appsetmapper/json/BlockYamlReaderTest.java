@@ -236,6 +236,76 @@ class BlockYamlReaderTest {
   }
 
   @Test
+  void theEdgesOfTheSubsetGetSnakeYamlsAnswer() {
+    List<String> documents =
+        List.of(
+            "a: |\n  x\n  y\nb: 1\n",
+            "a: |-\n  x\n    more\n  y\nb: 1\n",
+            "a: |-\n  x\n\n  y\n",
+            "a: |\n  x\n",
+            "a: |\n  x",
+            "a: |\n x\n",
+            "a: |\n  # not a comment\n  k: v\n",
+            "- |\n  x\n- y\n",
+            "a:\n  - |\n    x\n  - y\n",
+            "a:\n- |-\n  x\n- y\nb: 2\n",
+            "a: |\n    x\n  y\n",
+            "a: |2\n  x\n",
+            "a: |+\n  x\n\n",
+            "a: | # c\n  x\n",
+            "a: |\n  x\n  # c\n",
+            "a: 'x\n  y'\n",
+            "a: \"x\n  y\"\n",
+            "a: 'x  \n   y'\n",
+            "a: 'x\n\n  y'\n",
+            "a: 'x\ny'\n",
+            "- 'x\n  y'\n",
+            "- \"x\n  y\"\n",
+            "a: \"x\\\n  y\"\n",
+            "a: \"x \\ \n  y\"\n",
+            "a: 'it''s\n  ok'\n",
+            "caf\u00e9: \u65e5\u672c\n",
+            "a b: c\n",
+            "a:  two spaces\n",
+            "a:   \nb: 1\n",
+            "- a\n-\n- b\n-",
+            "---\na: 1\n",
+            "--- \na: 1\n",
+            "---\n# c\n\na: 1\n",
+            "a: 1\n...\n",
+            "a: x\n  y\n  z\nb: 1\n",
+            "a: x\n  - y\n",
+            "- x\n  y\n",
+            "- - x\n    y\n  - z\n",
+            "a:\n  b:\n  - 1\n  c: 2\n",
+            "a: []\nb: {}\n- c\n",
+            "[]\n",
+            "a: 0x1F\nb: 0o17\nc: 1_000\nd: .inf\ne: 010\nf: -0\ng: +1.5e3\n",
+            "a: 1e1000\n",
+            "a: '\u00e9'\nb: \"\\u00e9\"\n");
+    for (String document : documents) {
+      assertSame(utf8(document));
+    }
+    List<String> read =
+        List.of(
+            "a: |\n  x\n  y\nb: 1\n",
+            "a: |-\n  x\n    more\n  y\nb: 1\n",
+            "- |\n  x\n- y\n",
+            "a: |\n  # not a comment\n  k: v\n",
+            "a: 'x  \n   y'\n",
+            "- \"x\n  y\"\n",
+            "a: 'it''s\n  ok'\n",
+            "- a\n-\n- b\n-",
+            "---\na: 1\n",
+            "- - x\n    y\n  - z\n",
+            "a:\n  b:\n  - 1\n  c: 2\n");
+    for (String document : read) {
+      assertThat(BlockYamlReader.read(utf8(document))).as(document).isNotNull();
+      assertSame(utf8(document));
+    }
+  }
+
+  @Test
   void deepNestingIsRefusedAsSnakeYamlRefusesIt() {
     StringBuilder yaml = new StringBuilder();
     for (int i = 0; i < 520; i++) {
