@@ -255,9 +255,8 @@ abstract class BlockYamlScanner {
         nonAscii = true;
       }
     }
-    if (limit < n) {
-      throw OUTSIDE; // a long key, or a long line: left to SnakeYAML
-    }
+    // No key within MAX_KEY bytes: a mapping leaves the subset; a long item of a sequence is read
+    // as a plain scalar, which leaves it on a later ": " (a key too long for SnakeYAML).
     return -1;
   }
 

@@ -282,6 +282,10 @@ class BlockYamlReaderTest {
             "[]\n",
             "a: 0x1F\nb: 0o17\nc: 1_000\nd: .inf\ne: 010\nf: -0\ng: +1.5e3\n",
             "a: 1e1000\n",
+            "- " + "k".repeat(1010) + ": v\n",
+            "- " + "k".repeat(1030) + ": v\n",
+            "- " + "long ".repeat(400) + "x: y\n",
+            "k".repeat(1030) + ": v\n",
             "a: '\u00e9'\nb: \"\\u00e9\"\n");
     for (String document : documents) {
       assertSame(utf8(document));
@@ -298,7 +302,8 @@ class BlockYamlReaderTest {
             "- a\n-\n- b\n-",
             "---\na: 1\n",
             "- - x\n    y\n  - z\n",
-            "a:\n  b:\n  - 1\n  c: 2\n");
+            "a:\n  b:\n  - 1\n  c: 2\n",
+            "- " + "long ".repeat(400) + "\n- b\n");
     for (String document : read) {
       assertThat(BlockYamlReader.read(utf8(document))).as(document).isNotNull();
       assertSame(utf8(document));
