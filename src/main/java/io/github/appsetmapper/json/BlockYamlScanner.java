@@ -68,8 +68,9 @@ abstract class BlockYamlScanner {
   /**
    * A literal block scalar as Go's yaml writes a text of several lines: {@code |} (one final line
    * break kept) or {@code |-} (none), its lines at the indentation of the first, which must pass
-   * {@code owner}. An indentation indicator, {@code |+}, a blank line or a last line without a line
-   * break are left to SnakeYAML.
+   * {@code owner}; empty lines inside are line breaks. An indentation indicator, {@code |+}, an
+   * empty first line, a line of spaces past the indentation or a last line without a line break are
+   * left to SnakeYAML.
    */
   final String literal(int owner) {
     p++;
@@ -99,11 +100,34 @@ abstract class BlockYamlScanner {
       keep(from, to);
       p = to;
       nextLine();
-      int next = indentation(lineStart);
-      if (next < indent) {
-        break;
+      int blank = 0;
+      int next;
+      while (true) { // empty lines: kept as line breaks when more of the text follows
+        int q = lineStart;
+        while (q < n && b[q] == ' ') {
+          q++;
+        }
+        if (q >= n) {
+          next = -1;
+          break;
+        }
+        if (b[q] != '\n') {
+          next = q - lineStart;
+          break;
+        }
+        if (q - lineStart > indent) {
+          throw OUTSIDE; // spaces past the indentation are text: left to SnakeYAML
+        }
+        blank++;
+        p = q;
+        nextLine();
       }
-      keep((byte) '\n');
+      if (next < indent) {
+        break; // the empty lines before are not the text's (| keeps one line break, |- none)
+      }
+      for (int i = 0; i <= blank; i++) {
+        keep((byte) '\n');
+      }
     }
     if (!strip) {
       keep((byte) '\n');

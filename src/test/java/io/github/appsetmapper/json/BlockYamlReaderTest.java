@@ -242,6 +242,15 @@ class BlockYamlReaderTest {
             "a: |\n  x\n  y\nb: 1\n",
             "a: |-\n  x\n    more\n  y\nb: 1\n",
             "a: |-\n  x\n\n  y\n",
+            "a: |\n  x\n\n\n  y\nb: 1\n",
+            "a: |\n  x\n \n  y\n",
+            "a: |\n  x\n   \n  y\n",
+            "a: |\n  x\n\nb: 1\n",
+            "a: |-\n  x\n\n\nb: 1\n",
+            "a: |\n  x\n\n",
+            "a: |\n  x\n\n  ",
+            "a: |\n\n  x\n",
+            "- |\n  x\n\n  y\n- z\n",
             "a: |\n  x\n",
             "a: |\n  x",
             "a: |\n x\n",
@@ -295,6 +304,8 @@ class BlockYamlReaderTest {
             "a: |\n  x\n  y\nb: 1\n",
             "a: |-\n  x\n    more\n  y\nb: 1\n",
             "- |\n  x\n- y\n",
+            "a: |\n  x\n\n\n  y\nb: 1\n",
+            "a: |-\n  x\n  \n  y\n\nb: 1\n",
             "a: |\n  # not a comment\n  k: v\n",
             "a: 'x  \n   y'\n",
             "- \"x\n  y\"\n",
@@ -577,6 +588,9 @@ class BlockYamlReaderTest {
               default -> words(3);
             });
         block.append('\n');
+        if (i < lines - 1 && random.nextInt(5) == 0) {
+          block.append('\n'); // an empty line inside the text
+        }
       }
       return block.toString();
     }
