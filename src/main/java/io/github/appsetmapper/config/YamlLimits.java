@@ -1,6 +1,7 @@
 package io.github.appsetmapper.config;
 
 import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.json.YamlCodec;
 import java.io.StringReader;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -12,6 +13,7 @@ import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -38,11 +40,17 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
    */
   public List<Node> documents(String content) {
     List<Node> out = new ArrayList<>();
-    for (Node document :
-        new Yaml(new SafeConstructor(options())).composeAll(new StringReader(content))) {
-      if (document != null && !isEmpty(document)) {
-        out.add(document);
+    try {
+      for (Node document :
+          new Yaml(new SafeConstructor(options())).composeAll(new StringReader(content))) {
+        if (document != null && !isEmpty(document)) {
+          out.add(document);
+        }
       }
+    } catch (NumberFormatException e) {
+      // SnakeYAML decodes \\x, \\u and \\U escapes with an unguarded Integer.parseInt
+      // ("\\UFFFFFFFF", a cut "\\x"): a YAML error as every other, for every reader of files.
+      throw new YAMLException(YamlCodec.ESCAPE.substring("is not valid YAML: ".length()));
     }
     return out;
   }

@@ -98,6 +98,29 @@ final class YamlBuilder {
     }
   }
 
+  /*
+   * The same steps for BlockYamlReader, which has no events, tags, anchors or marks (what holds
+   * them is read by SnakeYAML): one builder, so every bound and the heap estimate are counted once.
+   */
+
+  /** A block collection starts (a map when {@code isMap}, else a list). */
+  void startCollection(boolean isMap) throws JsonRefusal {
+    if (expectingKey()) {
+      throw notScalarKey(null);
+    }
+    start(isMap, null);
+  }
+
+  /** The innermost open collection ends. */
+  void endCollection() throws JsonRefusal {
+    end();
+  }
+
+  /** A scalar without tag or anchor: a key, or a value typed by the core schema when plain. */
+  void scalar(String text, boolean plain) throws JsonRefusal {
+    scalar(text, plain, null, null);
+  }
+
   private boolean expectingKey() {
     Frame top = stack.peek();
     return top != null && top.map != null && top.key == null;
@@ -111,6 +134,10 @@ final class YamlBuilder {
     if (tag != null && !"!".equals(tag) && !tag.equals(isMap ? MAP : SEQ)) {
       throw YamlCodec.tagRefusal(tag, event.getStartMark());
     }
+    start(isMap, event.getAnchor());
+  }
+
+  private void start(boolean isMap, String anchor) throws JsonRefusal {
     int depth = stack.size();
     if (depth >= JsonCodec.MAX_DEPTH) {
       throw new JsonRefusal(
@@ -122,7 +149,7 @@ final class YamlBuilder {
         new Frame(
             isMap ? new LinkedHashMap<>() : null,
             isMap ? null : new ArrayList<>(),
-            event.getAnchor(),
+            anchor,
             this,
             depth);
     frame.height = 1;
@@ -157,11 +184,14 @@ final class YamlBuilder {
     if (tag != null && !"!".equals(tag) && !STR.equals(tag)) {
       throw YamlCodec.tagRefusal(tag, event.getStartMark());
     }
-    String text = event.getValue();
+    scalar(event.getValue(), plain, event.getAnchor(), event.getStartMark());
+  }
+
+  private void scalar(String text, boolean plain, String anchor, Mark mark) throws JsonRefusal {
     if (expectingKey()) {
-      key(text, plain && "<<".equals(text), event.getStartMark());
-      if (event.getAnchor() != null) {
-        anchors.put(event.getAnchor(), new Anchor(text, text, 1, JsonCodec.VALUE_BYTES, 0));
+      key(text, plain && "<<".equals(text), mark);
+      if (anchor != null) {
+        anchors.put(anchor, new Anchor(text, text, 1, JsonCodec.VALUE_BYTES, 0));
       }
       return;
     }
@@ -170,7 +200,7 @@ final class YamlBuilder {
     bytes += JsonCodec.VALUE_BYTES;
     Object value;
     if (plain) {
-      value = YamlCodec.typed(text, event.getStartMark());
+      value = YamlCodec.typed(text, mark);
       if (value instanceof String) {
         value = share(text);
       } else if (value instanceof Number && !(value instanceof Integer)) {
@@ -179,10 +209,10 @@ final class YamlBuilder {
     } else {
       value = share(text);
     }
-    if (event.getAnchor() != null) {
-      anchors.put(event.getAnchor(), new Anchor(value, text, 1, bytes - before, 0));
+    if (anchor != null) {
+      anchors.put(anchor, new Anchor(value, text, 1, bytes - before, 0));
     }
-    deliver(value, 0, false, event.getStartMark());
+    deliver(value, 0, false, mark);
   }
 
   private void alias(AliasEvent event) throws JsonRefusal {

@@ -60,8 +60,23 @@ public final class YamlCodec {
     return measure(yaml, MAX_CODE_POINTS);
   }
 
-  /** As {@link #measure(byte[])}, reading at most {@code codePoints} characters. */
+  /**
+   * As {@link #measure(byte[])}, reading at most {@code codePoints} characters. The block YAML Go
+   * writes is read from its bytes ({@link BlockYamlReader}); anything else, and any refusal, is
+   * read by SnakeYAML from the start, which answers exactly as if it alone had read it.
+   */
   static JsonCodec.Measured measure(byte[] yaml, int codePoints) throws JsonRefusal {
+    if (yaml.length <= codePoints) { // bytes are at least as many as characters
+      JsonCodec.Measured fast = BlockYamlReader.read(yaml);
+      if (fast != null) {
+        return fast;
+      }
+    }
+    return measureWithSnakeYaml(yaml, codePoints);
+  }
+
+  /** SnakeYAML's reading alone: the answer the fast path must equal (tests and bench/yaml). */
+  static JsonCodec.Measured measureWithSnakeYaml(byte[] yaml, int codePoints) throws JsonRefusal {
     LoaderOptions options = new LoaderOptions();
     options.setCodePointLimit(codePoints);
     YamlBuilder builder = new YamlBuilder();
@@ -93,9 +108,18 @@ public final class YamlCodec {
       }
     } catch (YAMLException e) {
       throw refusal(e, codePoints);
+    } catch (NumberFormatException e) {
+      // SnakeYAML's scanner decodes a \\x, \\u or \\U escape with Integer.parseInt unguarded: cut
+      // short at the end ("\\x") or past an int ("\\UFFFFFFFF") it throws this, not a
+      // YAMLException.
+      throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, ESCAPE, null);
     }
     return new JsonCodec.Measured(builder.document(), builder.bytes);
   }
+
+  /** SnakeYAML's scanner fails on such an escape with NumberFormatException: named here. */
+  public static final String ESCAPE =
+      "is not valid YAML: a \\x, \\u or \\U escape in a double-quoted text is not a character";
 
   private static JsonRefusal refusal(YAMLException e, int codePoints) {
     String message = e.getMessage() == null ? "" : e.getMessage();

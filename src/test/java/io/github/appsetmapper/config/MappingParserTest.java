@@ -867,6 +867,15 @@ class MappingParserTest {
     }
 
     @Test
+    void anEscapeThatIsNotACharacter() {
+      // SnakeYAML's scanner throws NumberFormatException for it, not a YAMLException.
+      assertThat(problems("name: m\nparameters:\n  x: \"\\UFFFFFFFF\"\n"))
+          .containsExactly(
+              "m.yaml:1:1 (yaml): a \\x, \\u or \\U escape in a double-quoted text is not a"
+                  + " character");
+    }
+
+    @Test
     void aTabIndentation() {
       assertThat(problems("name: m\nparameters:\n\tx: \"'a'\"\n"))
           .containsExactly(

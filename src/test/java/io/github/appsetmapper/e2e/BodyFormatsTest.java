@@ -129,6 +129,8 @@ class BodyFormatsTest {
     stub.on("GET /yaml/documents", yaml("items: [1]\n---\nitems: [2]\n"));
     stub.on("GET /yaml/complexkey", yaml("items:\n- ? [a, b]\n  : 1\n"));
     stub.on("GET /yaml/broken", yaml("items: [a, b\nnext: 1\n"));
+    stub.on("GET /yaml/escape", yaml("items:\n- \"\\UFFFFFFFF\"\n"));
+    stub.on("GET /yaml/cutescape", yaml("items:\n- \"\\x"));
     stub.on("GET /yaml/html", bytes("text/html", "<html><body>Sign in</body></html>".getBytes()));
     stub.on("GET /yaml/empty", yaml(""));
     stub.on("GET /yaml/textjson", bytes("text/plain", "{\"items\":[{\"a\":1}]}".getBytes()));
@@ -255,6 +257,16 @@ class BodyFormatsTest {
       assertRefused(
           "broken",
           "the answer is not valid YAML: expected ',' or ']', but got : (line 2, column 5)");
+    }
+
+    @Test
+    void anEscapeSnakeYamlCannotDecodeIsRefusedNotACrash() {
+      // SnakeYAML's scanner threw NumberFormatException (not a YAMLException) for these.
+      String why =
+          "the answer is not valid YAML: a \\\\x, \\\\u or \\\\U escape in a double-quoted text is"
+              + " not a character";
+      assertRefused("escape", why);
+      assertRefused("cutescape", why);
     }
 
     @Test

@@ -5,7 +5,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * A synthetic Helm repository index ({@code index.yaml}) of about the size asked, shaped as public
  * ones are (every version of every chart: annotations, dependencies, keywords, maintainers, a
- * digest, a long description), generated rather than committed.
+ * digest, a long description wrapped as go-yaml writes it, single-quoted where it holds ": ", an
+ * {@code images: |} annotation as Bitnami's), generated rather than committed.
  */
 public final class HelmIndex {
   private HelmIndex() {}
@@ -25,6 +26,16 @@ public final class HelmIndex {
         String version = (v / 20) + "." + (v % 20) + "." + (chart % 7);
         out.append("  - annotations:\n")
             .append("      category: Infrastructure\n")
+            .append("      images: |\n")
+            .append("        - name: os-shell\n")
+            .append("          image: docker.io/bitnami/os-shell:12-debian-12-r16\n")
+            .append("        - name: ")
+            .append(name)
+            .append("\n          image: docker.io/bitnami/")
+            .append(name)
+            .append(':')
+            .append(version)
+            .append("-debian-12-r9\n")
             .append("      licenses: Apache-2.0\n")
             .append("    apiVersion: v2\n")
             .append("    appVersion: 1.10\n")
@@ -41,10 +52,10 @@ public final class HelmIndex {
             .append("      tags:\n")
             .append("      - bitnami-common\n")
             .append("      version: 2.x.x\n")
-            .append("    description: ")
-            .append(name)
-            .append(" is a tool to express and execute workflows as directed acyclic graphs.")
-            .append(" It includes utilities to schedule tasks and monitor their progress.\n")
+            .append(
+                chart % 7 == 3
+                    ? wrapped("    description: '", 4, description(name, chart) + " Note: beta.'")
+                    : wrapped("    description: ", 4, description(name, chart)))
             .append("    digest: ")
             .append(digest(entry))
             .append('\n')
@@ -75,6 +86,39 @@ public final class HelmIndex {
     }
     out.append("generated: \"2026-11-30T12:00:00.000000000Z\"\n");
     return out.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /** A long description, with some text beyond ASCII as real indexes have. */
+  private static String description(String name, int chart) {
+    return name
+        + " is a tool to express and execute workflows as directed acyclic graphs."
+        + (chart % 5 == 0 ? " Caf\u00e9 na\u00efve \u2014 \u65e5\u672c\u8a9e." : "")
+        + " It includes utilities to schedule tasks and monitor their progress.";
+  }
+
+  /**
+   * A plain scalar as Go's yaml (v2, which Helm's sigs.k8s.io/yaml uses) writes one past 80
+   * columns: broken at the first space past the 80th column, the next line indented two more than
+   * its key at {@code keyColumn}.
+   */
+  public static String wrapped(String prefix, int keyColumn, String text) {
+    StringBuilder out = new StringBuilder(prefix);
+    int column = prefix.length();
+    String[] words = text.split(" ");
+    for (int i = 0; i < words.length; i++) {
+      if (i > 0) {
+        if (column > 80) {
+          out.append('\n').append(" ".repeat(keyColumn + 2));
+          column = keyColumn + 2;
+        } else {
+          out.append(' ');
+          column++;
+        }
+      }
+      out.append(words[i]);
+      column += words[i].length();
+    }
+    return out.append('\n').toString();
   }
 
   private static String digest(int entry) {
