@@ -27,7 +27,8 @@ CATEGORIES = [
                               "appsetmapper.server"]),
     ("Undertow request parsing", ["io.undertow.server.protocol.http.HttpRequestParser", "io.undertow.server.protocol.http.HttpReadListener",
                                   "io.undertow.server.Connectors", "io.undertow"]),
-    ("worker hand-off", ["java.util.concurrent.locks", "org.jboss.threads", "java.util.concurrent.ThreadPoolExecutor"]),
+    # A lock's frames go to whoever takes it (the log line's queue, a socket write), not here.
+    ("worker hand-off", ["org.jboss.threads", "java.util.concurrent.ThreadPoolExecutor", "HttpServerExchange.dispatch"]),
     ("socket I/O (XNIO, NIO)", ["org.xnio", "sun.nio.ch"]),
 ]
 
