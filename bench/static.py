@@ -5,8 +5,11 @@ POST getparams with a bearer token, pinned to CPU 1) drives one system at a time
   1. warm-up: 5 s windows until two windows in a row are within 3% of each other (the JIT has
      settled), at most BENCH_WARM_CAP seconds (default 120); the windows are reported;
   2. ROUNDS rounds; each round measures every system once, the order rotating each round so that
-     a machine getting busier or quieter favours none; the server's CPU per request is read from
-     /proc/PID/stat (user + system time) around each measurement.
+     a machine getting busier or quieter favours none; the server's CPU per request is the sum over
+     its threads of /proc/PID/task/TID/schedstat's first field (nanoseconds on a CPU, exact) around
+     each measurement. /proc/PID/stat's user + system time is printed beside it: it is sampled at
+     each clock tick and charged to whichever thread the tick finds, which is wrong where the
+     server is idle most of the time (see bench/latency).
 Prints a markdown section with medians and the per-round ratios against the ceiling.
 Usage: static.py OUT ROUNDS SECONDS TOKEN BODY name=url=pid ...
 """
@@ -29,9 +32,25 @@ script.write(f'wrk.headers["Authorization"] = "Bearer {token}"\n')
 script.close()
 
 
-def cpu(pid):
+def ticks(pid):
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / tick  # utime + stime, seconds
+
+
+def on_cpu(pid):
+    """Nanoseconds each thread has spent on a CPU (schedstat's first field), by thread id."""
+    spent = {}
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            spent[t] = int(open(f"/proc/{pid}/task/{t}/schedstat").read().split()[0])
+        except (OSError, ValueError):
+            pass  # the thread ended
+    return spent
+
+
+def cpu_between(before, after):
+    """Seconds on a CPU between two on_cpu readings (a thread that ended meanwhile is not counted)."""
+    return sum(ns - before.get(t, 0) for t, ns in after.items()) / 1e9
 
 
 def wrk(url, secs):
@@ -57,9 +76,10 @@ def wrk(url, secs):
 
 
 def measure(name, url, pid, secs):
-    before = cpu(pid)
+    before, ticks_before = on_cpu(pid), ticks(pid)
     rps, total, p50, p99 = wrk(url, secs)
-    return rps, (cpu(pid) - before) / total * 1e6, p50, p99
+    return (rps, cpu_between(before, on_cpu(pid)) / total * 1e6, p50, p99,
+            (ticks(pid) - ticks_before) / total * 1e6)
 
 
 lines = []
@@ -80,12 +100,12 @@ for r in range(rounds):
         results[name].append(measure(name, url, pid, seconds))
 
 ceiling = systems[0][0]
-med = {n: [statistics.median(x[i] for x in v) for i in range(4)] for n, v in results.items()}
+med = {n: [statistics.median(x[i] for x in v) for i in range(5)] for n, v in results.items()}
 lines.append("## 1. Static answer (wrk, 16 connections, same answer bytes)\n")
 lines.append("| system | requests/s | server CPU per request (us) | p50 ms | p99 ms |")
 lines.append("| --- | --- | --- | --- | --- |")
 for name, _, _ in systems:
-    rps, us, p50, p99 = med[name]
+    rps, us, p50, p99, _ = med[name]
     lines.append(f"| {name} | {rps:.0f} | {us:.1f} | {p50:.2f} | {p99:.2f} |")
 lines.append("")
 for name, _, _ in systems[1:]:
@@ -95,6 +115,8 @@ for name, _, _ in systems[1:]:
         f"- {name} / {ceiling}: throughput **{statistics.median(tp):.2f}x** (rounds: "
         + ", ".join(f"{x:.2f}" for x in tp) + f"), CPU per request **{statistics.median(cp):.2f}x** (rounds: "
         + ", ".join(f"{x:.2f}" for x in cp) + ")")
+lines.append("- CPU per request from /proc/PID/stat's ticks instead (us, medians): "
+             + ", ".join(f"{n} {med[n][4]:.1f}" for n, _, _ in systems))
 lines.append("- Warm-up windows (req/s, 5 s each, until two in a row within 3%, cap "
              f"{warm_cap} s): " + "; ".join(f"{n}: " + ", ".join(f"{w:.0f}" for w in ws) for n, ws in warm.items()))
 lines.append(f"- Load average at the end: {open('/proc/loadavg').read().split()[:3]}\n")

@@ -26,6 +26,9 @@ public record RowSteps(Explode explode, List<Let> lets, CompiledExpression label
 
   /** The lets computed once {@code steps} enrich steps have run, and not before. */
   public List<Let> computedAfter(int steps) {
+    if (lets.isEmpty()) {
+      return List.of(); // most mappings: no stream per getparams and step
+    }
     return lets.stream().filter(let -> let.needs() == steps).toList();
   }
 }

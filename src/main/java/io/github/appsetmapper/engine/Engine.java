@@ -275,8 +275,12 @@ public final class Engine {
     try (EvaluationBudget.Scope evaluations =
         EvaluationBudget.until(books.deadline().endNanos(), clock.instant())) {
       List<Map<String, Object>> parameters = run(run, invocation);
+      List<String> stale = books.staleReasons();
+      // Nearly always none: no stream for them per getparams.
       return new Answer(
-          parameters, books.staleReasons().stream().map(redactor::redact).toList(), false);
+          parameters,
+          stale.isEmpty() ? List.of() : stale.stream().map(redactor::redact).toList(),
+          false);
     } catch (RequestFailure e) {
       if (e.kind() == RequestFailure.Kind.DEADLINE
           || (books.deadline().expired() && mayBeTheDeadline(e.kind()))) {

@@ -14,6 +14,10 @@ import java.nio.charset.StandardCharsets;
 final class PathSegments {
   private static final int DECODINGS = 3;
 
+  /** A slash either way, where a decoded segment would step between paths. */
+  private static final java.util.regex.Pattern SEPARATORS =
+      java.util.regex.Pattern.compile("[/\\\\]");
+
   private PathSegments() {}
 
   /** What is wrong with {@code segment} ("an empty path segment", ...), or null. */
@@ -31,14 +35,23 @@ final class PathSegments {
     if (isDot(decoded)) {
       return "a path segment that is '" + decoded + "' once percent-decoded";
     }
-    for (String piece : decoded.split("[/\\\\]", -1)) {
-      int parameter = piece.indexOf(';');
-      String step = parameter < 0 ? piece : piece.substring(0, parameter);
-      if (isDot(step)) {
-        return "a path segment with a '" + step + "' step once percent-decoded";
+    if (decoded.indexOf('/') < 0 && decoded.indexOf('\\') < 0) {
+      return dotStep(decoded); // one piece: no pattern made per call (String.split compiles one)
+    }
+    for (String piece : SEPARATORS.split(decoded, -1)) {
+      String problem = dotStep(piece);
+      if (problem != null) {
+        return problem;
       }
     }
     return null;
+  }
+
+  /** A piece between slashes that is a dot step once its {@code ;parameters} are cut. */
+  private static String dotStep(String piece) {
+    int parameter = piece.indexOf(';');
+    String step = parameter < 0 ? piece : piece.substring(0, parameter);
+    return isDot(step) ? "a path segment with a '" + step + "' step once percent-decoded" : null;
   }
 
   private static boolean isDot(String text) {

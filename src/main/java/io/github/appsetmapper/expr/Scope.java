@@ -113,6 +113,14 @@ public final class Scope {
     return EMPTY;
   }
 
+  /**
+   * {@code empty().withAll(values)} without copying {@code values}: the caller made the map for
+   * this scope alone and never changes it after (a getparams' base scope, made per request).
+   */
+  public static Scope of(Map<String, Object> values) {
+    return new Scope(Collections.unmodifiableMap(values), Map.of(), Map.of());
+  }
+
   /** This scope knowing what the mapping declares of {@code name}'s members (load time). */
   public Scope declaring(Name name, Declared members) {
     Map<Name, Declared> more = new java.util.EnumMap<>(Name.class);

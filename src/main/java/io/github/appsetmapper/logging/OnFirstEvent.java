@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  */
 final class OnFirstEvent extends UnsynchronizedAppenderBase<ILoggingEvent> {
   private final Supplier<Appender<ILoggingEvent>> make;
-  private Appender<ILoggingEvent> made;
+  private volatile Appender<ILoggingEvent> made;
 
   OnFirstEvent(Context context, String name, Supplier<Appender<ILoggingEvent>> make) {
     this.make = make;
@@ -28,11 +28,18 @@ final class OnFirstEvent extends UnsynchronizedAppenderBase<ILoggingEvent> {
     made().doAppend(event);
   }
 
-  private synchronized Appender<ILoggingEvent> made() {
-    if (made == null) {
-      made = make.get();
+  /** Made once; after that a read, not a lock every thread that logs takes for every line. */
+  private Appender<ILoggingEvent> made() {
+    Appender<ILoggingEvent> ready = made;
+    if (ready != null) {
+      return ready;
     }
-    return made;
+    synchronized (this) {
+      if (made == null) {
+        made = make.get();
+      }
+      return made;
+    }
   }
 
   @Override

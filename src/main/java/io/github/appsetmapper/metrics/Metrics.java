@@ -65,11 +65,14 @@ public final class Metrics {
   /** The meters of one label set, looked up once: registering on every call costs per request. */
   private record GetparamsMeters(Counter requests, Timer duration) {}
 
+  /** A getparams meters' key: a record of the int, not a list of two strings made per answer. */
+  private record GetparamsKey(String mapping, int status) {}
+
   private record RowMeters(DistributionSummary rows, Counter empty) {}
 
   private record UpstreamMeters(Counter requests, Timer duration) {}
 
-  private final Map<List<String>, GetparamsMeters> getparamsMeters = new ConcurrentHashMap<>();
+  private final Map<GetparamsKey, GetparamsMeters> getparamsMeters = new ConcurrentHashMap<>();
   private final Map<String, RowMeters> rowMeters = new ConcurrentHashMap<>();
   private final Map<List<String>, UpstreamMeters> upstreamMeters = new ConcurrentHashMap<>();
 
@@ -130,9 +133,9 @@ public final class Metrics {
 
   private GetparamsMeters getparamsMeters(String mapping, int status) {
     return getparamsMeters.computeIfAbsent(
-        List.of(mapping, Integer.toString(status)),
+        new GetparamsKey(mapping, status),
         key -> {
-          Tags tags = Tags.of("mapping", key.get(0), "status", key.get(1));
+          Tags tags = Tags.of("mapping", key.mapping(), "status", Integer.toString(key.status()));
           return new GetparamsMeters(
               Counter.builder("appset_mapper.getparams.requests")
                   .description("getparams calls answered, by mapping and HTTP status")

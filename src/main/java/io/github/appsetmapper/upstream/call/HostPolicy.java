@@ -10,12 +10,15 @@ import java.util.Locale;
  */
 public record HostPolicy(List<String> patterns) {
 
+  /** Every host: made once, not per upstream request that starts from the default. */
+  private static final HostPolicy ANY = new HostPolicy(List.of());
+
   public HostPolicy {
     patterns = patterns.stream().map(p -> p.toLowerCase(Locale.ROOT)).toList();
   }
 
   public static HostPolicy any() {
-    return new HostPolicy(List.of());
+    return ANY;
   }
 
   public boolean restricts() {
