@@ -143,9 +143,13 @@ final class CallAccounting implements Page.Owner {
   }
 
   @Override
-  public void hold(Page page, long bytes) throws RequestFailure {
+  public void hold(Page page, long more, long total, boolean done) throws RequestFailure {
     held.reserve(
-        bytes, page.request(), "the answer's data (about " + bytes + " bytes once parsed)");
+        more,
+        page.request(),
+        done
+            ? "the answer's data (about " + total + " bytes once parsed)"
+            : "the answer's data (over " + total + " bytes, and still being read)");
   }
 
   /** Counts {@code rows} rows made from an answer to {@code call} against the budget. */

@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.RowPath;
 import io.github.appsetmapper.config.BodyFormat;
+import io.github.appsetmapper.json.Growth;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.json.TextBody;
@@ -27,7 +28,11 @@ import java.util.Map;
 final class Page {
   /** Who counts what a page holds, and hears why an answer was refused. */
   interface Owner {
-    void hold(Page page, long bytes) throws RequestFailure;
+    /**
+     * Holds {@code more} bytes of the page's data, {@code total} in all so far; {@code done}: the
+     * data is complete (else it is still being built, and the 503 says so).
+     */
+    void hold(Page page, long more, long total, boolean done) throws RequestFailure;
 
     void refused(String reason);
 
@@ -272,19 +277,35 @@ final class Page {
     if (response.body().length == 0) {
       return;
     }
+    // Held as it is built, a step at a time (json/Growth): neither one answer nor several at once
+    // can build past the budget before it is asked.
+    long[] held = {0};
+    Growth growth =
+        reached -> {
+          if (reached > held[0]) {
+            try {
+              owner.hold(this, reached - held[0], reached, false);
+            } catch (RequestFailure e) {
+              throw new Growth.Stop(e);
+            }
+            held[0] = reached;
+          }
+        };
     try {
       JsonCodec.Measured measured =
           switch (format) {
-            case JSON -> JsonCodec.measure(response.body());
-            case YAML -> YamlCodec.measure(response.body());
+            case JSON -> JsonCodec.measure(response.body(), growth);
+            case YAML -> YamlCodec.measure(response.body(), growth);
             case TEXT -> TextBody.measure(response.body());
           };
-      owner.hold(this, measured.bytes());
+      owner.hold(this, Math.max(0, measured.bytes() - held[0]), measured.bytes(), true);
       document = measured.document();
     } catch (JsonRefusal e) {
       refusal = e;
     } catch (RequestFailure e) {
       failure = e;
+    } catch (Growth.Stop stop) {
+      failure = (RequestFailure) stop.reason();
     }
   }
 

@@ -26,19 +26,25 @@ final class BlockYamlReader extends BlockYamlScanner {
    */
   private static final int MAX_WINDOW = 1_000_000;
 
-  private final YamlBuilder out = new YamlBuilder();
+  private final YamlBuilder out;
   private int lastEvent;
   private int previousGap;
 
-  private BlockYamlReader(byte[] yaml) {
+  private BlockYamlReader(byte[] yaml, Growth growth) {
     super(yaml);
+    out = new YamlBuilder(growth);
   }
 
   /** The document and its heap estimate, or null: outside the subset, or refused. */
   static JsonCodec.Measured read(byte[] yaml) {
+    return read(yaml, Growth.NONE);
+  }
+
+  /** As {@link #read(byte[])}, telling {@code growth} what the document takes as it is built. */
+  static JsonCodec.Measured read(byte[] yaml, Growth growth) {
     try {
       YamlText.check(yaml);
-      BlockYamlReader reader = new BlockYamlReader(yaml);
+      BlockYamlReader reader = new BlockYamlReader(yaml, growth);
       reader.document();
       return new JsonCodec.Measured(reader.out.document(), reader.out.bytes);
     } catch (YamlText.OutsideText | JsonRefusal e) {

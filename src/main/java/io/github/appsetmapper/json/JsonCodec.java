@@ -89,12 +89,20 @@ public final class JsonCodec {
 
   /** Reads {@code json} and estimates the heap its data takes (for the memory budget). */
   public static Measured measure(byte[] json) throws JsonRefusal {
+    return measure(json, Growth.NONE);
+  }
+
+  /**
+   * As {@link #measure(byte[])}, telling {@code growth} what the document takes as it is built (its
+   * {@link Growth.Stop} ends the read and passes through).
+   */
+  public static Measured measure(byte[] json, Growth growth) throws JsonRefusal {
     try (JsonParser parser = FACTORY.createParser(json)) {
       JsonToken first = parser.nextToken();
       if (first == null) {
         throw new JsonRefusal(JsonRefusal.Kind.SYNTAX, "is empty", null);
       }
-      Builder builder = new Builder();
+      Builder builder = new Builder(growth);
       Object document = builder.build(parser, first);
       if (parser.nextToken() != null) {
         throw new JsonRefusal(
@@ -270,6 +278,12 @@ public final class JsonCodec {
   /** Builds plain data from tokens without recursion, counting the estimated heap. */
   private static final class Builder {
     long bytes;
+    private final Growth growth;
+    private long reported;
+
+    Builder(Growth growth) {
+      this.growth = growth;
+    }
 
     private static final class Frame {
       final Map<String, Object> object;
@@ -294,6 +308,10 @@ public final class JsonCodec {
       Deque<Frame> stack = new ArrayDeque<>();
       JsonToken token = first;
       while (true) {
+        if (bytes - reported >= Growth.STEP) {
+          reported = bytes;
+          growth.reached(bytes);
+        }
         Object done;
         switch (token) {
           case START_OBJECT -> {

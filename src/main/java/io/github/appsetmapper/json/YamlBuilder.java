@@ -67,6 +67,8 @@ final class YamlBuilder {
   }
 
   long bytes;
+  private final Growth growth;
+  private long reported;
   private long values;
   private long repeated;
   private int collectionAliases;
@@ -86,6 +88,15 @@ final class YamlBuilder {
     return done;
   }
 
+  YamlBuilder() {
+    this(Growth.NONE);
+  }
+
+  /** Tells {@code growth} what the document has taken, every {@link Growth#STEP} bytes. */
+  YamlBuilder(Growth growth) {
+    this.growth = growth;
+  }
+
   /** Takes one node event (scalar, alias, collection start or end). */
   void accept(Event event) throws JsonRefusal {
     switch (event.getEventId()) {
@@ -95,6 +106,14 @@ final class YamlBuilder {
       case SequenceStart -> start((CollectionStartEvent) event, false);
       case MappingEnd, SequenceEnd -> end();
       default -> {}
+    }
+    grown();
+  }
+
+  private void grown() {
+    if (bytes - reported >= Growth.STEP) {
+      reported = bytes;
+      growth.reached(bytes);
     }
   }
 
@@ -109,16 +128,19 @@ final class YamlBuilder {
       throw notScalarKey(null);
     }
     start(isMap, null);
+    grown();
   }
 
   /** The innermost open collection ends. */
   void endCollection() throws JsonRefusal {
     end();
+    grown();
   }
 
   /** A scalar without tag or anchor: a key, or a value typed by the core schema when plain. */
   void scalar(String text, boolean plain) throws JsonRefusal {
     scalar(text, plain, null, null);
+    grown();
   }
 
   private boolean expectingKey() {

@@ -57,7 +57,19 @@ public final class YamlCodec {
 
   /** Reads {@code yaml} and estimates the heap its data takes (for the memory budget). */
   public static JsonCodec.Measured measure(byte[] yaml) throws JsonRefusal {
-    return measure(yaml, MAX_CODE_POINTS);
+    return measure(yaml, MAX_CODE_POINTS, Growth.NONE);
+  }
+
+  /**
+   * As {@link #measure(byte[])}, telling {@code growth} what the document takes as it is built (its
+   * {@link Growth.Stop} ends the read and passes through).
+   */
+  public static JsonCodec.Measured measure(byte[] yaml, Growth growth) throws JsonRefusal {
+    return measure(yaml, MAX_CODE_POINTS, growth);
+  }
+
+  static JsonCodec.Measured measure(byte[] yaml, int codePoints) throws JsonRefusal {
+    return measure(yaml, codePoints, Growth.NONE);
   }
 
   /**
@@ -65,21 +77,26 @@ public final class YamlCodec {
    * writes is read from its bytes ({@link BlockYamlReader}); anything else, and any refusal, is
    * read by SnakeYAML from the start, which answers exactly as if it alone had read it.
    */
-  static JsonCodec.Measured measure(byte[] yaml, int codePoints) throws JsonRefusal {
+  static JsonCodec.Measured measure(byte[] yaml, int codePoints, Growth growth) throws JsonRefusal {
     if (yaml.length <= codePoints) { // bytes are at least as many as characters
-      JsonCodec.Measured fast = BlockYamlReader.read(yaml);
+      JsonCodec.Measured fast = BlockYamlReader.read(yaml, growth);
       if (fast != null) {
         return fast;
       }
     }
-    return measureWithSnakeYaml(yaml, codePoints);
+    return measureWithSnakeYaml(yaml, codePoints, growth);
   }
 
   /** SnakeYAML's reading alone: the answer the fast path must equal (tests and bench/yaml). */
   static JsonCodec.Measured measureWithSnakeYaml(byte[] yaml, int codePoints) throws JsonRefusal {
+    return measureWithSnakeYaml(yaml, codePoints, Growth.NONE);
+  }
+
+  private static JsonCodec.Measured measureWithSnakeYaml(byte[] yaml, int codePoints, Growth growth)
+      throws JsonRefusal {
     LoaderOptions options = new LoaderOptions();
     options.setCodePointLimit(codePoints);
-    YamlBuilder builder = new YamlBuilder();
+    YamlBuilder builder = new YamlBuilder(growth);
     try {
       ValueBoundReader reader =
           new ValueBoundReader(new UnicodeReader(new ByteArrayInputStream(yaml)));
