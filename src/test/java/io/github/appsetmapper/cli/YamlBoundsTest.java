@@ -156,7 +156,9 @@ class YamlBoundsTest {
         .startsWith(
             "FAIL "
                 + test
-                + ": cannot read: not UTF-8 text (byte 0xE9 at offset 41); save it as UTF-8\n");
+                + ": cannot read: "
+                + test
+                + ": not UTF-8 text (byte 0xE9 at offset 41); save it as UTF-8\n");
   }
 
   @Test
