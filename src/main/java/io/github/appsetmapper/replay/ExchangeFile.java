@@ -73,7 +73,11 @@ public record ExchangeFile(
       }
       loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
     } catch (RuntimeException e) {
-      throw new IOException(path + ": not valid YAML: " + e.getMessage());
+      String tooLong = YamlLimits.valueTooLong(e);
+      throw new IOException(
+          tooLong != null
+              ? path + ":" + tooLong + ": put a recorded body this long in a bodyFile"
+              : path + ": not valid YAML: " + e.getMessage());
     }
     if (!(loaded instanceof Map<?, ?> top)) {
       throw new IOException(path + ": must be a YAML map with 'cases'");
