@@ -176,3 +176,18 @@ Route names the Argo CD side gets a plugin ConfigMap for: the keys of .Values.ma
 {{- define "appset-mapper.pluginConfigMapName" -}}
 {{- printf "%s%s" (.root.Values.argocd.configMapPrefix | default (printf "%s-" (include "appset-mapper.fullname" .root))) .route }}
 {{- end }}
+
+{{/*
+A Kubernetes memory quantity ("512Mi", "1Gi", "100M", "134217728") in bytes, as a float; fails
+naming the value when it is not one of these forms.
+*/}}
+{{- define "appset-mapper.memoryBytes" -}}
+{{- $quantity := toString . -}}
+{{- $units := dict "" 1.0 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 -}}
+{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $quantity -}}
+{{- $unit := trimPrefix $number $quantity -}}
+{{- if or (not $number) (not (hasKey $units $unit)) -}}
+{{- fail (printf "resources.limits.memory %q is not a memory quantity (e.g. 512Mi, 1Gi)" $quantity) -}}
+{{- end -}}
+{{- mulf (float64 $number) (get $units $unit) -}}
+{{- end -}}

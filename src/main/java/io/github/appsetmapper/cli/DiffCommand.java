@@ -8,6 +8,7 @@ import io.github.appsetmapper.diff.run.DiffInput;
 import io.github.appsetmapper.diff.run.DiffRun;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
 import io.github.appsetmapper.upstream.net.ProxySettings;
@@ -208,9 +209,17 @@ final class DiffCommand implements Callable<Integer> {
               + " the mappings' test files");
       return COULD_NOT_RUN;
     }
+    List<String> trips = gate.active() ? gate.trips(report, run.redactor()::redact) : List.of();
+    trips.forEach(line -> err.println("gate: " + run.redactor().redact(line)));
+    if (report.errors() > 0) {
+      // Nothing was compared for them: neither "no change" nor a gate can vouch for them.
+      err.println(
+          "error: "
+              + Plural.of(report.errors(), "input")
+              + " failed alike on both sides and could not be compared");
+      return COULD_NOT_RUN;
+    }
     if (gate.active()) {
-      List<String> trips = gate.trips(report, run.redactor()::redact);
-      trips.forEach(line -> err.println("gate: " + run.redactor().redact(line)));
       return trips.isEmpty() ? ExitCode.OK : CHANGES;
     }
     return report.changed() ? CHANGES : ExitCode.OK;

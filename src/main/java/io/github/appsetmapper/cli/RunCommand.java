@@ -100,6 +100,12 @@ final class RunCommand implements Callable<Integer> {
       if (!loaded.ok()) {
         return ExitCode.FAILED;
       }
+      String notReplayable = runtime.replayRefusal(loaded.mappings(), run.file);
+      if (notReplayable != null) {
+        err.println("error: " + notReplayable);
+        err.flush();
+        return ExitCode.USAGE;
+      }
       CompiledMapping mapping = run.pick(loaded.mappings(), err);
       if (mapping == null) {
         err.flush();

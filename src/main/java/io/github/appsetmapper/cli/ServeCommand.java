@@ -235,6 +235,15 @@ final class ServeCommand implements Callable<Integer> {
       runtime.close();
       return 1;
     }
+    String notReplayable =
+        runtime.replayRefusal(
+            loaded.mappings(), String.join(", ", mappings.stream().map(Path::toString).toList()));
+    if (notReplayable != null) {
+      err.println("error: " + notReplayable);
+      err.flush();
+      runtime.close();
+      return ExitCode.USAGE;
+    }
     try {
       MappingRegistry.of(loaded.mappings(), defaultMapping);
     } catch (IllegalArgumentException e) {

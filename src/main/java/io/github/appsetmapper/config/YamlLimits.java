@@ -11,7 +11,7 @@ import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.composer.Composer;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -20,6 +20,9 @@ import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
 import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.parser.ParserImpl;
+import org.yaml.snakeyaml.reader.StreamReader;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * The bounds of every YAML file the server or the CLI reads, in one place: its bytes (read through
@@ -40,9 +43,16 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
    */
   public List<Node> documents(String content) {
     List<Node> out = new ArrayList<>();
+    ValueLengthBound reader = new ValueLengthBound(content, new StringReader(content));
+    LoaderOptions options = options();
+    Composer composer =
+        new Composer(
+            reader.settling(new ParserImpl(new StreamReader(reader), options)),
+            new Resolver(),
+            options);
     try {
-      for (Node document :
-          new Yaml(new SafeConstructor(options())).composeAll(new StringReader(content))) {
+      while (composer.checkNode()) {
+        Node document = composer.getNode();
         if (document != null && !isEmpty(document)) {
           out.add(document);
         }
@@ -51,8 +61,23 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
       // SnakeYAML decodes \\x, \\u and \\U escapes with an unguarded Integer.parseInt
       // ("\\UFFFFFFFF", a cut "\\x"): a YAML error as every other, for every reader of files.
       throw new YAMLException(YamlCodec.ESCAPE.substring("is not valid YAML: ".length()));
+    } catch (YAMLException e) {
+      if (e.getCause() instanceof ValueLengthBound.TooLongSignal) {
+        throw reader.tooLong();
+      }
+      throw e;
     }
     return out;
+  }
+
+  /**
+   * The line (from 1) and the problem of a value longer than a YAML file may hold, or null when
+   * {@code e} is another problem: "FILE:LINE: PROBLEM" is the one line every reader says of it.
+   */
+  public static String valueTooLong(RuntimeException e) {
+    return e instanceof ValueLengthBound.TooLong tooLong
+        ? tooLong.line() + ": " + tooLong.getProblem()
+        : null;
   }
 
   /** The problem with a document's size once its aliases are expanded, or null. */

@@ -26,6 +26,7 @@ public final class DiffPlain {
     counts.put("added", report.added());
     counts.put("removed", report.removed());
     counts.put("changed", report.changedRows());
+    counts.put("errorChanges", report.errorChanges());
     counts.put("errors", report.errors());
     out.put("counts", counts);
     List<Object> mappings = new ArrayList<>();
@@ -57,6 +58,9 @@ public final class DiffPlain {
     out.put("applicationSetName", redact.apply(i.applicationSetName()));
     out.put("input", Redacted.deep(i.input(), redact));
     out.put("changed", i.changed());
+    if (i.error()) {
+      out.put("error", true);
+    }
     out.put("before", outcome(i.before(), redact));
     out.put("after", outcome(i.after(), redact));
     if (i.rows() != null) {

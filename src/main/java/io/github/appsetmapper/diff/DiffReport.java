@@ -22,6 +22,10 @@ public record DiffReport(String before, String after, List<MappingDiff> mappings
     return mappings.stream().mapToInt(MappingDiff::changedRows).sum();
   }
 
+  public int errorChanges() {
+    return mappings.stream().mapToInt(MappingDiff::errorChanges).sum();
+  }
+
   public int errors() {
     return mappings.stream().mapToInt(MappingDiff::errors).sum();
   }
@@ -30,7 +34,7 @@ public record DiffReport(String before, String after, List<MappingDiff> mappings
     return mappings.stream().mapToInt(m -> m.inputs().size()).sum();
   }
 
-  /** {@code 2 mappings, 5 inputs: 1 added, 3 removed, 2 changed, 0 errors}. */
+  /** {@code 2 mappings, 5 inputs: 1 added, 3 removed, 2 changed, 1 error change, 0 errors}. */
   public String summary() {
     return Plural.of(mappings.size(), "mapping")
         + ", "
@@ -42,6 +46,8 @@ public record DiffReport(String before, String after, List<MappingDiff> mappings
         + " removed, "
         + changedRows()
         + " changed, "
+        + Plural.of(errorChanges(), "error change")
+        + ", "
         + Plural.of(errors(), "error");
   }
 }

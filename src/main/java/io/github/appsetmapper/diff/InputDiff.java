@@ -14,7 +14,32 @@ public record InputDiff(
     Map<String, Object> input,
     Outcome before,
     Outcome after,
-    RowDiff rows) {
+    RowDiff rows,
+    ExpectedError expected) {
+
+  /** The error a test case expects: its status, and its message when it names one. */
+  public record ExpectedError(int status, String message) {
+    boolean matches(Outcome outcome) {
+      return outcome.failed()
+          && outcome.status() == status
+          && (message == null || message.equals(outcome.error()));
+    }
+  }
+
+  public InputDiff(
+      String label,
+      String applicationSetName,
+      Map<String, Object> input,
+      Outcome before,
+      Outcome after,
+      RowDiff rows) {
+    this(label, applicationSetName, input, before, after, rows, null);
+  }
+
+  /** This input, whose test case expects {@code error} (null: none). */
+  public InputDiff expecting(ExpectedError error) {
+    return new InputDiff(label, applicationSetName, input, before, after, rows, error);
+  }
 
   /** Compares two outcomes, matching rows by {@code key} (empty: whole rows). */
   public static InputDiff of(
@@ -43,10 +68,28 @@ public record InputDiff(
     if (rows != null) {
       return !rows.same();
     }
-    return !(before.failed()
+    return !failedAlike();
+  }
+
+  /** Both sides answered the same error. */
+  public boolean failedAlike() {
+    return before.failed()
         && after.failed()
         && before.status() == after.status()
-        && Objects.equals(before.error(), after.error()));
+        && Objects.equals(before.error(), after.error());
+  }
+
+  /**
+   * Nothing was compared: both sides failed alike, and not with the error the input's test case
+   * expects (an upstream down, a recording that no longer matches, an input neither side takes).
+   */
+  public boolean error() {
+    return failedAlike() && (expected == null || !expected.matches(before));
+  }
+
+  /** One side answered an error the other did not, or another error: a change. */
+  public boolean errorChange() {
+    return rows == null && !failedAlike();
   }
 
   public int added() {

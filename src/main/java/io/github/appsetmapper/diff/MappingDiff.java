@@ -48,7 +48,12 @@ public record MappingDiff(
   }
 
   /** Inputs on which one side answered an error the other did not (or another error). */
+  public int errorChanges() {
+    return (int) inputs.stream().filter(InputDiff::errorChange).count();
+  }
+
+  /** Inputs both sides failed alike, not as their test case expects: nothing compared. */
   public int errors() {
-    return (int) inputs.stream().filter(i -> i.rows() == null && i.changed()).count();
+    return (int) inputs.stream().filter(InputDiff::error).count();
   }
 }

@@ -61,7 +61,7 @@ public final class MarkdownReport {
     out.append("|---|---|---|---|--:|--:|--:|\n");
     for (InputDiff i : m.inputs()) {
       out.append("| ")
-          .append(i.changed() ? "⚠️" : "✅")
+          .append(i.error() ? "❌" : i.changed() ? "⚠️" : "✅")
           .append(" | ")
           .append(code(i.label(redact)))
           .append(" | ")

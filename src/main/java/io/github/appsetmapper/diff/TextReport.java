@@ -46,7 +46,7 @@ public final class TextReport {
 
   private static void input(StringBuilder out, InputDiff i, UnaryOperator<String> redact, int max) {
     out.append("  ")
-        .append(i.changed() ? "* " : "  ")
+        .append(i.error() ? "! " : i.changed() ? "* " : "  ")
         .append(safe(i.label(redact)))
         .append(": ")
         .append(safe(redact.apply(i.before().describe())))
@@ -54,7 +54,11 @@ public final class TextReport {
         .append(safe(redact.apply(i.after().describe())));
     RowDiff rows = i.rows();
     if (rows == null) {
-      out.append(i.changed() ? "" : " (both sides fail alike)").append('\n');
+      out.append(
+              i.error()
+                  ? " (both sides fail alike: not compared)"
+                  : i.changed() ? "" : " (both sides fail alike, as the test case expects)")
+          .append('\n');
       return;
     }
     out.append(": ")

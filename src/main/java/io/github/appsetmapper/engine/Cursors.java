@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import com.jayway.jsonpath.JsonPath;
 import com.jayway.jsonpath.PathNotFoundException;
 import io.github.appsetmapper.compile.JsonPaths;
+import io.github.appsetmapper.config.BodyFormat;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.List;
@@ -58,7 +59,16 @@ final class Cursors {
               + (numbers ? "a string or a number" : "a string"));
     }
     String text = Values.text(value);
+    if (value instanceof Number number && NumberSpelling.mayDiffer(number) && isJson(page)) {
+      // A cursor is opaque: sent back as written (1E+2 is not 100 to every upstream).
+      String written = NumberSpelling.of(page.response().body(), body, path);
+      text = written == null ? text : written;
+    }
     return text.isBlank() ? null : text;
+  }
+
+  private static boolean isJson(Page page) {
+    return page.format() == BodyFormat.JSON;
   }
 
   private static Object read(JsonPath path, Object document) {

@@ -78,7 +78,7 @@ final class Fetcher {
     // Outside the try: a first request that cannot be rendered is named by its field already.
     UpstreamRequest first = books.stamp(step, paginators.get().first());
     try {
-      String key = format + " " + first.identity();
+      String key = format + " " + first.callKey();
       Local mine = new Local();
       Local existing = listings.putIfAbsent(key, mine);
       if (existing != null) {

@@ -67,6 +67,11 @@ final class Page {
     return request;
   }
 
+  /** How the body is read (JSON unless the request states another format). */
+  BodyFormat format() {
+    return format;
+  }
+
   UpstreamResponse response() {
     return response;
   }

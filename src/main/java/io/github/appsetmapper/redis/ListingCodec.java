@@ -16,8 +16,12 @@ import java.util.List;
 
 /**
  * A listing as bytes (inside a sealed value): every page's request key, status, header fields,
- * final URL and body. {@code Set-Cookie} fields are left out: a session cookie is a credential, and
- * no credential goes to Redis.
+ * final URL and body, then every page's account of itself (the limit its dropped body passed, the
+ * attempts it took, why it was not retried), so that a replica reading it says of a page what the
+ * one that fetched it says. {@code Set-Cookie} fields are left out: a session cookie is a
+ * credential, and no credential goes to Redis. A value written before the accounts were kept ends
+ * after the bodies and reads with none (a replica before them refuses the longer value as it
+ * refuses any it did not write: it fetches the listing itself).
  */
 final class ListingCodec {
   private static final int MAX_PAGES = 100_000;
@@ -41,6 +45,12 @@ final class ListingCodec {
         text(out, response.uri() == null ? "" : response.uri().toString());
         out.writeInt(response.body().length);
         out.write(response.body());
+      }
+      for (StoredListing.Page page : pages) {
+        UpstreamResponse response = page.response();
+        out.writeLong(response.bodyLimit());
+        out.writeInt(response.attempts());
+        text(out, response.note() == null ? "" : response.note());
       }
     } catch (IOException e) {
       throw new UncheckedIOException(e);
@@ -90,6 +100,30 @@ final class ListingCodec {
               key,
               new UpstreamResponse(
                   status, Headers.of(fields), body, uri.isEmpty() ? null : URI.create(uri))));
+    }
+    if (in.available() != 0) {
+      for (int i = 0; i < count; i++) {
+        StoredListing.Page page = pages.get(i);
+        long bodyLimit = in.readLong();
+        int attempts = in.readInt();
+        String note = text(in);
+        if (bodyLimit < 0 || attempts < 1) {
+          throw new IOException("bad page account");
+        }
+        UpstreamResponse read = page.response();
+        pages.set(
+            i,
+            new StoredListing.Page(
+                page.key(),
+                new UpstreamResponse(
+                    read.status(),
+                    read.headers(),
+                    read.body(),
+                    read.uri(),
+                    attempts,
+                    note.isEmpty() ? null : note,
+                    bodyLimit)));
+      }
     }
     if (in.available() != 0) {
       throw new IOException("trailing bytes");

@@ -1,5 +1,7 @@
 package io.github.appsetmapper.replay;
 
+import io.github.appsetmapper.config.MappingSchema;
+import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.config.Suggestions;
 import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.files.BoundedFiles;
@@ -46,6 +48,12 @@ public record ExchangeFile(
     } catch (IOException e) {
       throw new IOException(path + ": " + BoundedFiles.why(e));
     }
+    // Every reader of a test file (test, record, diff, --replay) checks the schema first: a
+    // 'mapping:' of [ma] or "" read as a name served no mapping, and its vars went nowhere.
+    List<Problem> mismatches = MappingSchema.checkTestFile(path.toString(), content);
+    if (!mismatches.isEmpty()) {
+      throw new SchemaMismatch(path, mismatches);
+    }
     Object loaded;
     try {
       List<Node> documents = YamlLimits.TEST.documents(content);
@@ -65,7 +73,11 @@ public record ExchangeFile(
       }
       loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
     } catch (RuntimeException e) {
-      throw new IOException(path + ": not valid YAML: " + e.getMessage());
+      String tooLong = YamlLimits.valueTooLong(e);
+      throw new IOException(
+          tooLong != null
+              ? path + ":" + tooLong + ": put a recorded body this long in a bodyFile"
+              : path + ": not valid YAML: " + e.getMessage());
     }
     if (!(loaded instanceof Map<?, ?> top)) {
       throw new IOException(path + ": must be a YAML map with 'cases'");
@@ -95,6 +107,58 @@ public record ExchangeFile(
   }
 
   private static final int MAX_DEPTH = 64;
+
+  public static final String SCHEMA_FILE = "schema/mapping-test-v1.schema.json";
+
+  /** A test file the JSON Schema refuses: one line per problem, each with its line and column. */
+  public static final class SchemaMismatch extends IOException {
+    private final List<String> problems;
+
+    SchemaMismatch(Path path, List<Problem> problems) {
+      super(
+          path
+              + ": does not match the test-file schema ("
+              + SCHEMA_FILE
+              + "): "
+              + String.join("; ", problems.stream().map(Problem::toString).toList()));
+      this.problems = problems.stream().map(Problem::toString).toList();
+    }
+
+    /** The problems, one a line, as {@code test} lists them under its header. */
+    public List<String> lines() {
+      List<String> out = new ArrayList<>();
+      out.add("does not match the test-file schema (" + SCHEMA_FILE + "):");
+      problems.forEach(p -> out.add("  " + p));
+      return out;
+    }
+  }
+
+  /**
+   * Why this file tests none of {@code loaded} (the names of the mappings loaded from {@code
+   * source}), or null: the mapping its {@code mapping:} names must be one of them, and a file
+   * naming none needs exactly one (its vars would otherwise be every mapping's). The one rule of
+   * {@code test}, {@code run --replay} and {@code serve --replay}.
+   */
+  public String notTesting(List<String> loaded, Object source) {
+    if (mapping != null) {
+      return loaded.contains(mapping)
+          ? null
+          : "no mapping '" + mapping + "' in " + source + "; found: " + String.join(", ", loaded);
+    }
+    return loaded.size() == 1
+        ? null
+        : source
+            + " holds "
+            + loaded.size()
+            + " mappings; name one with 'mapping:' in the test file";
+  }
+
+  /**
+   * The name of the mapping this file tests among {@code loaded}, when {@link #notTesting} is null.
+   */
+  public String tested(List<String> loaded) {
+    return mapping != null ? mapping : loaded.get(0);
+  }
 
   /** Whether {@code value} nests deeper than {@code depth} (a self-containing alias does). */
   private static boolean deeperThan(Object value, int depth) {

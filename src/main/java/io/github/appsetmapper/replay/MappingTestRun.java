@@ -5,12 +5,8 @@ import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
-import io.github.appsetmapper.config.MappingSchema;
-import io.github.appsetmapper.config.Problem;
-import io.github.appsetmapper.config.YamlLimits;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
-import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
@@ -121,11 +117,9 @@ public final class MappingTestRun {
       Path testFile, ExecutorService pool, VarValues given, Set<String> caseNames) {
     ExchangeFile whole;
     try {
-      List<String> schemaProblems = schemaProblems(testFile);
-      if (!schemaProblems.isEmpty()) {
-        return new FileResult(testFile, List.of(), schemaProblems);
-      }
       whole = ExchangeFile.read(testFile);
+    } catch (ExchangeFile.SchemaMismatch e) {
+      return new FileResult(testFile, List.of(), e.lines());
     } catch (IOException | RuntimeException e) {
       return new FileResult(testFile, List.of(), List.of("cannot read: " + e.getMessage()));
     }
@@ -176,21 +170,6 @@ public final class MappingTestRun {
     return new FileResult(testFile, List.copyOf(results), List.of());
   }
 
-  /** The test-file JSON Schema's problems with the file, each with its line and column. */
-  private static List<String> schemaProblems(Path testFile) throws IOException {
-    String content = BoundedFiles.readText(testFile, YamlLimits.TEST.fileBytes());
-    List<Problem> problems = MappingSchema.checkTestFile(testFile.toString(), content);
-    if (problems.isEmpty()) {
-      return List.of();
-    }
-    List<String> out = new ArrayList<>();
-    out.add("does not match the test-file schema (" + SCHEMA_FILE + "):");
-    problems.forEach(p -> out.add("  " + p));
-    return out;
-  }
-
-  private static final String SCHEMA_FILE = "schema/mapping-test-v1.schema.json";
-
   private static FileResult notRun(ExchangeFile file, List<String> problems) {
     List<CaseResult> cases = new ArrayList<>();
     file.cases().forEach(c -> cases.add(new CaseResult(c.name(), false, List.of())));
@@ -199,30 +178,13 @@ public final class MappingTestRun {
 
   private static CompiledMapping pick(
       ExchangeFile file, List<CompiledMapping> mappings, Path source, List<String> problems) {
-    if (file.mapping() != null) {
-      for (CompiledMapping m : mappings) {
-        if (m.name().equals(file.mapping())) {
-          return m;
-        }
-      }
-      problems.add(
-          "no mapping '"
-              + file.mapping()
-              + "' in "
-              + source
-              + "; found: "
-              + String.join(", ", mappings.stream().map(CompiledMapping::name).toList()));
+    List<String> names = mappings.stream().map(CompiledMapping::name).toList();
+    String notTesting = file.notTesting(names, source);
+    if (notTesting != null) {
+      problems.add(notTesting);
       return null;
     }
-    if (mappings.size() != 1) {
-      problems.add(
-          source
-              + " holds "
-              + mappings.size()
-              + " mappings; name one with 'mapping:' in the test file");
-      return null;
-    }
-    return mappings.get(0);
+    return mappings.get(names.indexOf(file.tested(names)));
   }
 
   private static CaseResult runCase(

@@ -2,6 +2,7 @@ package io.github.appsetmapper.runtime;
 
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.github.appsetmapper.compile.CompileOptions;
+import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
@@ -54,10 +55,16 @@ public final class AppRuntime implements AutoCloseable {
   private final Clock clock;
   private final Ticker ticker;
   private final GetparamsTracing tracing;
+  private final ExchangeFile replayed;
 
   private AppRuntime(
-      Builder builder, Upstream transport, Map<String, String> secretValues, RedisSharing redis) {
+      Builder builder,
+      Upstream transport,
+      Map<String, String> secretValues,
+      RedisSharing redis,
+      ExchangeFile replayed) {
     this.redactor = builder.redactor;
+    this.replayed = replayed;
     this.redis = redis;
     this.http = builder.http;
     this.compileOptions =
@@ -155,6 +162,19 @@ public final class AppRuntime implements AutoCloseable {
   /** Where enrich requests run (also for {@code test}, which runs its own engine per case). */
   public ExecutorService pool() {
     return pool;
+  }
+
+  /**
+   * Why the replayed test file tests none of {@code loaded} (the mappings of {@code source}), or
+   * null (no replay, or it does): {@code test}'s rule, so that a file {@code test} refuses is not
+   * replayed with its vars going to no mapping, or to every one.
+   */
+  public String replayRefusal(List<CompiledMapping> loaded, Object source) {
+    if (replayed == null) {
+      return null;
+    }
+    String why = replayed.notTesting(loaded.stream().map(CompiledMapping::name).toList(), source);
+    return why == null ? null : replayed.path() + ": " + why;
   }
 
   /** Every mapping of {@code paths}, loaded once, with every problem (no reload after). */
@@ -370,7 +390,7 @@ public final class AppRuntime implements AutoCloseable {
       Map<String, String> secrets =
           recorded != null && secretValues.isEmpty() ? recorded.secrets() : secretValues;
       RedisSharing sharing = redis == null ? null : RedisSharing.start(redis, redactor);
-      return new AppRuntime(this, chosen, secrets, sharing);
+      return new AppRuntime(this, chosen, secrets, sharing, recorded);
     }
   }
 }

@@ -156,7 +156,9 @@ class YamlBoundsTest {
         .startsWith(
             "FAIL "
                 + test
-                + ": cannot read: not UTF-8 text (byte 0xE9 at offset 41); save it as UTF-8\n");
+                + ": cannot read: "
+                + test
+                + ": not UTF-8 text (byte 0xE9 at offset 41); save it as UTF-8\n");
   }
 
   @Test
@@ -260,5 +262,35 @@ class YamlBoundsTest {
             file
                 + ":7:6 (text): holds half of a surrogate pair (a \\uD800-\\uDFFF escape alone),"
                 + " which is not Unicode text\n");
+  }
+
+  /**
+   * One recorded body of millions of characters inline: SnakeYAML's time grows with the square of
+   * one value's length (10 MB took 39 s, a test file may hold 64 MiB), so a value over 1 Mi
+   * characters is refused as the reader reaches it, naming the file and the line, as an upstream
+   * YAML answer's is; a body that long belongs in a bodyFile.
+   */
+  @Test
+  void aValueOverOneMiCharactersIsRefusedWithItsLine(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("small.yaml"), SMALL);
+    Path test = dir.resolve("small.test.yaml");
+    Files.writeString(
+        test,
+        "cases:\n  - name: one\n    input: {}\n    exchanges:\n"
+            + "      - request: {url: \"http://127.0.0.1:1/items\"}\n"
+            + "        response: {status: 200, body: \""
+            + "x".repeat(2 * 1024 * 1024)
+            + "\"}\n    expect: {parameters: []}\n");
+    String line =
+        test
+            + ":6: a value longer than 1048576 characters (YAML reads one value in time that grows"
+            + " with the square of its length): put a recorded body this long in a bodyFile";
+    CliTest.Result result = CliTest.run("test", test.toString());
+    assertThat(result.out()).startsWith("FAIL " + test + ": cannot read: " + line + "\n");
+    assertThat(result.exit()).isEqualTo(1);
+    CliTest.Result replayed =
+        CliTest.run("run", dir.resolve("small.yaml").toString(), "--replay", test.toString());
+    assertThat(replayed.exit()).isEqualTo(2);
+    assertThat(replayed.err()).isEqualTo("error: " + line + "\n");
   }
 }

@@ -214,6 +214,52 @@ class SharedReplicasTest {
     }
   }
 
+  @Nested
+  class Landings {
+    /**
+     * A listing landed through Redis for a replica waiting on it is read back as the leader holds
+     * it: the page's status, and what the leader's message says of it (the body dropped past the 10
+     * MiB cap, the attempts made). The codec kept neither: the waiting replica answered a bare
+     * "answered 500" where the leader said why its body was not read.
+     */
+    @Test
+    void aWaitingReplicaSaysWhatTheLeaderSaysOfAFailedPage() throws Exception {
+      String large = "{\"message\":\"" + "x".repeat(11 * 1024 * 1024) + "\"}";
+      AtomicInteger asked = new AtomicInteger();
+      java.util.concurrent.CountDownLatch second = new java.util.concurrent.CountDownLatch(1);
+      stub.on(
+          "GET /repos/front/pulls",
+          r -> {
+            if (asked.incrementAndGet() == 1) {
+              try {
+                second.await(60, java.util.concurrent.TimeUnit.SECONDS);
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+              }
+            }
+            return Reply.json(500, large);
+          });
+      List<PluginServer> replicas = replicas(2, mapping("pulls", "", ""));
+      ExecutorService pool = Executors.newFixedThreadPool(2);
+      try {
+        Future<Answer> first = pool.submit(() -> replicas.get(0).getparams("pulls", BODY));
+        waitFor("the first call reaches the upstream", () -> asked.get() == 1);
+        Future<Answer> other = pool.submit(() -> replicas.get(1).getparams("pulls", BODY));
+        waitFor(
+            "the second replica waits on the first one's lease",
+            () -> replicas.get(1).redisStats().waiting() == 1);
+        second.countDown();
+        Answer led = first.get();
+        assertThat(led.status()).isEqualTo(502);
+        assertThat(led.body()).contains("answered 500; its body passed the 10 MiB limit");
+        assertThat(other.get().body()).isEqualTo(led.body());
+        assertThat(stub.calls()).isEqualTo(1);
+      } finally {
+        pool.shutdownNow();
+      }
+    }
+  }
+
   static String body(String repo) {
     return "{\"applicationSetName\":\"apps\",\"input\":{\"parameters\":{\"repo\":\""
         + repo

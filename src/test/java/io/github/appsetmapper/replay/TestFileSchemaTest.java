@@ -187,8 +187,16 @@ class TestFileSchemaTest {
                         .toList();
                 assertThat(problems).containsExactly(c.getValue().get(0));
                 Files.writeString(file, c.getKey());
+                // The reader checks the schema first (every command reading a test file refuses
+                // what `test` refuses, with its line); its own checks stay behind it.
                 assertThatThrownBy(() -> ExchangeFile.read(file))
-                    .hasMessage(file + ": " + c.getValue().get(1));
+                    .isInstanceOf(ExchangeFile.SchemaMismatch.class)
+                    .hasMessage(
+                        file
+                            + ": does not match the test-file schema ("
+                            + ExchangeFile.SCHEMA_FILE
+                            + "): "
+                            + c.getValue().get(0).replace("bad.test.yaml", file.toString()));
               }));
     }
     return tests.stream();

@@ -268,7 +268,7 @@ public final class DiffRun {
     List<InputDiff> out = new ArrayList<>();
     Pair compiled = recompile(pair, file);
     for (ReplayCase c : file.cases()) {
-      DiffInput input = new DiffInput(c.name(), c.applicationSetName(), c.input(), c.exchanges());
+      DiffInput input = DiffInput.of(c, true);
       out.add(runOne(compiled, input, new ReplayUpstream(c.exchanges())));
     }
     return out;
@@ -325,7 +325,8 @@ public final class DiffRun {
     Outcome before = side(pair.before(), input, once);
     Outcome after = side(pair.after(), input, once);
     return InputDiff.of(
-        input.label(), input.applicationSetName(), input.input(), key(pair), before, after);
+            input.label(), input.applicationSetName(), input.input(), key(pair), before, after)
+        .expecting(input.expected());
   }
 
   private Outcome side(CompiledMapping mapping, DiffInput input, Upstream transport)
@@ -391,9 +392,7 @@ public final class DiffRun {
   public static List<DiffInput> cases(Path testFile, boolean recorded) throws Refused {
     List<DiffInput> out = new ArrayList<>();
     for (ReplayCase c : read(testFile).cases()) {
-      out.add(
-          new DiffInput(
-              c.name(), c.applicationSetName(), c.input(), recorded ? c.exchanges() : null));
+      out.add(DiffInput.of(c, recorded));
     }
     return out;
   }

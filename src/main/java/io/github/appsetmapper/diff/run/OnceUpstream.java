@@ -29,7 +29,7 @@ final class OnceUpstream implements Upstream {
 
   @Override
   public UpstreamResponse exchange(UpstreamRequest request) throws RequestFailure {
-    String key = request.identity() + "\n\nhosts:" + request.hosts().patterns();
+    String key = request.callKey();
     CompletableFuture<Result> mine = new CompletableFuture<>();
     CompletableFuture<Result> first = calls.putIfAbsent(key, mine);
     Result result;

@@ -26,11 +26,6 @@ final class CacheKey {
   }
 
   private static String text(UpstreamRequest request) {
-    // allowedHosts too: an answer fetched under one mapping's hosts must not serve a mapping
-    // that forbids the host it came from.
-    return request.identity()
-        + "\n\nhosts:"
-        + request.hosts().patterns()
-        + request.settings().cacheKeyText();
+    return request.callKey();
   }
 }

@@ -77,6 +77,18 @@ public record UpstreamRequest(
     return key.toString();
   }
 
+  /**
+   * What makes two calls the same call wherever one's answer serves the other: one getparams'
+   * coalescing, the answer cache and Redis ({@code upstream.cache.CacheKey} digests it), shadow's
+   * live answers, diff's once-per-call. The call itself ({@link #identity}), the hosts it may reach
+   * (an answer fetched under one mapping's allowedHosts must not serve a mapping that forbids its
+   * host) and the settings that shape its answer ({@link CallSettings#cacheKeyText}: the response
+   * cap, the TLS settings). Never a secret in clear: auth is its identity.
+   */
+  public String callKey() {
+    return identity() + "\n\nhosts:" + hosts.patterns() + settings.cacheKeyText();
+  }
+
   public static Builder builder() {
     return new Builder();
   }
