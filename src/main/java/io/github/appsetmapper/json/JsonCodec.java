@@ -275,6 +275,27 @@ public final class JsonCodec {
     return first.isEmpty() ? "is not valid JSON" : "is not valid JSON: " + first;
   }
 
+  /**
+   * What is wrong with {@code text} when it holds half of a surrogate pair (an escape such as
+   * {@code \\ud800}, in JSON and in double-quoted YAML alike), or null: the one check of both
+   * readers.
+   */
+  static String halfSurrogate(String text) {
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (Character.isHighSurrogate(c)
+          && i + 1 < text.length()
+          && Character.isLowSurrogate(text.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        return "has a string holding half of a surrogate pair (\\u"
+            + Integer.toHexString(c)
+            + " alone), which is not Unicode text";
+      }
+    }
+    return null;
+  }
+
   /** Builds plain data from tokens without recursion, counting the estimated heap. */
   private static final class Builder {
     long bytes;
@@ -356,20 +377,9 @@ public final class JsonCodec {
      * be written. Refused where it is read, as any other text that is not text.
      */
     private static void unicode(String text, JsonParser parser) throws JsonRefusal {
-      for (int i = 0; i < text.length(); i++) {
-        char c = text.charAt(i);
-        if (Character.isHighSurrogate(c)
-            && i + 1 < text.length()
-            && Character.isLowSurrogate(text.charAt(i + 1))) {
-          i++;
-        } else if (Character.isSurrogate(c)) {
-          throw new JsonRefusal(
-              JsonRefusal.Kind.TEXT,
-              "has a string holding half of a surrogate pair (\\u"
-                  + Integer.toHexString(c)
-                  + " alone), which is not Unicode text",
-              where(parser.currentTokenLocation()));
-        }
+      String problem = halfSurrogate(text);
+      if (problem != null) {
+        throw new JsonRefusal(JsonRefusal.Kind.TEXT, problem, where(parser.currentTokenLocation()));
       }
     }
 

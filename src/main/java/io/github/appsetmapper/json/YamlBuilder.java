@@ -210,6 +210,11 @@ final class YamlBuilder {
   }
 
   private void scalar(String text, boolean plain, String anchor, Mark mark) throws JsonRefusal {
+    String notText = JsonCodec.halfSurrogate(text);
+    if (notText != null) {
+      // A double-quoted "\\ud800" reads as half a pair: a '?' in the answer, as JSON refuses it.
+      throw new JsonRefusal(JsonRefusal.Kind.TEXT, notText, YamlCodec.where(mark));
+    }
     if (expectingKey()) {
       key(text, plain && "<<".equals(text), mark);
       if (anchor != null) {
