@@ -282,6 +282,18 @@ final class Page {
     if (response.body().length == 0) {
       return;
     }
+    if (format != BodyFormat.JSON && response.endedByClose() && response.isSuccess()) {
+      // JSON cut short does not parse; block YAML or lines cut at a line end do, as fewer rows.
+      owner.refused("ended-by-close");
+      failure =
+          RequestFailure.of(
+              request,
+              "the answer had neither a Content-Length nor chunks: its end was the connection"
+                  + " closing, so a cut "
+                  + (format == BodyFormat.YAML ? "YAML" : "text")
+                  + " answer would read as a whole one (serve it with a length or chunked)");
+      return;
+    }
     // Held as it is built, a step at a time (json/Growth): neither one answer nor several at once
     // can build past the budget before it is asked.
     long[] held = {0};

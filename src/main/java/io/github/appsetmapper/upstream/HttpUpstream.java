@@ -121,6 +121,12 @@ public final class HttpUpstream implements Upstream {
             .disableCookieManagement()
             .disableAuthCaching()
             .setUserAgent("appset-mapper")
+            // Before decompression, which drops the framing headers: how the body ends.
+            .addResponseInterceptorFirst(
+                (response, entity, context) ->
+                    context.setAttribute(
+                        ENDED_BY_CLOSE,
+                        entity != null && entity.getContentLength() < 0 && !entity.isChunked()))
             .evictIdleConnections(TimeValue.ofSeconds(30))
             .build();
     this.timer =
@@ -317,7 +323,16 @@ public final class HttpUpstream implements Upstream {
             budget.toMillis(),
             TimeUnit.MILLISECONDS);
     try {
-      UpstreamResponse response = client.execute(http, context, r -> read(request, r));
+      UpstreamResponse response =
+          client.execute(
+              http,
+              context,
+              r -> {
+                UpstreamResponse read = read(request, r);
+                return Boolean.TRUE.equals(context.getAttribute(ENDED_BY_CLOSE))
+                    ? read.asEndedByClose()
+                    : read;
+              });
       rateLimits.observe(request.uri().getHost(), response.headers(), java.time.Instant.now());
       return response;
     } catch (BodyTooLargeException e) {
@@ -358,6 +373,9 @@ public final class HttpUpstream implements Upstream {
     }
     return RequestFailure.Kind.FAILED;
   }
+
+  /** The context attribute saying the answer's body had neither a length nor chunks. */
+  private static final String ENDED_BY_CLOSE = "appset-mapper.ended-by-close";
 
   private UpstreamResponse read(UpstreamRequest request, ClassicHttpResponse response)
       throws IOException {

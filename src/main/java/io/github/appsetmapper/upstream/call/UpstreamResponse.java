@@ -8,12 +8,37 @@ import java.net.URI;
  * not made when one could have been (a {@code Retry-After} past the deadline), or is null. {@code
  * bodyLimit} is 0, or the limit an error answer's body passed: the body was dropped unread past it
  * (only a status that is not 2xx is kept so, for every path that judges a status to judge it).
+ * {@code endedByClose}: the body had neither a length nor chunks, its end was the connection
+ * closing, so a cut body reads as a whole one (a format whose cut shows nothing refuses it).
  */
 public record UpstreamResponse(
-    int status, Headers headers, byte[] body, URI uri, int attempts, String note, long bodyLimit) {
+    int status,
+    Headers headers,
+    byte[] body,
+    URI uri,
+    int attempts,
+    String note,
+    long bodyLimit,
+    boolean endedByClose) {
 
   public UpstreamResponse(int status, Headers headers, byte[] body, URI uri) {
-    this(status, headers, body, uri, 1, null, 0);
+    this(status, headers, body, uri, 1, null, 0, false);
+  }
+
+  public UpstreamResponse(
+      int status,
+      Headers headers,
+      byte[] body,
+      URI uri,
+      int attempts,
+      String note,
+      long bodyLimit) {
+    this(status, headers, body, uri, attempts, note, bodyLimit, false);
+  }
+
+  /** As read from a connection whose closing ended the body. */
+  public UpstreamResponse asEndedByClose() {
+    return new UpstreamResponse(status, headers, body, uri, attempts, note, bodyLimit, true);
   }
 
   /** An error answer whose body passed {@code limit} bytes: its status and headers, no body. */
@@ -40,6 +65,6 @@ public record UpstreamResponse(
   }
 
   public UpstreamResponse withAttempts(int count, String why) {
-    return new UpstreamResponse(status, headers, body, uri, count, why, bodyLimit);
+    return new UpstreamResponse(status, headers, body, uri, count, why, bodyLimit, endedByClose);
   }
 }
