@@ -87,7 +87,8 @@ check(stat.S_IMODE(os.stat(cache).st_mode) == 0o700, f"the folder is made 0700: 
 
 # 2. A later run maps classes from the archive.
 log = os.path.join(work, "classes.txt")
-launch(cache, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={log}")
+for _ in range(2):  # the flags are part of the archive's name: the first of these trains
+    launch(cache, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={log}")
 lines = open(log).read().splitlines()
 mapped = [line for line in lines if "shared objects file (top)" in line or "source: shared objects file" in line]
 ours = [line for line in mapped if "io.github.appsetmapper." in line]
@@ -134,7 +135,8 @@ os.chmod(shared, 0o777)
 expected = plain("validate", "mappings")
 code, out, err = launch(shared, "validate", "mappings")
 check((code, out) == expected[:2], f"with a shared folder the command runs as java -jar: {code}")
-check(err.startswith("appset-mapper: not using ") and "writable by you alone" in err,
+check(err.startswith("appset-mapper: no class archive: ") and "writable by you alone" in err
+      and err.count("\n") == 1,
       f"a shared folder is refused in one line: {err[:200]!r}")
 check(archives(shared) == [], f"nothing written to a shared folder: {archives(shared)}")
 
@@ -153,7 +155,72 @@ code, out, err = launch(os.path.join(work, "link"), "validate", "mappings")
 check((code, out, err) == expected and len(archives(mine)) == 1,
       f"a link to a folder of one's own is used: {code} {err[:200]!r} {archives(mine)}")
 
-# 6. Opting out, and a command not worth an archive: plain.
+# 6. A run that fails keeps no archive (a barely trained one would be kept for good), and the
+# next run trains again.
+fails = os.path.join(work, "fails")
+expected_fail = plain("validate", "/nonexistent")
+check(launch(fails, "validate", "/nonexistent") == expected_fail and archives(fails) == [],
+      f"a failing first run keeps no archive: {archives(fails)}")
+
+# 7. A folder above the cache that another user may change (not sticky) is refused; a sticky one
+# (as /tmp) is not.
+for parent_mode, used in ((0o777, False), (0o1777, True)):
+    parent = os.path.join(work, f"parent-{parent_mode:o}")
+    os.makedirs(parent)
+    os.chmod(parent, parent_mode)
+    code, out, err = launch(os.path.join(parent, "cache"), "validate", "mappings")
+    if used:
+        check((code, out, err) == expected and len(archives(os.path.join(parent, "cache"))) == 1,
+              f"a sticky world-writable parent is fine: {err[:200]!r}")
+    else:
+        check((code, out) == expected[:2] and "may be changed by another user" in err
+              and archives(os.path.join(parent, "cache")) == [],
+              f"a world-writable parent is refused: {code} {err[:200]!r}")
+
+# 8. A jar written again with the same size and time is another build: a new archive.
+before = [n for n in archives(cache) if n.startswith("validate-")]
+stamp = os.stat(copy)
+content = open(copy, "rb").read()
+os.remove(copy)
+open(copy, "wb").write(content)
+os.utime(copy, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+launch(cache, "validate", "mappings")
+after = [n for n in archives(cache) if n.startswith("validate-")]
+check(after != before and len(after) == 1, f"a jar rewritten with the same size and time trains anew: {before} -> {after}")
+
+# 9. Ctrl-C (SIGINT) during serve's training run: the status java -jar gives (130), no archive.
+interrupted = os.path.join(work, "interrupted")
+with socket.socket() as s:
+    s.bind(("127.0.0.1", 0))
+    port = s.getsockname()[1]
+proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
+                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
+                        env=env(interrupted, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
+deadline = time.monotonic() + 180
+ready = False
+while time.monotonic() < deadline and proc.poll() is None and not ready:
+    try:
+        ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
+    except OSError:
+        time.sleep(0.1)
+proc.send_signal(signal.SIGINT)
+try:
+    code = proc.wait(300)
+except subprocess.TimeoutExpired:
+    proc.kill()
+    code = "killed after 300 s"
+check(ready and code == 130, f"Ctrl-C during serve's training run exits 130 as java -jar does: {code}")
+check(archives(interrupted) == [], f"an interrupted training run keeps nothing: {archives(interrupted)}")
+
+# 10. No HOME and no setting: no folder anywhere, plain. -Xshare in the flags: plain.
+no_home = {k: v for k, v in env(cache).items() if k not in ("HOME", "XDG_CACHE_HOME", "APPSET_MAPPER_CACHE")}
+r = subprocess.run([launcher, "validate", "mappings"], capture_output=True, text=True, env=no_home)
+check((r.returncode, r.stdout, r.stderr) == expected and not os.path.exists("/nonexistent"),
+      "without HOME the command runs plain and makes no folder")
+check(launch(os.path.join(work, "xshare"), "validate", "mappings", APPSET_MAPPER_JAVA_OPTS="-Xshare:off")
+      == expected and not os.path.exists(os.path.join(work, "xshare")), "-Xshare in the flags runs plain")
+
+# 11. Opting out, and a command not worth an archive: plain.
 empty = os.path.join(work, "optout")
 check(launch(empty, "validate", "mappings", APPSET_MAPPER_ARCHIVE="0")[:2] == expected[:2]
       and not os.path.exists(empty), "APPSET_MAPPER_ARCHIVE=0 runs plain and writes nothing")
