@@ -102,27 +102,34 @@ after = [n for n in archives(cache) if n.startswith("validate-")]
 check(len(after) == 1 and after != before, f"a new jar replaces the archive: {before} -> {after}")
 
 # 4. serve: TERM during the training run, exit 0, a complete archive.
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
 serve_log = open(os.path.join(work, "serve.log"), "w")
-proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
-                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
-                        env=env(cache, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
-deadline = time.monotonic() + 180
-ready = False
-while time.monotonic() < deadline and proc.poll() is None and not ready:
+
+
+def serve_then(folder, sig):
+    """serve through the launcher with `folder` as its cache, ready, then `sig`: (ready, status)."""
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
+                             "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
+                            env=env(folder, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
+    deadline = time.monotonic() + 180
+    ready = False
+    while time.monotonic() < deadline and proc.poll() is None and not ready:
+        try:
+            ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
+        except OSError:
+            time.sleep(0.1)
+    proc.send_signal(sig)
     try:
-        ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
-    except OSError:
-        time.sleep(0.1)
+        return ready, proc.wait(300)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return ready, "killed after 300 s"
+
+
+ready, code = serve_then(cache, signal.SIGTERM)
 check(ready, "serve through the launcher becomes ready")
-proc.send_signal(signal.SIGTERM)
-try:
-    code = proc.wait(300)
-except subprocess.TimeoutExpired:
-    proc.kill()
-    code = "killed after 300 s"
 check(code == 0, f"serve's training run stopped by TERM exits 0: {code}")
 serve_archives = [n for n in archives(cache) if n.startswith("serve-")]
 check(len(serve_archives) == 1 and serve_archives[0].endswith(suffix),
@@ -190,25 +197,7 @@ check(after != before and len(after) == 1, f"a jar rewritten with the same size 
 
 # 9. Ctrl-C (SIGINT) during serve's training run: the status java -jar gives (130), no archive.
 interrupted = os.path.join(work, "interrupted")
-with socket.socket() as s:
-    s.bind(("127.0.0.1", 0))
-    port = s.getsockname()[1]
-proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
-                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
-                        env=env(interrupted, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
-deadline = time.monotonic() + 180
-ready = False
-while time.monotonic() < deadline and proc.poll() is None and not ready:
-    try:
-        ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
-    except OSError:
-        time.sleep(0.1)
-proc.send_signal(signal.SIGINT)
-try:
-    code = proc.wait(300)
-except subprocess.TimeoutExpired:
-    proc.kill()
-    code = "killed after 300 s"
+ready, code = serve_then(interrupted, signal.SIGINT)
 check(ready and code == 130, f"Ctrl-C during serve's training run exits 130 as java -jar does: {code}")
 check(archives(interrupted) == [], f"an interrupted training run keeps nothing: {archives(interrupted)}")
 

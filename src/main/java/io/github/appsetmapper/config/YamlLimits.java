@@ -116,17 +116,7 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
   }
 
   static boolean hasLoneSurrogate(String text) {
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return true;
-      }
-    }
-    return false;
+    return io.github.appsetmapper.json.JsonCodec.halfSurrogate(text) != null; // the one rule
   }
 
   /** The problem a {@link #loneSurrogate} gives, in the loader's words. */

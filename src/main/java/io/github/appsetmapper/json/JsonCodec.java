@@ -277,10 +277,10 @@ public final class JsonCodec {
 
   /**
    * What is wrong with {@code text} when it holds half of a surrogate pair (an escape such as
-   * {@code \\ud800}, in JSON and in double-quoted YAML alike), or null: the one check of both
-   * readers.
+   * {@code \\ud800}, in JSON and in double-quoted YAML alike), or null: the one check of every
+   * reader (JSON and YAML answers, mapping and test files).
    */
-  static String halfSurrogate(String text) {
+  public static String halfSurrogate(String text) {
     for (int i = 0; i < text.length(); i++) {
       char c = text.charAt(i);
       if (Character.isHighSurrogate(c)
