@@ -1,5 +1,6 @@
 package io.github.appsetmapper.config;
 
+import io.github.appsetmapper.json.ValueBoundReader;
 import java.io.IOException;
 import java.io.Reader;
 import org.yaml.snakeyaml.error.Mark;
@@ -8,18 +9,14 @@ import org.yaml.snakeyaml.events.Event;
 import org.yaml.snakeyaml.parser.Parser;
 
 /**
- * The bound on one value (a scalar: one token) of a YAML file, as upstream YAML answers have it
- * ({@code json.ValueBoundReader}, which this mirrors for files: that class is being rewritten, and
- * the two should become one). SnakeYAML copies its whole unread window every 1,024 characters, so
- * one long scalar costs the square of its length: a 10 MB recorded body inline in a test file took
- * 39 s to read, and a test file may hold 64 MiB. Characters handed to the parser past the end of
- * the last event it produced are what the current token holds (plus a short look-ahead).
+ * The bound on one value (a scalar: one token) of a YAML file: {@link ValueBoundReader}, the bound
+ * upstream YAML answers have, counting; here what a file adds: the line the value starts on.
+ * SnakeYAML copies its whole unread window every 1,024 characters, so one long scalar costs the
+ * square of its length: a 10 MB recorded body inline in a test file took 39 s to read, and a test
+ * file may hold 64 MiB.
  */
 final class ValueLengthBound extends Reader {
-  /** The longest value: what an upstream YAML answer's may be ({@code TextBody.MAX_CHARS}). */
-  static final int MAX_VALUE_CHARS = 1_048_576;
-
-  private static final int LOOK_AHEAD = 64 * 1024;
+  static final int MAX_VALUE_CHARS = ValueBoundReader.MAX_VALUE_CHARS;
 
   /** A value past the bound, at the line it starts on. */
   static final class TooLong extends MarkedYAMLException {
@@ -41,13 +38,11 @@ final class ValueLengthBound extends Reader {
   }
 
   private final String content;
-  private final Reader in;
-  private long delivered;
-  private long settled;
+  private final ValueBoundReader in;
 
   ValueLengthBound(String content, Reader in) {
     this.content = content;
-    this.in = in;
+    this.in = new ValueBoundReader(in);
   }
 
   /** The parser over {@code parser}'s events, telling this reader where each one ended. */
@@ -67,7 +62,7 @@ final class ValueLengthBound extends Reader {
       public Event getEvent() {
         Event event = parser.getEvent();
         if (event.getEndMark() != null) {
-          settled = Math.max(settled, event.getEndMark().getIndex());
+          in.settledAt(event.getEndMark().getIndex());
         }
         return event;
       }
@@ -76,19 +71,12 @@ final class ValueLengthBound extends Reader {
 
   @Override
   public int read(char[] buffer, int offset, int length) throws IOException {
-    if (delivered - settled > MAX_VALUE_CHARS + LOOK_AHEAD) {
-      throw new TooLongSignal();
-    }
-    int read = in.read(buffer, offset, length);
-    if (read > 0) {
-      delivered += read;
-    }
-    return read;
+    return in.read(buffer, offset, length);
   }
 
   /** Where the value that passed the bound starts: the first character after the last event. */
   TooLong tooLong() {
-    int index = (int) Math.min(settled, content.length());
+    int index = (int) Math.min(in.settled(), content.length());
     while (index < content.length() && " \t\r\n:,-?[{".indexOf(content.charAt(index)) >= 0) {
       index++;
     }
@@ -101,13 +89,6 @@ final class ValueLengthBound extends Reader {
       }
     }
     return new TooLong(new Mark("file", index, line, index - lineStart, new int[0], 0));
-  }
-
-  /** Thrown through SnakeYAML's reader (which wraps it); {@link #tooLong} says where. */
-  static final class TooLongSignal extends IOException {
-    TooLongSignal() {
-      super("a value longer than " + MAX_VALUE_CHARS + " characters");
-    }
   }
 
   @Override

@@ -62,7 +62,7 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
       // ("\\UFFFFFFFF", a cut "\\x"): a YAML error as every other, for every reader of files.
       throw new YAMLException(YamlCodec.ESCAPE.substring("is not valid YAML: ".length()));
     } catch (YAMLException e) {
-      if (e.getCause() instanceof ValueLengthBound.TooLongSignal) {
+      if (e.getCause() instanceof io.github.appsetmapper.json.ValueBoundReader.TooLong) {
         throw reader.tooLong();
       }
       throw e;

@@ -9,16 +9,17 @@ import java.io.Reader;
  * time and memory of one long scalar grow with its square: a 16 MiB scalar took a minute and a 63
  * MiB one ended the heap, past any deadline or budget (an outside tester's find). Characters handed
  * to the parser beyond the end of the last event it produced are what the current token holds (plus
- * the scanner's short look-ahead); the parse loop reports each event's end.
+ * the scanner's short look-ahead); the parse loop reports each event's end. The one bound of every
+ * YAML read: upstream answers here, mapping and test files through {@code config.ValueLengthBound}.
  */
-final class ValueBoundReader extends Reader {
+public final class ValueBoundReader extends Reader {
   /** The longest string anything else may hold (TextBody.MAX_CHARS), and some look-ahead. */
-  static final int MAX_VALUE_CHARS = TextBody.MAX_CHARS;
+  public static final int MAX_VALUE_CHARS = TextBody.MAX_CHARS;
 
   private static final int LOOK_AHEAD = 64 * 1024;
 
   /** Thrown through SnakeYAML (which wraps it) when a value passes the bound. */
-  static final class TooLong extends IOException {
+  public static final class TooLong extends IOException {
     TooLong() {
       super("a value longer than " + MAX_VALUE_CHARS + " characters");
     }
@@ -28,13 +29,18 @@ final class ValueBoundReader extends Reader {
   private long delivered;
   private long settled;
 
-  ValueBoundReader(Reader in) {
+  public ValueBoundReader(Reader in) {
     this.in = in;
   }
 
   /** The parser has produced an event ending at character {@code index}. */
-  void settledAt(long index) {
+  public void settledAt(long index) {
     settled = Math.max(settled, index);
+  }
+
+  /** How far the parser has settled: where the value being read starts, about. */
+  public long settled() {
+    return settled;
   }
 
   @Override
