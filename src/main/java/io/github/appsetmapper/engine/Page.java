@@ -282,15 +282,16 @@ final class Page {
     if (response.body().length == 0) {
       return;
     }
-    if (format != BodyFormat.JSON && response.endedByClose() && response.isSuccess()) {
-      // JSON cut short does not parse; block YAML or lines cut at a line end do, as fewer rows.
+    if (response.endedByClose() && response.isSuccess() && !cutShows()) {
       owner.refused("ended-by-close");
       failure =
           RequestFailure.of(
               request,
               "the answer had neither a Content-Length nor chunks: its end was the connection"
                   + " closing, so a cut "
-                  + (format == BodyFormat.YAML ? "YAML" : "text")
+                  + (format == BodyFormat.YAML
+                      ? "YAML"
+                      : format == BodyFormat.JSON ? "JSON" : "text")
                   + " answer would read as a whole one (serve it with a length or chunked)");
       return;
     }
@@ -324,6 +325,23 @@ final class Page {
     } catch (Growth.Stop stop) {
       failure = (RequestFailure) stop.reason();
     }
+  }
+
+  /**
+   * Whether a cut of this body would fail to parse: a JSON object or list (its closing bracket is
+   * last). Block YAML or lines cut at a line end, a top-level JSON number or a text read when it is
+   * not JSON (`12345` cut to `12`) read as whole, fewer rows or another value.
+   */
+  private boolean cutShows() {
+    if (format != BodyFormat.JSON && !textWhenNotJson) {
+      return false;
+    }
+    for (byte b : response.body()) {
+      if (b != ' ' && b != '\t' && b != '\r' && b != '\n') {
+        return b == '{' || b == '[';
+      }
+    }
+    return false;
   }
 
   private RequestFailure refused(JsonRefusal e) {

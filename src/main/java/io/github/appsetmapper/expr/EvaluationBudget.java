@@ -113,6 +113,14 @@ public final class EvaluationBudget {
     }
   }
 
+  /**
+   * What each value built counts beyond its JSON text: its object's header. Counted as text alone,
+   * two splits of a 1 MB text into one-character parts were 6 MB of an 8 MB allowance while the
+   * heap held 110 MB, and ten such getparams at once ended a 256 MiB JVM (an outside tester's
+   * find).
+   */
+  static final int OBJECT_UNITS = 16;
+
   /** The most digits a number an operator builds may have (inputs hold at most 1,000). */
   public static final int MAX_NUMBER_DIGITS = 10_000;
 
@@ -124,7 +132,7 @@ public final class EvaluationBudget {
   void charge(Object value, String what) {
     if (value instanceof CharSequence text) {
       reserve(text.length(), what);
-      add(text.length() + 2L, what);
+      add(text.length() + 2L + OBJECT_UNITS, what);
       objects++;
       return;
     }
@@ -133,6 +141,7 @@ public final class EvaluationBudget {
     while (!todo.isEmpty()) {
       Object next = todo.pop();
       objects++;
+      add(OBJECT_UNITS, what);
       if (next instanceof CharSequence text) {
         add(text.length() + 2L, what);
       } else if (next instanceof java.util.Map<?, ?> map) {
@@ -191,7 +200,8 @@ public final class EvaluationBudget {
         what
             + " would take what this expression builds past "
             + MAX_BUILT_CHARS
-            + " characters (strings, and lists and maps counted as the JSON they would write)",
+            + " characters (strings, and lists and maps counted as the JSON they would write,"
+            + " and 16 more for each value)",
         false,
         true);
   }

@@ -21,6 +21,24 @@ public interface Growth {
    */
   void reached(long bytes);
 
+  /** What a reader keeps to report every {@link #STEP}: the one way both builders report. */
+  final class Steps {
+    private final Growth growth;
+    private long reported;
+
+    Steps(Growth growth) {
+      this.growth = growth;
+    }
+
+    /** The estimate is now {@code bytes}: reported when it has grown a step since the last. */
+    void at(long bytes) {
+      if (bytes - reported >= STEP) {
+        reported = bytes;
+        growth.reached(bytes);
+      }
+    }
+  }
+
   /** Ends a read from inside {@link #reached}, carrying why; the reader lets it through. */
   final class Stop extends RuntimeException {
     private static final long serialVersionUID = 1L;

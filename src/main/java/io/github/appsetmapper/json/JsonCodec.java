@@ -299,11 +299,10 @@ public final class JsonCodec {
   /** Builds plain data from tokens without recursion, counting the estimated heap. */
   private static final class Builder {
     long bytes;
-    private final Growth growth;
-    private long reported;
+    private final Growth.Steps growth;
 
     Builder(Growth growth) {
-      this.growth = growth;
+      this.growth = new Growth.Steps(growth);
     }
 
     private static final class Frame {
@@ -329,10 +328,7 @@ public final class JsonCodec {
       Deque<Frame> stack = new ArrayDeque<>();
       JsonToken token = first;
       while (true) {
-        if (bytes - reported >= Growth.STEP) {
-          reported = bytes;
-          growth.reached(bytes);
-        }
+        growth.at(bytes);
         Object done;
         switch (token) {
           case START_OBJECT -> {

@@ -22,11 +22,6 @@ import org.yaml.snakeyaml.events.ScalarEvent;
  * tags. Merge keys ({@code <<}) are merged as Go's yaml v3 (Helm) merges them.
  */
 final class YamlBuilder {
-  /** Keys and short texts repeat in every entry of an index: one copy of each is kept. */
-  private static final int MAX_SHARED = 4096;
-
-  private static final int MAX_SHARED_LENGTH = 64;
-
   private static final String STR = "tag:yaml.org,2002:str";
   private static final String MAP = "tag:yaml.org,2002:map";
   private static final String SEQ = "tag:yaml.org,2002:seq";
@@ -67,14 +62,13 @@ final class YamlBuilder {
   }
 
   long bytes;
-  private final Growth growth;
-  private long reported;
+  private final Growth.Steps growth;
   private long values;
   private long repeated;
   private int collectionAliases;
   private final Map<String, Anchor> anchors = new HashMap<>();
   private final Map<String, Frame> open = new HashMap<>();
-  private final Map<String, String> shared = new HashMap<>();
+  private final SharedTexts shared = new SharedTexts();
   private final Deque<Frame> stack = new ArrayDeque<>();
   private Object document;
   private boolean done;
@@ -88,13 +82,9 @@ final class YamlBuilder {
     return done;
   }
 
-  YamlBuilder() {
-    this(Growth.NONE);
-  }
-
   /** Tells {@code growth} what the document has taken, every {@link Growth#STEP} bytes. */
   YamlBuilder(Growth growth) {
-    this.growth = growth;
+    this.growth = new Growth.Steps(growth);
   }
 
   /** Takes one node event (scalar, alias, collection start or end). */
@@ -110,11 +100,8 @@ final class YamlBuilder {
     grown();
   }
 
-  private void grown() {
-    if (bytes - reported >= Growth.STEP) {
-      reported = bytes;
-      growth.reached(bytes);
-    }
+  private void grown() { // every entry point: both readers report through the same steps
+    growth.at(bytes);
   }
 
   /*
@@ -382,18 +369,11 @@ final class YamlBuilder {
 
   /** One copy of a key or short text met before; its heap counted the first time only. */
   private String share(String text) {
-    if (text.length() > MAX_SHARED_LENGTH) {
-      bytes += JsonCodec.STRING_BYTES + text.length();
-      return text;
-    }
-    String known = shared.get(text);
+    String known = shared.known(text);
     if (known != null) {
       return known;
     }
     bytes += JsonCodec.STRING_BYTES + text.length();
-    if (shared.size() < MAX_SHARED) {
-      shared.put(text, text);
-    }
     return text;
   }
 

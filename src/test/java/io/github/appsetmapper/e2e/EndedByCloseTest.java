@@ -49,7 +49,13 @@ class EndedByCloseTest {
             Map.of(),
             mapping("y", "yaml", "$.items[*]", "item.name"),
             mapping("t", "text", "$", "item.split('\\n').length"),
-            mapping("j", "json", "$.items[*]", "item.name"));
+            mapping("j", "json", "$.items[*]", "item.name"),
+            "name: n\nvars: {up: {default: \"http://unset.invalid\"}}\n"
+                + "input: {how: {required: true}}\n"
+                + "list:\n  request: {url: \"#{vars.up}/json/length\"}\n  items: \"$.items[0:1]\"\n"
+                + "enrich:\n  num:\n    request: {url: \"#{vars.up}/number/#{input.how}\","
+                + " retries: 0}\n    value: \"response.body\"\n"
+                + "parameters: {v: num}\n");
   }
 
   @AfterAll
@@ -89,6 +95,19 @@ class EndedByCloseTest {
     assertThat(cut.status()).as(cut.body()).isEqualTo(502);
   }
 
+  /**
+   * A top-level JSON number, or a body read as text where JSON was not found (no format), cut short
+   * is still a value: `12345` read as `12` on a 200 (an outside tester's find).
+   */
+  @Test
+  void aNumberOrTextWithoutAFormatEndedByTheConnectionClosingIsRefused() {
+    Answer answer = call("n", "close");
+    assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+    assertThat(answer.body()).contains("its end was the connection closing");
+    assertThat(call("n", "length").body())
+        .isEqualTo("{\"output\":{\"parameters\":[{\"v\":\"12345\"}]}}");
+  }
+
   private Answer call(String mapping, String how) {
     return plugin.getparams(mapping, "{\"input\":{\"parameters\":{\"how\":\"" + how + "\"}}}");
   }
@@ -121,7 +140,7 @@ class EndedByCloseTest {
                 ? (how.equals("cut")
                     ? "{\"items\":[{\"name\":\"a\"},{\"name\":\"b\"}"
                     : "{\"items\":[{\"name\":\"a\"},{\"name\":\"b\"}]}")
-                : format.equals("text") ? "a\nb\nc\n" : ROWS;
+                : format.equals("text") ? "a\nb\nc\n" : format.equals("number") ? "12345" : ROWS;
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String head = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n";
         OutputStream out = socket.getOutputStream();

@@ -1268,7 +1268,7 @@ class ErrorTableTest {
             500,
             "mapping 'many': parameters.x 'input.a.![#root.input.b]' failed on row 0: a projection"
                 + " would take what this expression builds past 8388608 characters (strings, and"
-                + " lists and maps counted as the JSON they would write); compute a part that"
+                + " lists and maps counted as the JSON they would write, and 16 more for each value); compute a part that"
                 + " repeats once per row with a let (each let has its own budget), or narrow the"
                 + " list it walks");
       }

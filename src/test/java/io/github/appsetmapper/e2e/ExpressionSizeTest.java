@@ -49,7 +49,8 @@ class ExpressionSizeTest {
             mapping("plus", "input.a.![#this + #root.input.s]"),
             mapping("inline", inline.append("}").toString()),
             mapping("product", "input.n" + " * input.n".repeat(10)),
-            mapping("fine", "input.a.![#this + '-' + #root.input.s]"));
+            mapping("fine", "input.a.![#this + '-' + #root.input.s]"),
+            mapping("splits", "input.s.split('').size() + input.s.split('').size()"));
   }
 
   @AfterAll
@@ -78,7 +79,7 @@ class ExpressionSizeTest {
               "failed on row 0: "
                   + what
                   + " would take what this expression builds past 8388608 characters (strings,"
-                  + " and lists and maps counted as the JSON they would write); compute a part"
+                  + " and lists and maps counted as the JSON they would write, and 16 more for each value); compute a part"
                   + " that repeats once per row with a let (each let has its own budget), or"
                   + " narrow the list it walks\"}");
     }
@@ -90,6 +91,18 @@ class ExpressionSizeTest {
   void aProjectionCountsWhatEachElementHoldsEvenWhenItIsTheSameList() {
     Answer answer = call("cross", "\"a\":" + list(100, "1") + ",\"b\":" + list(100_000, "7"));
     assertRefusedAndAlive(answer, "cross", "a projection");
+  }
+
+  /**
+   * Half a million one-character parts were counted as their text alone (1.5 MB of the 8 MB
+   * allowance) while each is an object on the heap: two such splits in one parameter, on ten
+   * getparams at once, ended a 256 MiB JVM (an outside tester's find). Each value counts its
+   * header.
+   */
+  @Test
+  void aSplitIntoManyPartsCountsEachPartsObject() {
+    Answer answer = call("splits", "\"s\":\"" + "ab".repeat(250_000) + "\"");
+    assertRefusedAndAlive(answer, "splits", "split");
   }
 
   @Test
