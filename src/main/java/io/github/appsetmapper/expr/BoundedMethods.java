@@ -87,9 +87,7 @@ final class BoundedMethods {
               ? string((text, args) -> built(text.toLowerCase(Locale.ROOT), "toLowerCase"))
               : null;
       case "toUpperCase" ->
-          count == 0
-              ? string((text, args) -> built(text.toUpperCase(Locale.ROOT), "toUpperCase"))
-              : null;
+          count == 0 ? string((text, args) -> built(CaseChange.upper(text), "toUpperCase")) : null;
       default -> null;
     };
   }

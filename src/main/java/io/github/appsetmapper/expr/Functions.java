@@ -24,12 +24,15 @@ public final class Functions {
     return sha == null ? null : Slug.shortSha(sha, length);
   }
 
+  // Bounded as the methods' case changes are: a text may grow (ß becomes SS) past 1 MiB.
   public static String lower(String text) {
-    return text == null ? null : text.toLowerCase(Locale.ROOT);
+    return text == null
+        ? null
+        : EvaluationBudget.current().built(text.toLowerCase(Locale.ROOT), "#lower");
   }
 
   public static String upper(String text) {
-    return text == null ? null : text.toUpperCase(Locale.ROOT);
+    return text == null ? null : EvaluationBudget.current().built(CaseChange.upper(text), "#upper");
   }
 
   /** The highest semantic version among the strings given ({@code v} prefix allowed), or null. */

@@ -18,7 +18,51 @@ public final class SpelMessages {
             : e.getMessage();
     return message == null
         ? e.getClass().getSimpleName()
-        : message.replaceFirst("^EL\\d{4}E: ", "");
+        : plainTypes(message.replaceFirst("^EL\\d{4}E: ", ""));
+  }
+
+  private static final java.util.regex.Pattern JAVA_TYPE =
+      java.util.regex.Pattern.compile("\\bjava\\.[a-z.]+\\.([A-Z]\\w*)(?:<[^<>]*>)?");
+
+  private static final java.util.regex.Pattern CONVERSION =
+      java.util.regex.Pattern.compile("cannot convert from (\\w+) to (int|long|double|boolean)\\b");
+
+  /**
+   * SpEL names Java types when it cannot convert an argument ("cannot convert from java.lang.String
+   * to java.util.Map<?, ?>"): said in a mapping author's words (text, number, list, map), as every
+   * other message of ours is, never a Java class name.
+   */
+  static String plainTypes(String message) {
+    String plain =
+        JAVA_TYPE
+            .matcher(message)
+            .replaceAll(m -> java.util.regex.Matcher.quoteReplacement(word(m.group(1))));
+    return CONVERSION
+        .matcher(plain)
+        .replaceAll(m -> "cannot convert from " + m.group(1) + " to " + word(m.group(2)));
+  }
+
+  private static String word(String type) {
+    return switch (type) {
+      case "String", "CharSequence", "Character", "char" -> "text";
+      case "Map", "LinkedHashMap", "HashMap", "TreeMap" -> "map";
+      case "List", "ArrayList", "Collection", "Set", "LinkedHashSet", "Iterable" -> "list";
+      case "Boolean", "boolean" -> "boolean";
+      case "Integer",
+          "Long",
+          "Short",
+          "Byte",
+          "Double",
+          "Float",
+          "BigDecimal",
+          "BigInteger",
+          "Number",
+          "int",
+          "long",
+          "double" ->
+          "number";
+      default -> "value";
+    };
   }
 
   /**
@@ -36,14 +80,14 @@ public final class SpelMessages {
     if (cause instanceof java.lang.reflect.InvocationTargetException invocation) {
       cause = invocation.getTargetException();
     }
-    if (!(cause instanceof IllegalArgumentException refused)
-        || refused.getMessage() == null
+    if (!(cause instanceof IllegalArgumentException || cause instanceof ExpressionLimitException)
+        || cause.getMessage() == null
         || spel.getInserts() == null
         || spel.getInserts().length == 0) {
       return null;
     }
     String name = "#" + spel.getInserts()[0];
-    String said = refused.getMessage();
+    String said = cause.getMessage();
     return said.startsWith(name) ? said : name + ": " + said;
   }
 }
