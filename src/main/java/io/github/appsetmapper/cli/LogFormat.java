@@ -1,11 +1,9 @@
 package io.github.appsetmapper.cli;
 
-import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.ConsoleAppender;
+import io.github.appsetmapper.logging.BackgroundWriter;
 import io.github.appsetmapper.logging.LogSetup;
 import org.slf4j.LoggerFactory;
 
@@ -29,13 +27,8 @@ enum LogFormat {
     encoder.setWithMessage(false);
     encoder.setWithFormattedMessage(true);
     encoder.start();
-    ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-    console.setContext(context);
-    console.setName("JSON");
-    console.setEncoder(encoder);
-    console.start();
     // Written by a background thread, as the text format is (LogSetup).
-    AsyncAppender async = LogSetup.inBackground(context, "ASYNC_JSON", console);
+    BackgroundWriter async = LogSetup.inBackground(context, "ASYNC_JSON", encoder);
     root.detachAndStopAllAppenders();
     root.addAppender(async);
   }

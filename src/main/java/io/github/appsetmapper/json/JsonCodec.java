@@ -11,6 +11,9 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.SegmentedStringWriter;
+import com.fasterxml.jackson.core.util.BufferRecycler;
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -191,19 +194,33 @@ public final class JsonCodec {
   }
 
   /** Compact JSON text. */
+  /** Compact JSON text, as the mapper writes it ({@link PlainWriter}). */
   public static String write(Object value) {
-    try {
-      return WRITER.writeValueAsString(value);
-    } catch (JsonProcessingException e) {
+    BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
+    try (SegmentedStringWriter text = new SegmentedStringWriter(buffers)) {
+      try (JsonGenerator out = WRITER.createGenerator(text)) {
+        PlainWriter.write(WRITER, out, value);
+      }
+      return text.getAndClear();
+    } catch (IOException e) {
       throw new IllegalStateException("cannot write JSON", e);
+    } finally {
+      buffers.releaseToPool();
     }
   }
 
+  /** Compact JSON in UTF-8, as the mapper writes it ({@link PlainWriter}). */
   public static byte[] writeBytes(Object value) {
-    try {
-      return WRITER.writeValueAsBytes(value);
-    } catch (JsonProcessingException e) {
+    BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
+    try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
+      try (JsonGenerator out = WRITER.createGenerator(bytes)) {
+        PlainWriter.write(WRITER, out, value);
+      }
+      return bytes.getClearAndRelease();
+    } catch (IOException e) {
       throw new IllegalStateException("cannot write JSON", e);
+    } finally {
+      buffers.releaseToPool();
     }
   }
 

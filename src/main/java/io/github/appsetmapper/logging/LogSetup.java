@@ -1,12 +1,10 @@
 package io.github.appsetmapper.logging;
 
-import ch.qos.logback.classic.AsyncAppender;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
-import ch.qos.logback.core.Appender;
-import ch.qos.logback.core.ConsoleAppender;
+import ch.qos.logback.core.encoder.Encoder;
 import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
@@ -33,9 +31,6 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
           "io.netty", Level.WARN,
           "reactor", Level.WARN);
 
-  /** Lines queued for the writer thread before a logging thread waits (never dropped). */
-  static final int QUEUE_SIZE = 8192;
-
   @Override
   public ExecutionStatus configure(LoggerContext context) {
     if (System.getProperty("logback.configurationFile") != null
@@ -55,12 +50,13 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     ch.qos.logback.classic.Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
     root.setLevel(Level.INFO);
     OnFirstEvent appender =
-        new OnFirstEvent(context, "ASYNC", () -> inBackground(context, "ASYNC", console(context)));
+        new OnFirstEvent(
+            context, "ASYNC", () -> inBackground(context, "ASYNC", textEncoder(context)));
     appender.start();
     root.addAppender(appender);
   }
 
-  private static ConsoleAppender<ILoggingEvent> console(LoggerContext context) {
+  private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
     LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
     encoder.setContext(context);
     TextLayout layout = new TextLayout();
@@ -68,29 +64,20 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
     layout.start();
     encoder.setLayout(layout);
     encoder.start();
-    ConsoleAppender<ILoggingEvent> console = new ConsoleAppender<>();
-    console.setContext(context);
-    console.setName("STDOUT");
-    console.setEncoder(encoder);
-    console.start();
-    return console;
+    return encoder;
   }
 
   /**
-   * {@code appender} written by a background thread: a synchronous console write per getparams cost
-   * a third of the throughput (bench/). Lines wait, never drop (no discarding, neverBlock false);
-   * stopping the context (the shutdown hook) flushes them.
+   * Lines of {@code encoder} written to stdout by a background thread ({@link BackgroundWriter}): a
+   * synchronous console write per getparams cost a third of the throughput (bench/). Lines wait,
+   * never drop; stopping the context (the shutdown hook) writes them.
    */
-  public static AsyncAppender inBackground(
-      LoggerContext context, String name, Appender<ILoggingEvent> appender) {
-    AsyncAppender async = new AsyncAppender();
-    async.setContext(context);
-    async.setName(name);
-    async.setQueueSize(QUEUE_SIZE);
-    async.setDiscardingThreshold(0);
-    async.setNeverBlock(false);
-    async.addAppender(appender);
-    async.start();
-    return async;
+  public static BackgroundWriter inBackground(
+      LoggerContext context, String name, Encoder<ILoggingEvent> encoder) {
+    BackgroundWriter writer = new BackgroundWriter(encoder);
+    writer.setContext(context);
+    writer.setName(name);
+    writer.start();
+    return writer;
   }
 }

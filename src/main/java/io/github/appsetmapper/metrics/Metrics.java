@@ -125,6 +125,16 @@ public final class Metrics {
     staleCounter(mapping);
   }
 
+  /**
+   * The meter of {@code key}, made on first use. A plain read first: {@code computeIfAbsent} locks
+   * the key's bin whenever the key is not the bin's first, on every call, and every getparams
+   * passes here.
+   */
+  private static <K, V> V known(Map<K, V> meters, K key, java.util.function.Function<K, V> make) {
+    V known = meters.get(key);
+    return known != null ? known : meters.computeIfAbsent(key, make);
+  }
+
   /** The getparams statuses registered at 0 per mapping: success and the errors alerted on. */
   private static final List<Integer> PREPARED_STATUSES = List.of(200, 400, 500, 502, 503, 504);
 
@@ -132,7 +142,8 @@ public final class Metrics {
   private static final List<String> GUARDS = List.of("minItems", "maxDrop", "maxDrop_unknown");
 
   private GetparamsMeters getparamsMeters(String mapping, int status) {
-    return getparamsMeters.computeIfAbsent(
+    return known(
+        getparamsMeters,
         new GetparamsKey(mapping, status),
         key -> {
           Tags tags = Tags.of("mapping", key.mapping(), "status", Integer.toString(key.status()));
@@ -150,7 +161,8 @@ public final class Metrics {
   }
 
   private RowMeters rowMeters(String mapping) {
-    return rowMeters.computeIfAbsent(
+    return known(
+        rowMeters,
         mapping,
         name ->
             new RowMeters(
@@ -172,7 +184,8 @@ public final class Metrics {
   /** One upstream call; {@code status} is the HTTP status, or "error" when none came. */
   public void upstream(String mapping, String host, String status, long nanos) {
     UpstreamMeters meters =
-        upstreamMeters.computeIfAbsent(
+        known(
+            upstreamMeters,
             List.of(mapping, host, status),
             key -> {
               Tags tags = Tags.of("mapping", key.get(0), "host", key.get(1), "status", key.get(2));
@@ -196,8 +209,10 @@ public final class Metrics {
   private Counter counter(String name, String description, String... tags) {
     List<String> key = new java.util.ArrayList<>(List.of(tags));
     key.add(0, name);
-    return counters.computeIfAbsent(
-        key, k -> Counter.builder(name).description(description).tags(tags).register(registry));
+    return known(
+        counters,
+        key,
+        k -> Counter.builder(name).description(description).tags(tags).register(registry));
   }
 
   /**

@@ -243,27 +243,22 @@ final class GetParamsHandler implements HttpHandler {
     }
     int calls = trace == null ? 0 : trace.calls();
     long millis = nanos / 1_000_000;
-    String traced = traceId == null ? "" : " trace_id=" + traceId;
+    // The line built here rather than by the logger's {} arguments: the same text, without the
+    // formatter's parse of the pattern and its arguments' array on every getparams.
+    StringBuilder line = new StringBuilder(128);
+    line.append("mapping=").append(mapping == null ? "-" : mapping);
+    line.append(" appset=").append(appSet(invocation));
+    line.append(" status=").append(status);
     if (error == null) {
-      LOG.info(
-          "mapping={} appset={} status={} rows={} upstream_calls={} ms={}{}",
-          mapping == null ? "-" : mapping,
-          appSet(invocation),
-          status,
-          rows,
-          calls,
-          millis,
-          traced);
-    } else {
-      LOG.info(
-          "mapping={} appset={} status={} upstream_calls={} ms={}{} error=\"{}\"",
-          mapping == null ? "-" : mapping,
-          appSet(invocation),
-          status,
-          calls,
-          millis,
-          traced,
-          error);
+      line.append(" rows=").append(rows);
     }
+    line.append(" upstream_calls=").append(calls).append(" ms=").append(millis);
+    if (traceId != null) {
+      line.append(" trace_id=").append(traceId);
+    }
+    if (error != null) {
+      line.append(" error=\"").append(error).append('"');
+    }
+    LOG.info(line.toString());
   }
 }

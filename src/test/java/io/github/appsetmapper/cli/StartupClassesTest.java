@@ -27,7 +27,8 @@ class StartupClassesTest {
           "ch.qos.logback.classic.joran.", // logback.xml's configurator
           "com.sun.org.apache.xerces.", // its XML parser
           "ch.qos.logback.core.pattern.", // the log layout, made on the first line (none here)
-          "ch.qos.logback.core.AsyncAppenderBase",
+          "io.github.appsetmapper.logging.BackgroundWriter", // the writer thread, made on the first
+          // line
           "io.micrometer.",
           "io.prometheus.",
           "com.sun.jmx.",

@@ -63,6 +63,31 @@ class LogLinesTest {
     }
   }
 
+  /** The getparams line is a contract of the docs (docs/operations.md): its fields, in order. */
+  @Test
+  void eachGetparamsHasOneLineOfItsFieldsInOrder(@TempDir Path dir) {
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
+        LogCapture logs = new LogCapture()) {
+      Answer answered =
+          plugin.getparams("hello", "{\"applicationSetName\":\"team-a\",\"input\":{}}");
+      assertThat(answered.status()).isEqualTo(200);
+      Answer refused = plugin.getparams("hello", "{\"input\":{\"parameters\":{\"nope\":\"1\"}}}");
+      assertThat(refused.status()).isEqualTo(400);
+      List<String> lines = logs.lines();
+      assertThat(lines)
+          .anyMatch(
+              l ->
+                  l.matches(
+                      "mapping=hello appset=team-a status=200 rows=1 upstream_calls=0 ms=\\d+"));
+      assertThat(lines)
+          .anyMatch(
+              l ->
+                  l.matches(
+                      "mapping=hello appset=- status=400 upstream_calls=0 ms=\\d+ error=\"input 'nope'"
+                          + " is not declared by mapping 'hello'; declared: who\""));
+    }
+  }
+
   @Test
   void controlCharactersInAPathOrAnInputAreEscapedInTheLog(@TempDir Path dir) {
     try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
