@@ -5,7 +5,8 @@ Run by scripts/test on Temurin 25 (an AOT cache) and on Java 17 (a class-data sh
 What it holds the launcher to (docs/operations.md, "The launcher"):
   - the same stdout, stderr and exit status as `java -jar`, on the first run (which trains) and
     on later runs (which map the archive), for a command that succeeds and one that fails;
-  - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load);
+  - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load), on
+    Java 17 to 24 every class of the jar and the JDK (a static archive: picocli's too);
   - a new build of the jar trains a new archive and removes the old one of its slot;
   - `serve` stopped by TERM during its training run exits 0 and leaves a complete archive;
   - a folder another user may write is refused (one line on stderr), and the command still runs;
@@ -93,6 +94,13 @@ lines = open(log).read().splitlines()
 mapped = [line for line in lines if "shared objects file (top)" in line or "source: shared objects file" in line]
 ours = [line for line in mapped if "io.github.appsetmapper." in line]
 check(len(ours) > 100, f"the project's classes come from the archive: {len(ours)} of {len(lines)} loaded")
+if version < 25:
+    # A static archive (a class list, then -Xshare:dump) holds picocli's classes, class files of
+    # Java 5 that a dynamic archive (-XX:ArchiveClassesAtExit) skips, and the JDK's of the run: no
+    # class comes from the jar or the runtime's modules (a dynamic one left 177 to the jar).
+    unshared = [line.split("]")[-1] for line in lines if "source: file:" in line or "source: jar:" in line
+                or "source: jrt:" in line]
+    check(not unshared, f"every class of the jar and the JDK comes from the static archive: {unshared[:5]}")
 
 # 3. A new build of the jar (another time) trains a new archive and replaces the old one.
 before = [n for n in archives(cache) if n.startswith("validate-")]
