@@ -9,6 +9,8 @@ What it holds the launcher to (docs/operations.md, "The launcher"):
     Java 17 to 24 every class of the jar and the JDK (a static archive: picocli's too);
   - a new build of the jar trains a new archive and removes the old one of its slot;
   - `serve` stopped by TERM during its training run exits 0 and leaves a complete archive;
+  - TERM while the archive is made after the command (Java 25's create step, 17's -Xshare:dump)
+    exits with the command's status and leaves nothing;
   - a folder another user may write is refused (one line on stderr), and the command still runs;
   - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain.
 """
@@ -209,22 +211,24 @@ ready, code = serve_then(interrupted, signal.SIGINT)
 check(ready and code == 130, f"Ctrl-C during serve's training run exits 130 as java -jar does: {code}")
 check(archives(interrupted) == [], f"an interrupted training run keeps nothing: {archives(interrupted)}")
 
-# On Java 25 the cache is made by one more JVM after the command: a TERM then stops that step,
-# leaves nothing and exits with the command's status (it exited 143 and left 55 MB of partial files).
-if version >= 25:
-    creating = os.path.join(work, "creating")
-    proc = subprocess.Popen([launcher, "validate", "mappings"], env=env(creating),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    seen = False
-    while time.monotonic() < deadline and proc.poll() is None and not seen:
-        seen = subprocess.run(["pgrep", "-f", f"AOTMode=create.*{creating}"], capture_output=True).returncode == 0
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGTERM)
-    code = proc.wait(300)
-    left = subprocess.run(["pgrep", "-f", f"AOTMode=create.*{creating}"], capture_output=True).returncode == 0
-    check(seen and code == 0 and archives(creating) == [] and not left,
-          f"TERM while the cache is made: exit 0, nothing left: seen {seen}, {code}, {archives(creating)}, left {left}")
+# The archive is made by one more JVM after the command (Java 25: AOTMode=create; 17 to 24:
+# -Xshare:dump from the class list): a TERM then stops that step, leaves nothing and exits with the
+# command's status (it exited 143 and left 55 MB of partial files).
+creating = os.path.join(work, "creating")
+step = "AOTMode=create" if version >= 25 else "Xshare:dump"
+proc = subprocess.Popen([launcher, "validate", "mappings"], env=env(creating),
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+deadline = time.monotonic() + 180
+seen = False
+while time.monotonic() < deadline and proc.poll() is None and not seen:
+    seen = subprocess.run(["pgrep", "-f", f"{step}.*{creating}"], capture_output=True).returncode == 0
+    time.sleep(0.02)
+proc.send_signal(signal.SIGTERM)
+code = proc.wait(300)
+left = subprocess.run(["pgrep", "-f", f"{step}.*{creating}"], capture_output=True).returncode == 0
+check(seen and code == 0 and archives(creating) == [] and not left,
+      f"TERM while the archive is made ({step}): exit 0, nothing left: seen {seen}, {code}, "
+      f"{archives(creating)}, left {left}")
 
 # 10. No HOME and no setting: no folder anywhere, plain. -Xshare in the flags: plain.
 no_home = {k: v for k, v in env(cache).items() if k not in ("HOME", "XDG_CACHE_HOME", "APPSET_MAPPER_CACHE")}
