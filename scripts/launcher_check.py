@@ -7,6 +7,7 @@ What it holds the launcher to (docs/operations.md, "The launcher"):
     on later runs (which map the archive), for a command that succeeds and one that fails;
   - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load), on
     Java 17 to 24 every class of the jar and the JDK (a static archive: picocli's too);
+  - a run that maps its archive starts few programs before the JVM (where strace is installed);
   - a new build of the jar trains a new archive and removes the old one of its slot;
   - `serve` stopped by TERM during its training run exits 0 and leaves a complete archive;
   - TERM while the archive is made after the command (Java 25's create step, 17's -Xshare:dump)
@@ -103,6 +104,18 @@ if version < 25:
     unshared = [line.split("]")[-1] for line in lines if "source: file:" in line or "source: jar:" in line
                 or "source: jrt:" in line]
     check(not unshared, f"every class of the jar and the JDK comes from the static archive: {unshared[:5]}")
+
+# A later run is mostly the JVM: the script itself starts few programs before it (strace, where
+# there is one: each is time on every run; it started 21 before the JVM, dirname, sed, id and cut
+# among them).
+if shutil.which("strace"):
+    trace = os.path.join(work, "exec.txt")
+    # The flags of the runs above, whose archive is in place (other flags would train anew).
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve", "-o", trace, launcher, "validate", "mappings"],
+                   capture_output=True, env=env(cache, APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={log}"))
+    started = [line.split('"')[1] for line in open(trace) if "execve(" in line and "= -1" not in line]
+    # The script, bash, readlink twice, ls for each of the folder's 4 levels, stat, cksum, java.
+    check(len(started) <= 12, f"a run that maps its archive starts at most 12 programs: {started}")
 
 # 3. A new build of the jar (another time) trains a new archive and replaces the old one.
 before = [n for n in archives(cache) if n.startswith("validate-")]
