@@ -282,10 +282,15 @@ if LAUNCHER:
         feature = int(subprocess.run([java, "-XshowSettings:properties", "-version"], capture_output=True,
                                      text=True).stderr.split("java.specification.version = ")[1].split()[0])
         bare_archive = os.path.join(work, "bare.archive")
-        make, use = ("-XX:AOTCacheOutput=", "-XX:AOTCache=") if feature >= 25 else (
-            "-XX:ArchiveClassesAtExit=", "-XX:SharedArchiveFile=")
-        serve("bare-training", 18297, (make + bare_archive,))
-        BARE_ARCHIVE = (use + bare_archive,)
+        if feature >= 25:
+            serve("bare-training", 18297, ("-XX:AOTCacheOutput=" + bare_archive,))
+            BARE_ARCHIVE = ("-XX:AOTCache=" + bare_archive,)
+        else:  # a static archive from the run's class list, as the launcher makes on Java 17 to 24
+            serve("bare-training", 18297, ("-XX:DumpLoadedClassList=" + bare_archive + ".list",))
+            subprocess.run([java, *flags, "-Xshare:dump", "-XX:SharedClassListFile=" + bare_archive + ".list",
+                            "-XX:SharedArchiveFile=" + bare_archive, "-cp", bare_jar_classpath()],
+                           check=True, capture_output=True)
+            BARE_ARCHIVE = ("-XX:SharedArchiveFile=" + bare_archive,)
 
 for rnd in range(rounds):
     sides = ["bare", "jar"] + ([cached] if aot_extra else []) + (["before"] if before else []) + (

@@ -5,9 +5,13 @@ Run by scripts/test on Temurin 25 (an AOT cache) and on Java 17 (a class-data sh
 What it holds the launcher to (docs/operations.md, "The launcher"):
   - the same stdout, stderr and exit status as `java -jar`, on the first run (which trains) and
     on later runs (which map the archive), for a command that succeeds and one that fails;
-  - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load);
+  - the first run leaves one archive; a later run maps classes from it (-Xlog:class+load), on
+    Java 17 to 24 every class of the jar and the JDK (a static archive: picocli's too);
+  - a run that maps its archive starts few programs before the JVM (where strace is installed);
   - a new build of the jar trains a new archive and removes the old one of its slot;
   - `serve` stopped by TERM during its training run exits 0 and leaves a complete archive;
+  - TERM while the archive is made after the command (Java 25's create step, 17's -Xshare:dump)
+    exits with the command's status and leaves nothing;
   - a folder another user may write is refused (one line on stderr), and the command still runs;
   - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain.
 """
@@ -93,6 +97,25 @@ lines = open(log).read().splitlines()
 mapped = [line for line in lines if "shared objects file (top)" in line or "source: shared objects file" in line]
 ours = [line for line in mapped if "io.github.appsetmapper." in line]
 check(len(ours) > 100, f"the project's classes come from the archive: {len(ours)} of {len(lines)} loaded")
+if version < 25:
+    # A static archive (a class list, then -Xshare:dump) holds picocli's classes, class files of
+    # Java 5 that a dynamic archive (-XX:ArchiveClassesAtExit) skips, and the JDK's of the run: no
+    # class comes from the jar or the runtime's modules (a dynamic one left 177 to the jar).
+    unshared = [line.split("]")[-1] for line in lines if "source: file:" in line or "source: jar:" in line
+                or "source: jrt:" in line]
+    check(not unshared, f"every class of the jar and the JDK comes from the static archive: {unshared[:5]}")
+
+# A later run is mostly the JVM: the script itself starts few programs before it (strace, where
+# there is one: each is time on every run; it started 21 before the JVM, dirname, sed, id and cut
+# among them).
+if shutil.which("strace"):
+    trace = os.path.join(work, "exec.txt")
+    # The flags of the runs above, whose archive is in place (other flags would train anew).
+    subprocess.run(["strace", "-f", "-qq", "-e", "trace=execve", "-o", trace, launcher, "validate", "mappings"],
+                   capture_output=True, env=env(cache, APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={log}"))
+    started = [line.split('"')[1] for line in open(trace) if "execve(" in line and "= -1" not in line]
+    # The script, bash, readlink twice, ls for each of the folder's 4 levels, stat, cksum, java.
+    check(len(started) <= 12, f"a run that maps its archive starts at most 12 programs: {started}")
 
 # 3. A new build of the jar (another time) trains a new archive and replaces the old one.
 before = [n for n in archives(cache) if n.startswith("validate-")]
@@ -201,22 +224,24 @@ ready, code = serve_then(interrupted, signal.SIGINT)
 check(ready and code == 130, f"Ctrl-C during serve's training run exits 130 as java -jar does: {code}")
 check(archives(interrupted) == [], f"an interrupted training run keeps nothing: {archives(interrupted)}")
 
-# On Java 25 the cache is made by one more JVM after the command: a TERM then stops that step,
-# leaves nothing and exits with the command's status (it exited 143 and left 55 MB of partial files).
-if version >= 25:
-    creating = os.path.join(work, "creating")
-    proc = subprocess.Popen([launcher, "validate", "mappings"], env=env(creating),
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 180
-    seen = False
-    while time.monotonic() < deadline and proc.poll() is None and not seen:
-        seen = subprocess.run(["pgrep", "-f", f"AOTMode=create.*{creating}"], capture_output=True).returncode == 0
-        time.sleep(0.02)
-    proc.send_signal(signal.SIGTERM)
-    code = proc.wait(300)
-    left = subprocess.run(["pgrep", "-f", f"AOTMode=create.*{creating}"], capture_output=True).returncode == 0
-    check(seen and code == 0 and archives(creating) == [] and not left,
-          f"TERM while the cache is made: exit 0, nothing left: seen {seen}, {code}, {archives(creating)}, left {left}")
+# The archive is made by one more JVM after the command (Java 25: AOTMode=create; 17 to 24:
+# -Xshare:dump from the class list): a TERM then stops that step, leaves nothing and exits with the
+# command's status (it exited 143 and left 55 MB of partial files).
+creating = os.path.join(work, "creating")
+step = "AOTMode=create" if version >= 25 else "Xshare:dump"
+proc = subprocess.Popen([launcher, "validate", "mappings"], env=env(creating),
+                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+deadline = time.monotonic() + 180
+seen = False
+while time.monotonic() < deadline and proc.poll() is None and not seen:
+    seen = subprocess.run(["pgrep", "-f", f"{step}.*{creating}"], capture_output=True).returncode == 0
+    time.sleep(0.02)
+proc.send_signal(signal.SIGTERM)
+code = proc.wait(300)
+left = subprocess.run(["pgrep", "-f", f"{step}.*{creating}"], capture_output=True).returncode == 0
+check(seen and code == 0 and archives(creating) == [] and not left,
+      f"TERM while the archive is made ({step}): exit 0, nothing left: seen {seen}, {code}, "
+      f"{archives(creating)}, left {left}")
 
 # 10. No HOME and no setting: no folder anywhere, plain. -Xshare in the flags: plain.
 no_home = {k: v for k, v in env(cache).items() if k not in ("HOME", "XDG_CACHE_HOME", "APPSET_MAPPER_CACHE")}

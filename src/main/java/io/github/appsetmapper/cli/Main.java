@@ -58,11 +58,33 @@ public final class Main implements Runnable {
 
   private static CommandLine configured(List<Class<?>> commands) {
     CommandLine root = new CommandLine(new Main());
-    commands.forEach(root::addSubcommand);
+    for (Class<?> command : commands) {
+      root.addSubcommand(command);
+    }
     // After the commands: picocli passes these settings to the subcommands registered so far.
     return root.setCaseInsensitiveEnumValuesAllowed(true)
-        .setParameterExceptionHandler(Main::usageError)
-        .setExecutionExceptionHandler(Main::unexpected);
+        .setParameterExceptionHandler(new Handlers())
+        .setExecutionExceptionHandler(new Handlers());
+  }
+
+  /**
+   * The two handlers as a class, not as method references: a lambda over picocli's interfaces
+   * (class files of Java 5) links them while Java 17 writes a class archive, and an archive skips
+   * such a class once it is linked: picocli's {@code CommandLine} then came from the jar on every
+   * launcher run (bin/appset-mapper; docs/performance.md, section 9).
+   */
+  private static final class Handlers
+      implements CommandLine.IParameterExceptionHandler, CommandLine.IExecutionExceptionHandler {
+    @Override
+    public int handleParseException(CommandLine.ParameterException e, String[] args) {
+      return usageError(e, args);
+    }
+
+    @Override
+    public int handleExecutionException(
+        Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+      return unexpected(e, command, parsed);
+    }
   }
 
   /**

@@ -124,9 +124,10 @@ public final class AppRuntime implements AutoCloseable {
 
   /**
    * Starts, on a thread of its own, what {@code serve} needs soon but not first: the metrics
-   * registry with its JVM meters and the JVM's default TLS setup. The caller meanwhile loads and
-   * compiles the mappings, on the other core where there is one; whoever asks for the metrics first
-   * waits for them (a failure here is made again, and reported, by that call).
+   * registry with its JVM meters, the HTTP client and the JVM's default TLS setup. The caller
+   * meanwhile loads and compiles the mappings, on the other core where there is one; whoever asks
+   * for the metrics or calls first waits for them (a failure here is made again, and reported, by
+   * that call).
    */
   public void prepareAhead() {
     Thread ahead =
@@ -134,6 +135,9 @@ public final class AppRuntime implements AutoCloseable {
             () -> {
               try {
                 metrics();
+                if (transport instanceof HttpUpstream http) {
+                  http.prepare();
+                }
               } catch (RuntimeException | LinkageError e) {
                 // Made again by the call that needs it, which reports what fails.
               }

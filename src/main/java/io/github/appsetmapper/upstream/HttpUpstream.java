@@ -10,8 +10,6 @@ import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import io.github.appsetmapper.upstream.limits.HostLimits;
 import io.github.appsetmapper.upstream.limits.RateLimits;
 import io.github.appsetmapper.upstream.net.GuardedDnsResolver;
-import io.github.appsetmapper.upstream.net.ProxyRoutePlanner;
-import io.github.appsetmapper.upstream.net.ProxySettings;
 import io.github.appsetmapper.upstream.net.RefusedAddressException;
 import io.github.appsetmapper.upstream.tls.RoutingTlsStrategy;
 import io.github.appsetmapper.upstream.tls.TlsContexts;
@@ -28,27 +26,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import javax.net.ssl.SSLException;
-import org.apache.hc.client5.http.auth.AuthScope;
-import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.classic.methods.HttpUriRequestBase;
-import org.apache.hc.client5.http.config.ConnectionConfig;
 import org.apache.hc.client5.http.config.RequestConfig;
-import org.apache.hc.client5.http.impl.auth.BasicCredentialsProvider;
-import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
-import org.apache.hc.client5.http.impl.classic.HttpClients;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
 import org.apache.hc.client5.http.protocol.HttpClientContext;
 import org.apache.hc.core5.http.ClassicHttpResponse;
 import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.Header;
 import org.apache.hc.core5.http.HttpEntity;
 import org.apache.hc.core5.http.io.entity.ByteArrayEntity;
-import org.apache.hc.core5.util.TimeValue;
 import org.apache.hc.core5.util.Timeout;
 
 /**
@@ -65,15 +53,14 @@ public final class HttpUpstream implements Upstream {
   public static final long DEFAULT_MAX_BODY_BYTES = 10L * 1024 * 1024;
   private static final int MAX_REDIRECTS = 5;
 
-  private final CloseableHttpClient client;
-  private final PoolingHttpClientConnectionManager connections;
-  private final ScheduledThreadPoolExecutor timer;
-  private final ScheduledFuture<?> tick;
+  private final UpstreamOptions options;
   private final long maxBodyBytes;
   private final HostPolicy serverHosts;
   private final HostLimits limits;
   private final RateLimits rateLimits = new RateLimits();
   private final TlsContexts tls = new TlsContexts();
+  private volatile HttpWire wire; // made by the first call or prepare()
+  private boolean closed; // under this: a wire made after close() is closed at once
 
   /**
    * @param maxConnections the pool size, per route as well as in total: it must match the number of
@@ -84,76 +71,41 @@ public final class HttpUpstream implements Upstream {
   }
 
   public HttpUpstream(UpstreamOptions options) {
+    this.options = options;
     this.maxBodyBytes = options.maxBodyBytes();
     this.serverHosts = options.serverHosts();
     this.limits = new HostLimits(options.maxConnectionsPerHost(), options.rateLimits());
-    ProxySettings proxies = options.proxies();
-    this.connections =
-        PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnTotal(options.maxConnections())
-            .setMaxConnPerRoute(options.maxConnections())
-            .setDnsResolver(
-                new GuardedDnsResolver(
-                    options.dnsResolver(), options.addresses(), proxies.proxyHosts()))
-            .setTlsSocketStrategy(new RoutingTlsStrategy())
-            .setDefaultConnectionConfig(
-                ConnectionConfig.custom()
-                    .setConnectTimeout(Timeout.ofSeconds(10))
-                    .setValidateAfterInactivity(TimeValue.ofSeconds(2))
-                    .setTimeToLive(TimeValue.ofMinutes(5))
-                    .build())
-            .build();
-    BasicCredentialsProvider proxyCredentials = new BasicCredentialsProvider();
-    for (ProxySettings.Proxy proxy : new ProxySettings.Proxy[] {proxies.http(), proxies.https()}) {
-      if (proxy != null && proxy.username() != null) {
-        proxyCredentials.setCredentials(
-            new AuthScope(proxy.host()),
-            new UsernamePasswordCredentials(proxy.username(), proxy.password().toCharArray()));
+  }
+
+  /**
+   * Makes the client now rather than on the first call ({@code serve} does it on a thread of its
+   * own while the mappings load); a call meanwhile waits for it.
+   */
+  public void prepare() {
+    wire();
+  }
+
+  private HttpWire wire() {
+    HttpWire made = wire;
+    if (made == null) {
+      synchronized (this) {
+        made = wire;
+        if (made == null) {
+          made = new HttpWire(options);
+          if (closed) {
+            made.close(); // a call after close() fails as it did on the closed client
+          }
+          wire = made;
+        }
       }
     }
-    this.client =
-        HttpClients.custom()
-            .setConnectionManager(connections)
-            .setRoutePlanner(new ProxyRoutePlanner(proxies))
-            .setDefaultCredentialsProvider(proxyCredentials)
-            .disableRedirectHandling()
-            .disableAutomaticRetries()
-            .disableCookieManagement()
-            .disableAuthCaching()
-            .setUserAgent("appset-mapper")
-            // Before decompression, which drops the framing headers: how the body ends.
-            .addResponseInterceptorFirst(
-                (response, entity, context) ->
-                    context.setAttribute(
-                        ENDED_BY_CLOSE,
-                        entity != null && entity.getContentLength() < 0 && !entity.isChunked()))
-            .evictIdleConnections(TimeValue.ofSeconds(30))
-            .build();
-    this.timer =
-        new ScheduledThreadPoolExecutor(
-            1,
-            r -> {
-              Thread thread = new Thread(r, "upstream-timeouts");
-              thread.setDaemon(true);
-              return thread;
-            });
-    // Nearly every call ends before its timeout: without this each cancelled task stays queued
-    // (and wakes the timer thread) until its delay runs out, thousands of them under load.
-    timer.setRemoveOnCancelPolicy(true);
-    // A task due within a second always heads the queue, so a call's timeout (seconds long) is
-    // queued behind it and scheduling it wakes nobody; without it, a call made while no other was
-    // in flight woke the timer thread (one more thread hand-off per call). Shorter timeouts still
-    // head the queue and wake the thread as they must.
-    this.tick = timer.scheduleAtFixedRate(() -> {}, 1, 1, TimeUnit.SECONDS);
+    return made;
   }
 
   /** Timeout tasks queued: one per call in flight (read by the soak and a test). */
   public int pendingTimeouts() {
-    int pending = 0;
-    for (Runnable task : timer.getQueue()) {
-      pending += task == tick ? 0 : 1;
-    }
-    return pending;
+    HttpWire made = wire;
+    return made == null ? 0 : made.pendingTimeouts();
   }
 
   /** What upstreams said about their rate limits, per host (read-only, for metrics). */
@@ -314,8 +266,9 @@ public final class HttpUpstream implements Upstream {
       context.setUserToken(material.version());
     }
     AtomicBoolean timedOut = new AtomicBoolean();
+    HttpWire made = wire();
     ScheduledFuture<?> cancel =
-        timer.schedule(
+        made.timer.schedule(
             () -> {
               timedOut.set(true);
               http.cancel();
@@ -324,12 +277,12 @@ public final class HttpUpstream implements Upstream {
             TimeUnit.MILLISECONDS);
     try {
       UpstreamResponse response =
-          client.execute(
+          made.client.execute(
               http,
               context,
               r -> {
                 UpstreamResponse read = read(request, r);
-                return Boolean.TRUE.equals(context.getAttribute(ENDED_BY_CLOSE))
+                return Boolean.TRUE.equals(context.getAttribute(HttpWire.ENDED_BY_CLOSE))
                     ? read.asEndedByClose()
                     : read;
               });
@@ -373,9 +326,6 @@ public final class HttpUpstream implements Upstream {
     }
     return RequestFailure.Kind.FAILED;
   }
-
-  /** The context attribute saying the answer's body had neither a length nor chunks. */
-  private static final String ENDED_BY_CLOSE = "appset-mapper.ended-by-close";
 
   private UpstreamResponse read(UpstreamRequest request, ClassicHttpResponse response)
       throws IOException {
@@ -476,13 +426,10 @@ public final class HttpUpstream implements Upstream {
   }
 
   @Override
-  public void close() {
-    timer.shutdownNow();
-    try {
-      client.close();
-    } catch (IOException ignored) {
-      // closing sockets on shutdown; nothing to do about a failure here
+  public synchronized void close() {
+    closed = true;
+    if (wire != null) {
+      wire.close();
     }
-    connections.close();
   }
 }

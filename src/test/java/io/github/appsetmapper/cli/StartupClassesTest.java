@@ -60,7 +60,34 @@ class StartupClassesTest {
     assertLoadsNoneOfTheUnused(dir, "test", "mappings/inventory-clusters.test.yaml");
   }
 
+  /**
+   * The HTTP client (about 300 classes) is made by the first call: {@code run} of a mapping that
+   * makes none, as the first answer of {@code serve} for one, never makes it.
+   */
+  @Test
+  void runOfAMappingWithoutCallsMakesNoHttpClient(@TempDir Path dir) throws Exception {
+    Path mapping = dir.resolve("hello.yaml");
+    Files.writeString(mapping, "name: hello\nparameters:\n  greeting: \"'hello'\"\n");
+    List<String> loaded = loadedBy(dir, "run", mapping.toString());
+    assertThat(loaded).contains("io.github.appsetmapper.upstream.HttpUpstream");
+    assertThat(
+            loaded.stream()
+                .filter(
+                    name ->
+                        name.startsWith("org.apache.hc.client5.http.impl.")
+                            || name.startsWith("org.apache.hc.core5.pool.")))
+        .isEmpty();
+  }
+
   private static void assertLoadsNoneOfTheUnused(Path dir, String... args) throws Exception {
+    List<String> loaded = loadedBy(dir, args);
+    assertThat(loaded).contains(LogSetup.class.getName()); // logging was set up, in code
+    assertThat(loaded.stream().filter(name -> UNUSED.stream().anyMatch(name::startsWith)))
+        .isEmpty();
+  }
+
+  /** The classes a JVM of its own loads running the CLI with {@code args}; it must exit 0. */
+  private static List<String> loadedBy(Path dir, String... args) throws Exception {
     Path classes = dir.resolve("classes.txt");
     Path out = dir.resolve("out.txt");
     String classpath =
@@ -76,14 +103,10 @@ class StartupClassesTest {
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
     assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
     assertThat(process.exitValue()).as(Files.readString(out)).isZero();
-    List<String> loaded =
-        Files.readAllLines(classes).stream()
-            .map(line -> line.split(" "))
-            .filter(words -> words.length > 1)
-            .map(words -> words[1])
-            .toList();
-    assertThat(loaded).contains(LogSetup.class.getName()); // logging was set up, in code
-    assertThat(loaded.stream().filter(name -> UNUSED.stream().anyMatch(name::startsWith)))
-        .isEmpty();
+    return Files.readAllLines(classes).stream()
+        .map(line -> line.split(" "))
+        .filter(words -> words.length > 1)
+        .map(words -> words[1])
+        .toList();
   }
 }
