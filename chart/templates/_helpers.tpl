@@ -178,16 +178,42 @@ Route names the Argo CD side gets a plugin ConfigMap for: the keys of .Values.ma
 {{- end }}
 
 {{/*
-A Kubernetes memory quantity ("512Mi", "1Gi", "100M", "134217728") in bytes, as a float; fails
-naming the value when it is not one of these forms.
+A Kubernetes memory quantity in bytes, as a float, in every form Kubernetes takes: a number
+("134217728", "1.5", ".5", "+1"), then a binary suffix (Ki Mi Gi Ti Pi Ei), a decimal one (n u m
+"" k M G T P E: "1E" is 10^18, "500m" half a byte), or an exponent ("1e9", "1E9", "1.34217728e+08",
+what Helm makes of an unquoted 134217728). Fails with one line naming the value for anything else
+("1K", "1GB", "1e3Mi", "Gi").
 */}}
 {{- define "appset-mapper.memoryBytes" -}}
-{{- $quantity := toString . -}}
-{{- $units := dict "" 1.0 "k" 1000.0 "M" 1000000.0 "G" 1000000000.0 "T" 1000000000000.0 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 -}}
-{{- $number := regexFind "^[0-9]+(\\.[0-9]+)?" $quantity -}}
-{{- $unit := trimPrefix $number $quantity -}}
-{{- if or (not $number) (not (hasKey $units $unit)) -}}
-{{- fail (printf "resources.limits.memory %q is not a memory quantity (e.g. 512Mi, 1Gi)" $quantity) -}}
+{{- $quantity := include "appset-mapper.memoryText" . -}}
+{{- $numberForm := "^[+-]?([0-9]+([.][0-9]*)?|[.][0-9]+)" -}}
+{{- if not (regexMatch (printf "%s([eE][+-]?[0-9]+|[numkMGTPE]|[KMGTPE]i)?$" $numberForm) $quantity) -}}
+{{- fail (printf "resources.limits.memory %q is not a memory quantity: a number with an optional suffix (512Mi, 1Gi, 1e9, 134217728)" $quantity) -}}
 {{- end -}}
-{{- mulf (float64 $number) (get $units $unit) -}}
+{{- $number := regexFind $numberForm $quantity -}}
+{{- $suffix := trimPrefix $number $quantity -}}
+{{- if regexMatch "^[eE]." $suffix -}}
+{{- /* An exponent: Go reads the whole; past float64's range it reads 0, and only a huge one is. */ -}}
+{{- $bytes := float64 $quantity -}}
+{{- if and (eq $bytes 0.0) (ne (float64 $number) 0.0) (not (contains "-" $suffix)) -}}
+{{- if hasPrefix "-" $number }}-{{ end }}1e308
+{{- else -}}
+{{- $bytes -}}
+{{- end -}}
+{{- else -}}
+{{- $units := dict "n" 1e-9 "u" 1e-6 "m" 0.001 "" 1.0 "k" 1e3 "M" 1e6 "G" 1e9 "T" 1e12 "P" 1e15 "E" 1e18 "Ki" 1024.0 "Mi" 1048576.0 "Gi" 1073741824.0 "Ti" 1099511627776.0 "Pi" 1125899906842624.0 "Ei" 1152921504606846976.0 -}}
+{{- mulf (float64 $number) (get $units $suffix) -}}
+{{- end -}}
+{{- end -}}
+
+{{/*
+A memory limit as the user wrote it: text as is, a number Helm read from YAML (a float64, printed
+1.34217728e+08) as its digits when it is whole.
+*/}}
+{{- define "appset-mapper.memoryText" -}}
+{{- if and (kindIs "float64" .) (eq (floor .) .) (lt . 1e15) (gt . -1e15) -}}
+{{- printf "%.0f" . -}}
+{{- else -}}
+{{- toString . -}}
+{{- end -}}
 {{- end -}}

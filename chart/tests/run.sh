@@ -6,6 +6,7 @@
 #     securityContext, labels and selectors, NetworkPolicy, HPA/PDB/ServiceMonitor, test hook);
 #   - the helm test pod's script against a local stub server (tests/check_hook_script.py);
 #   - every tests/bad/*.yaml must make helm template fail with an error matching its `# expect: <ERE>` line;
+#   - the memory limit's 128Mi floor on every form of Kubernetes quantity, and refusals of non-quantities;
 #   - values.yaml documented value by value, README values table in sync (tests/values_doc.py);
 #   - the argo-helm sidecar snippet examples/argo-cd-sidecar-values.yaml (check_sidecar_example.py);
 #   - the alert rules (files/alerts.yaml) with promtool check rules and the unit tests of
@@ -174,6 +175,43 @@ for bad in "$CHART_DIR"/tests/bad/*.yaml; do
     pass "[$name] rejected: $(grep -m1 -E -- "$expected" "$WORK/err" | sed 's/^ *//' | cut -c 1-150)"
   else
     fail "[$name] rejected, but without '$expected': $(cat "$WORK/err")"
+  fi
+done
+
+# ---------------------------------------------------------------------------- memory quantities
+# The 128Mi floor reads every form of Kubernetes quantity (appset-mapper.memoryBytes): "text" is
+# --set-string (a quoted value), "json" is --set-json (a number Helm holds as a float64, as it
+# does an unquoted number in a values file: 134217728 reads as 1.34217728e+08).
+floor_message='is below 128Mi, the least the server starts and serves in'
+not_quantity='is not a memory quantity: a number with an optional suffix'
+memory_cases=(
+  "text|128Mi|ok" "text|134217728|ok" "text|1e9|ok" "text|1E9|ok" "text|1.5e+08|ok"
+  "text|1.34217728e+08|ok" "text|1E+3G|bad" "text|1Pi|ok" "text|1E|ok" "text|1Ei|ok"
+  "text|0.125Gi|ok" "text|.5Gi|ok" "text|1.Gi|ok" "text|+1Gi|ok" "text|134217728000m|ok"
+  "text|1e400|ok" "json|134217728|ok" "json|1e9|ok" "json|1.5e9|ok"
+  "text|127Mi|floor" "text|134217727|floor" "text|1e8|floor" "text|1E+3|floor" "text|-1Gi|floor"
+  "text|134217727999m|floor" "text|0.1Gi|floor" "text|1e-400|floor" "json|67108864|floor"
+  "json|0.5|floor" "text|1K|bad" "text|1GB|bad" "text|1 Gi|bad" "text|Gi|bad" "text|1e|bad"
+  "text|1e3Mi|bad" "text|1.2.3|bad" "text|0x10|bad" "text|1Mib|bad" "text|.|bad"
+)
+for case in "${memory_cases[@]}"; do
+  IFS='|' read -r how value want <<<"$case"
+  if [[ $how == text ]]; then set_args=(--set-string "resources.limits.memory=$value"); else set_args=(--set-json "resources.limits.memory=$value"); fi
+  label="[memory] $how $value"
+  if "$HELM" template "$RELEASE" "$CHART_DIR" -n "$NAMESPACE" "${set_args[@]}" \
+    --show-only templates/deployment.yaml >/dev/null 2>"$WORK/err"; then
+    if [[ $want == ok ]]; then pass "$label accepted"; else fail "$label accepted, expected $want"; fi
+  else
+    case $want in
+      floor) expected="resources.limits.memory $value $floor_message" ;;
+      bad) expected="resources.limits.memory \"$value\" $not_quantity" ;;
+      *) expected="" ;;
+    esac
+    if [[ -n "$expected" ]] && grep -qF -- "$expected" "$WORK/err"; then
+      pass "$label refused: $want"
+    else
+      fail "$label: $(cat "$WORK/err")"
+    fi
   fi
 done
 

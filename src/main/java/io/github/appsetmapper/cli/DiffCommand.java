@@ -26,7 +26,8 @@ import picocli.CommandLine.Parameters;
 
 /**
  * {@code diff OLD NEW}: which Applications a change of mappings would add, remove or change, on the
- * same inputs. Exit 0 no change, 1 changes (or a gate tripped), 2 the diff could not run.
+ * same inputs. Exit 0 no change, 1 changes (or a gate tripped), 2 the diff could not run or an
+ * input failed (alike on both sides; under a gate, on either side).
  */
 @Command(
     name = "diff",
@@ -34,7 +35,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Compare two versions of mappings on the same inputs: rows added, removed and changed.",
       "Exit 0: no change; 1: changes (with --fail-on/--max-removed: rows removed beyond the"
-          + " gate); 2: the diff could not run."
+          + " gate); 2: the diff could not run, or an input failed alike on both sides (under"
+          + " a gate: failed on either side)."
     })
 final class DiffCommand implements Callable<Integer> {
   static final int CHANGES = 1;
@@ -211,12 +213,26 @@ final class DiffCommand implements Callable<Integer> {
     }
     List<String> trips = gate.active() ? gate.trips(report, run.redactor()::redact) : List.of();
     trips.forEach(line -> err.println("gate: " + run.redactor().redact(line)));
+    boolean failed = false;
     if (report.errors() > 0) {
       // Nothing was compared for them: neither "no change" nor a gate can vouch for them.
       err.println(
           "error: "
               + Plural.of(report.errors(), "input")
               + " failed alike on both sides and could not be compared");
+      failed = true;
+    }
+    int uncounted = gate.active() ? Gate.uncounted(report) : 0;
+    if (uncounted > 0) {
+      // A failed side has no rows to count: the gate can neither trip nor pass on it.
+      err.println(
+          "error: "
+              + Plural.of(uncounted, "input")
+              + " answered an error on a side (one side only, or different errors on both):"
+              + " the gate cannot count the rows removed");
+      failed = true;
+    }
+    if (failed) {
       return COULD_NOT_RUN;
     }
     if (gate.active()) {

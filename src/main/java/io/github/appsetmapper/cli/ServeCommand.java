@@ -217,11 +217,14 @@ final class ServeCommand implements Callable<Integer> {
     AtomicReference<MappingRegistry> latest = new AtomicReference<>();
     // Reloads keep what each bare --var was bound to at the first load.
     UnusedVars unused = new UnusedVars(given);
+    String sources = String.join(", ", mappings.stream().map(Path::toString).toList());
+    ReplayCheck replayed = new ReplayCheck(runtime, sources);
     MappingReloader reloader =
         runtime.reloader(
             mappings,
             defaultMapping,
-            registry -> publish(unused.note(registry), latest, serving, runtime.metrics()));
+            registry ->
+                publish(replayed.note(unused.note(registry)), latest, serving, runtime.metrics()));
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = reloader.loadFirst();
@@ -235,15 +238,14 @@ final class ServeCommand implements Callable<Integer> {
       runtime.close();
       return 1;
     }
-    String notReplayable =
-        runtime.replayRefusal(
-            loaded.mappings(), String.join(", ", mappings.stream().map(Path::toString).toList()));
+    String notReplayable = runtime.replayRefusal(loaded.mappings(), sources);
     if (notReplayable != null) {
       err.println("error: " + notReplayable);
       err.flush();
       runtime.close();
       return ExitCode.USAGE;
     }
+    replayed.arm();
     try {
       MappingRegistry.of(loaded.mappings(), defaultMapping);
     } catch (IllegalArgumentException e) {

@@ -16,6 +16,18 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
     return failOnRemoved || maxRemovedPercent != null || maxRemovedCount != null;
   }
 
+  /**
+   * How many inputs this gate cannot judge: a side answered an error and the two did not answer
+   * alike, so the rows it removes cannot be counted. A gate never passes on them.
+   */
+  public static int uncounted(DiffReport report) {
+    return (int)
+        report.mappings().stream()
+            .flatMap(m -> m.inputs().stream())
+            .filter(InputDiff::uncounted)
+            .count();
+  }
+
   /** {@code 10%} or {@code 10}; null when it is neither. */
   public static Gate maxRemoved(String text, boolean failOnRemoved) {
     String t = text.trim();

@@ -92,6 +92,15 @@ public record InputDiff(
     return rows == null && !failedAlike();
   }
 
+  /**
+   * A gate cannot count the rows this input removes: a side answered an error and the two did not
+   * answer alike (one side failed, or both failed differently). Both alike is {@link #error()}, or
+   * the answer its test case expects.
+   */
+  public boolean uncounted() {
+    return errorChange();
+  }
+
   public int added() {
     return rows == null ? 0 : rows.added().size();
   }

@@ -5,7 +5,6 @@ import com.google.re2j.Pattern;
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import org.springframework.core.convert.TypeDescriptor;
@@ -83,9 +82,7 @@ final class BoundedMethods {
       case "replace" -> count == 2 ? string((text, args) -> literal(text, args[0], args[1])) : null;
       case "concat" -> count == 1 ? string((text, args) -> concat(text, args[0])) : null;
       case "toLowerCase" ->
-          count == 0
-              ? string((text, args) -> built(text.toLowerCase(Locale.ROOT), "toLowerCase"))
-              : null;
+          count == 0 ? string((text, args) -> built(CaseChange.lower(text), "toLowerCase")) : null;
       case "toUpperCase" ->
           count == 0 ? string((text, args) -> built(CaseChange.upper(text), "toUpperCase")) : null;
       default -> null;

@@ -7,7 +7,6 @@ import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /** The {@code #functions} of mapping expressions. Static, pure, and safe on null. */
@@ -26,9 +25,7 @@ public final class Functions {
 
   // Bounded as the methods' case changes are: a text may grow (ß becomes SS) past 1 MiB.
   public static String lower(String text) {
-    return text == null
-        ? null
-        : EvaluationBudget.current().built(text.toLowerCase(Locale.ROOT), "#lower");
+    return text == null ? null : EvaluationBudget.current().built(CaseChange.lower(text), "#lower");
   }
 
   public static String upper(String text) {

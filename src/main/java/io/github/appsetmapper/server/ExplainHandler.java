@@ -48,7 +48,7 @@ final class ExplainHandler implements HttpHandler {
     }
     try {
       ExplainFormat format = format(exchange);
-      CompiledMapping mapping = registry.get().require(name);
+      CompiledMapping mapping = registry.get().requireRunnable(name);
       Invocation invocation = GetParamsParser.parse(Exchanges.body(exchange));
       ExplainReport report =
           Explainer.explain(

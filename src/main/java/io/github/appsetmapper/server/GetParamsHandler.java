@@ -92,7 +92,7 @@ final class GetParamsHandler implements HttpHandler {
                   + mappings.known());
         }
       }
-      CompiledMapping mapping = mappings.require(mappingName);
+      CompiledMapping mapping = mappings.requireRunnable(mappingName);
       live = mapping;
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
       trace = new MetricsTrace(metrics, mapping.name(), mapping.metricHosts());

@@ -10,14 +10,17 @@ import java.util.TreeMap;
 
 /**
  * The loaded mappings by name, immutable: a request takes one snapshot and a reload swaps the whole
- * registry. {@code defaultName} serves {@code POST /api/v1/getparams.execute}.
+ * registry. {@code defaultName} serves {@code POST /api/v1/getparams.execute}. {@code refusal},
+ * when not null, is why no mapping is run at all (a {@code --replay} file that tests no mapping
+ * served since a reload): each getparams and explain answers it as a 503.
  */
 public record MappingRegistry(
     Map<String, CompiledMapping> byName,
     String defaultName,
     Map<String, MappingStatus> status,
     List<String> failures,
-    List<String> warnings) {
+    List<String> warnings,
+    String refusal) {
 
   public MappingRegistry {
     byName = Map.copyOf(byName);
@@ -28,7 +31,17 @@ public record MappingRegistry(
 
   /** The same mappings, with {@code warnings} for {@code GET /mappings} (an unused --var). */
   public MappingRegistry withWarnings(List<String> warnings) {
-    return new MappingRegistry(byName, defaultName, status, failures, warnings);
+    return new MappingRegistry(byName, defaultName, status, failures, warnings, refusal);
+  }
+
+  /**
+   * The same mappings, none of which is run: each getparams and explain answers {@code line} (a
+   * 503), which {@code GET /mappings} lists among the failures.
+   */
+  public MappingRegistry refusing(String line) {
+    List<String> withLine = new java.util.ArrayList<>(failures);
+    withLine.add(line);
+    return new MappingRegistry(byName, defaultName, status, withLine, warnings, line);
   }
 
   /** The default is the one named, or the only mapping when exactly one is loaded. */
@@ -60,7 +73,7 @@ public record MappingRegistry(
               + "' is not loaded; loaded: "
               + String.join(", ", byName.keySet()));
     }
-    return new MappingRegistry(byName, defaultName, status, failures, List.of());
+    return new MappingRegistry(byName, defaultName, status, failures, List.of(), null);
   }
 
   /**
@@ -79,6 +92,16 @@ public record MappingRegistry(
 
   public Collection<String> names() {
     return new TreeMap<>(byName).keySet();
+  }
+
+  /**
+   * The mapping by name to run: a 503 while the registry refuses to run any, else {@link #require}.
+   */
+  CompiledMapping requireRunnable(String name) throws HttpError {
+    if (refusal != null) {
+      throw new HttpError(503, refusal);
+    }
+    return require(name);
   }
 
   /** The mapping by name, or a 404 that lists the loaded ones. */

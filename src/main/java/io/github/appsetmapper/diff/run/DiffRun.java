@@ -10,11 +10,11 @@ import io.github.appsetmapper.diff.DiffReport;
 import io.github.appsetmapper.diff.InputDiff;
 import io.github.appsetmapper.diff.MappingDiff;
 import io.github.appsetmapper.diff.Outcome;
+import io.github.appsetmapper.diff.run.Pairing.Pair;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.replay.ExchangeFile;
-import io.github.appsetmapper.replay.MappingTestRun;
 import io.github.appsetmapper.replay.ReplayCase;
 import io.github.appsetmapper.replay.ReplayUpstream;
 import io.github.appsetmapper.runtime.AppRuntime;
@@ -27,10 +27,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -93,12 +91,13 @@ public final class DiffRun {
     List<MappingDiff> out = new ArrayList<>();
     // Pairing needs names only: replaying, every test file's vars stand in for the environment.
     ExchangeFile pairing = recorded.isEmpty() ? null : merged(recorded);
-    Sides names = pairs(load(settings.before(), pairing), load(settings.after(), pairing));
-    for (Pair pair : names.pairs()) {
+    List<Pair> pairs =
+        Pairing.pairs(load(settings.before(), pairing), load(settings.after(), pairing));
+    for (Pair pair : pairs) {
       List<InputDiff> inputs = new ArrayList<>();
       String note = null;
       if (pair.before() != null && pair.after() != null) {
-        ExchangeFile file = fileFor(pair, recorded, names.pairs().size());
+        ExchangeFile file = Pairing.fileFor(pair, recorded, pairs, describe(settings.after()));
         if (!given.isEmpty()) {
           inputs.addAll(runGiven(pair, given, file, recorded));
         } else if (file != null) {
@@ -135,7 +134,7 @@ public final class DiffRun {
     return new ExchangeFile(files.get(0).path(), null, vars, secrets, List.of());
   }
 
-  private static String describe(List<Path> paths) {
+  static String describe(List<Path> paths) {
     return String.join(", ", paths.stream().map(Path::toString).toList());
   }
 
@@ -152,11 +151,6 @@ public final class DiffRun {
     }
     return pair.before() == null ? List.of() : pair.before().key();
   }
-
-  private record Pair(
-      CompiledMapping before, CompiledMapping after, MappingDiff.Presence presence) {}
-
-  private record Sides(List<Pair> pairs) {}
 
   /** Loads a side with the run's vars (and a test file's, which win); refuses when it fails. */
   private MappingLoader.Result load(List<Path> paths, ExchangeFile file) throws Refused {
@@ -183,84 +177,6 @@ public final class DiffRun {
     } catch (IOException e) {
       throw new Refused(List.of("cannot start: " + e.getMessage()));
     }
-  }
-
-  /** Mappings by name; an unpaired pair from files of the same name is a rename. */
-  private Sides pairs(MappingLoader.Result before, MappingLoader.Result after) {
-    Map<String, CompiledMapping> old = byName(before.mappings());
-    Map<String, CompiledMapping> neu = byName(after.mappings());
-    List<Pair> pairs = new ArrayList<>();
-    Set<String> onlyOld = new LinkedHashSet<>(old.keySet());
-    onlyOld.removeAll(neu.keySet());
-    Set<String> onlyNew = new LinkedHashSet<>(neu.keySet());
-    onlyNew.removeAll(old.keySet());
-    Map<String, String> renamed = new LinkedHashMap<>();
-    boolean singleFiles = old.size() == 1 && neu.size() == 1;
-    for (String o : onlyOld) {
-      for (String n : onlyNew) {
-        if (!renamed.containsValue(n) && (singleFiles || sameFileName(old.get(o), neu.get(n)))) {
-          renamed.put(o, n);
-          break;
-        }
-      }
-    }
-    Set<String> names = new java.util.TreeSet<>(old.keySet());
-    names.addAll(neu.keySet());
-    for (String name : names) {
-      if (renamed.containsValue(name)) {
-        continue;
-      }
-      if (renamed.containsKey(name)) {
-        pairs.add(
-            new Pair(old.get(name), neu.get(renamed.get(name)), MappingDiff.Presence.RENAMED));
-      } else if (old.containsKey(name) && neu.containsKey(name)) {
-        pairs.add(new Pair(old.get(name), neu.get(name), MappingDiff.Presence.BOTH));
-      } else if (old.containsKey(name)) {
-        pairs.add(new Pair(old.get(name), null, MappingDiff.Presence.REMOVED));
-      } else {
-        pairs.add(new Pair(null, neu.get(name), MappingDiff.Presence.ADDED));
-      }
-    }
-    return new Sides(pairs);
-  }
-
-  private static boolean sameFileName(CompiledMapping a, CompiledMapping b) {
-    return a.sourceFile() != null
-        && b.sourceFile() != null
-        && Path.of(a.sourceFile()).getFileName().equals(Path.of(b.sourceFile()).getFileName());
-  }
-
-  private static Map<String, CompiledMapping> byName(List<CompiledMapping> mappings) {
-    Map<String, CompiledMapping> out = new LinkedHashMap<>();
-    mappings.forEach(m -> out.put(m.name(), m));
-    return out;
-  }
-
-  /**
-   * The test file that records the inputs of this pair: by its 'mapping:' or its file name; a
-   * single test file for a single pair.
-   */
-  private static ExchangeFile fileFor(Pair pair, List<ExchangeFile> recorded, int pairs) {
-    for (ExchangeFile file : recorded) {
-      if (file.mapping() != null
-          && (file.mapping().equals(pair.before().name())
-              || file.mapping().equals(pair.after().name()))) {
-        return file;
-      }
-    }
-    for (ExchangeFile file : recorded) {
-      if (file.mapping() == null) {
-        String tested = MappingTestRun.mappingFileFor(file.path()).getFileName().toString();
-        for (CompiledMapping m : List.of(pair.before(), pair.after())) {
-          if (m.sourceFile() != null
-              && Path.of(m.sourceFile()).getFileName().toString().equals(tested)) {
-            return file;
-          }
-        }
-      }
-    }
-    // One test file for one pair of single files: it is theirs, whatever it names.
-    return recorded.size() == 1 && pairs == 1 ? recorded.get(0) : null;
   }
 
   /** Each case of the test file, on its own recorded exchanges. */
