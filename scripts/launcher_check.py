@@ -13,7 +13,9 @@ What it holds the launcher to (docs/operations.md, "The launcher"):
   - TERM while the archive is made after the command (Java 25's create step, 17's -Xshare:dump)
     exits with the command's status and leaves nothing;
   - a folder another user may write is refused (one line on stderr), and the command still runs;
-  - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain.
+  - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain;
+  - stopping the launcher's process group stops the training JVM; the JVMs after the command do
+    not get the flags that write files (a log file named in the flags is the command's).
 """
 import glob
 import os
@@ -242,6 +244,49 @@ left = subprocess.run(["pgrep", "-f", f"{step}.*{creating}"], capture_output=Tru
 check(seen and code == 0 and archives(creating) == [] and not left,
       f"TERM while the archive is made ({step}): exit 0, nothing left: seen {seen}, {code}, "
       f"{archives(creating)}, left {left}")
+
+# 12. A supervisor that stops the launcher's process group (systemd, timeout -s KILL, a CI step)
+# stops the training JVM with it: the JVM ran in a group of its own and served on, orphaned.
+grouped = os.path.join(work, "grouped")
+with socket.socket() as sock:
+    sock.bind(("127.0.0.1", 0))
+    group_port = sock.getsockname()[1]
+proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
+                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(group_port)],
+                        env=env(grouped, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log,
+                        start_new_session=True)
+deadline = time.monotonic() + 180
+ready = False
+while time.monotonic() < deadline and proc.poll() is None and not ready:
+    try:
+        ready = urllib.request.urlopen(f"http://127.0.0.1:{group_port}/readyz", timeout=5).status == 200
+    except OSError:
+        time.sleep(0.1)
+os.killpg(proc.pid, signal.SIGKILL)
+proc.wait(60)
+deadline = time.monotonic() + 120
+still = True
+while still and time.monotonic() < deadline:
+    try:
+        urllib.request.urlopen(f"http://127.0.0.1:{group_port}/healthz", timeout=5)
+        time.sleep(0.2)
+    except OSError:
+        still = False
+check(ready and not still, f"KILL to the launcher's process group during training stops the JVM too: "
+                           f"ready {ready}, still answering {still}")
+if still:
+    subprocess.run(["pkill", "-KILL", "-f", "--", f"--port {group_port}"])
+
+# 13. The JVMs that make and check the archive after the command do not get the flags that write
+# files: a class log named in APPSET_MAPPER_JAVA_OPTS is the command's (the check JVM's `-version`
+# wrote over it, a log of none of the project's classes; a GC log or a recording the same).
+logged = os.path.join(work, "logged")
+own_log = os.path.join(work, "own-classes.txt")
+code, out, err = launch(logged, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={own_log}")
+ours_logged = [line for line in open(own_log) if "io.github.appsetmapper.cli." in line]
+check(code == 0 and len(archives(logged)) == 1 and ours_logged,
+      f"a training run's own log file is the command's, not the archive step's: {code} {archives(logged)} "
+      f"{len(ours_logged)} of the project's classes logged")
 
 # 10. No HOME and no setting: no folder anywhere, plain. -Xshare in the flags: plain.
 no_home = {k: v for k, v in env(cache).items() if k not in ("HOME", "XDG_CACHE_HOME", "APPSET_MAPPER_CACHE")}

@@ -9,16 +9,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The log's writer thread: a thread that logs hands its event over (its message formatted first, as
  * Logback's AsyncAppender does), and one background thread encodes what it finds waiting and writes
  * that batch to stdout in one write. Logback's AsyncAppender with a ConsoleAppender made one write
  * per line, most of the writer's 4.7 to 6.8 µs per getparams under load (bench/); a line still
- * leaves as soon as the writer reaches it, alone when it came alone. Lines wait, never drop (a full
- * queue makes the logging thread wait); {@link #stop()} writes what is queued. stdout is {@code
- * System.out} at each write, so a test that replaces it sees the lines.
+ * leaves as soon as the writer reaches it, alone when it came alone. Lines wait, never drop: a full
+ * queue makes the logging thread wait, full by count or by the characters its lines hold (8,192
+ * refusals of a 60,000-character path filled a 256 MiB heap while stdout was not read); {@link
+ * #stop()} writes what is queued, however long stdout takes. stdout is {@code System.out} at each
+ * write, so a test that replaces it sees the lines.
  */
 public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingEvent> {
   /** Lines queued for the writer thread before a logging thread waits (never dropped). */
@@ -27,12 +28,20 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
   /** A batch is written once it holds this much, so a long backlog is never one huge buffer. */
   static final int BATCH_BYTES = 64 * 1024;
 
-  /** How long stopping waits for the queued lines to be written (a stdout nobody reads). */
-  private static final long STOP_WAIT_MILLIS = TimeUnit.SECONDS.toMillis(10);
+  /**
+   * The characters the queued lines may hold before a logging thread waits (a line longer than this
+   * alone waits for an empty queue).
+   */
+  static final long QUEUE_CHARS = 4L << 20;
+
+  /** What a thrown exception's line is counted as: its stack's lines are not in the message. */
+  private static final int THROWN_CHARS = 8192;
 
   private final Encoder<ILoggingEvent> encoder;
   private final BlockingQueue<ILoggingEvent> queue = new ArrayBlockingQueue<>(QUEUE_SIZE);
   private Batch batch = new Batch();
+  private final Object room = new Object();
+  private long queuedChars;
   private volatile boolean stopping;
   private Thread writer;
 
@@ -57,18 +66,48 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
       return;
     }
     event.prepareForDeferredProcessing();
+    long chars = chars(event);
     boolean interrupted = false;
+    synchronized (room) {
+      while (queuedChars > 0 && queuedChars + chars > QUEUE_CHARS) {
+        try {
+          room.wait();
+        } catch (InterruptedException e) {
+          // A logging thread's interrupt is its own business: the line is kept, the flag restored.
+          interrupted = true;
+        }
+      }
+      queuedChars += chars;
+    }
     while (true) {
       try {
         queue.put(event);
         break;
       } catch (InterruptedException e) {
-        // A logging thread's interrupt is its own business: the line is kept, the flag restored.
         interrupted = true;
       }
     }
     if (interrupted) {
       Thread.currentThread().interrupt();
+    }
+  }
+
+  private static long chars(ILoggingEvent event) {
+    String message = event.getFormattedMessage();
+    return 64L
+        + (message == null ? 0 : message.length())
+        + (event.getThrowableProxy() == null ? 0 : THROWN_CHARS);
+  }
+
+  /** The writer wrote {@code events}: their room is free again. */
+  private void written(List<ILoggingEvent> events) {
+    long chars = 0;
+    for (ILoggingEvent event : events) {
+      chars += chars(event);
+    }
+    synchronized (room) {
+      queuedChars -= chars;
+      room.notifyAll();
     }
   }
 
@@ -80,13 +119,18 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
     stopping = true;
     super.stop();
     writer.interrupt();
-    try {
-      writer.join(STOP_WAIT_MILLIS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+    // Every line queued is written, however long a stdout read slowly takes: the process's end
+    // (a shutdown hook) waits for it, as a pod's grace period bounds it.
+    boolean interrupted = false;
+    while (writer.isAlive()) {
+      try {
+        writer.join();
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
     }
-    if (writer.isAlive()) {
-      addWarn(queue.size() + " log lines were not written within " + STOP_WAIT_MILLIS + " ms");
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -120,8 +164,9 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
         flush();
       }
     }
-    events.clear();
     flush();
+    written(events);
+    events.clear();
   }
 
   private void write(byte[] bytes) {

@@ -13,4 +13,22 @@ public final class LogText {
   public static String escape(String text) {
     return Printable.escape(text);
   }
+
+  /**
+   * {@code value} as a quoted field of a {@code key="value"} line (logfmt): a quote or a backslash
+   * in it is escaped, so a value a caller chose (an input echoed by an error) cannot close the
+   * quotes and add fields of its own ({@code x" status=200 rows=9}). Control characters are the
+   * layout's to escape, as in every line.
+   */
+  public static String quoted(String value) {
+    StringBuilder out = new StringBuilder(value.length() + 8).append('"');
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (c == '"' || c == '\\') {
+        out.append('\\');
+      }
+      out.append(c);
+    }
+    return out.append('"').toString();
+  }
 }

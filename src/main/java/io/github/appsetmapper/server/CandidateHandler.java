@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.logging.LogText;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.util.List;
@@ -38,7 +39,11 @@ final class CandidateHandler implements HttpHandler {
       Exchanges.send(exchange, 200, Json.answer(rows));
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
-      LOG.info("candidate={} status={} error=\"{}\"", name, answer.status(), answer.message());
+      LOG.info(
+          "candidate={} status={} error={}",
+          name,
+          answer.status(),
+          LogText.quoted(answer.message()));
       Exchanges.send(exchange, answer.status(), Json.error(answer.message()));
     }
   }

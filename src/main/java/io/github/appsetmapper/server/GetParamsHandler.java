@@ -6,6 +6,7 @@ import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.GetparamsTracing;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
+import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.metrics.MetricsTrace;
 import io.undertow.server.HttpHandler;
@@ -257,7 +258,7 @@ final class GetParamsHandler implements HttpHandler {
       line.append(" trace_id=").append(traceId);
     }
     if (error != null) {
-      line.append(" error=\"").append(error).append('"');
+      line.append(" error=").append(LogText.quoted(error));
     }
     LOG.info(line.toString());
   }

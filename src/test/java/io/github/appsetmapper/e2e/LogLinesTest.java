@@ -88,6 +88,35 @@ class LogLinesTest {
     }
   }
 
+  /**
+   * An error quoting a caller's value cannot close the quotes of {@code error="..."} and add fields
+   * of its own: a quote and a backslash in it are escaped (logfmt).
+   */
+  @Test
+  void aQuoteInAnErrorCannotAddFieldsToTheLine(@TempDir Path dir) {
+    String number =
+        """
+        name: num
+        input:
+          s: {default: "1"}
+        parameters:
+          n: "#toNumber(input.s)"
+        """;
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), number);
+        LogCapture logs = new LogCapture()) {
+      String forged = "x\\\" status=200 rows=9 appset=\\\"evil \\\\";
+      Answer failed =
+          plugin.getparams("num", "{\"input\":{\"parameters\":{\"s\":\"" + forged + "\"}}}");
+      assertThat(failed.status()).isEqualTo(500);
+      String line =
+          logs.lines().stream().filter(l -> l.startsWith("mapping=num ")).findFirst().orElseThrow();
+      // One status field, and the error's quotes hold to the end of the line.
+      assertThat(line.substring(0, line.indexOf(" error=")).split(" status=", -1)).hasSize(2);
+      assertThat(line).matches(".* error=\"([^\"\\\\]|\\\\.)*\"");
+      assertThat(line).contains("x\\\" status=200 rows=9 appset=\\\"evil \\\\'");
+    }
+  }
+
   @Test
   void controlCharactersInAPathOrAnInputAreEscapedInTheLog(@TempDir Path dir) {
     try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);

@@ -34,15 +34,25 @@ class BackgroundWriterTest {
     }
 
     @Override
-    public synchronized void write(byte[] b, int off, int len) {
+    public void write(byte[] b, int off, int len) {
       writes.incrementAndGet();
       firstWriteStarted.countDown();
-      try {
-        goOn.await(2, TimeUnit.MINUTES);
-      } catch (InterruptedException e) {
+      // As a pipe's write, deaf to interrupts (the stop interrupts the writer).
+      boolean interrupted = false;
+      while (true) {
+        try {
+          goOn.await(2, TimeUnit.MINUTES);
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+      if (interrupted) {
         Thread.currentThread().interrupt();
       }
-      bytes.write(b, off, len);
+      synchronized (this) {
+        bytes.write(b, off, len);
+      }
     }
 
     synchronized String text() {
@@ -121,5 +131,94 @@ class BackgroundWriterTest {
     List<String> lines = out.text().lines().toList();
     assertThat(lines).hasSize(5000);
     assertThat(lines.get(4999)).isEqualTo("n=4999");
+  }
+
+  /** A stdout not read for a while: stopping waits until every queued line is written. */
+  @Test
+  void stoppingWaitsForAStdoutReadLate() throws Exception {
+    PrintStream stdout = System.out;
+    CountingOut out = new CountingOut();
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new LogbackMDCAdapter());
+    Thread reader = new Thread(() -> {});
+    String written;
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      Logger logger = logger(context, writer(context));
+      logger.info("first");
+      assertThat(out.firstWriteStarted.await(2, TimeUnit.MINUTES)).isTrue();
+      for (int i = 0; i < 500; i++) {
+        logger.info("n={}", i);
+      }
+      // The reader comes back after longer than the 10 s the stop used to wait.
+      reader =
+          new Thread(
+              () -> {
+                try {
+                  Thread.sleep(12_000);
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+                out.goOn.countDown();
+              });
+      reader.start();
+      context.stop();
+      // What stdout holds when the stop returns (it returned after 10 s with the lines unwritten).
+      written = out.text();
+    } finally {
+      out.goOn.countDown();
+      reader.join();
+      System.setOut(stdout);
+    }
+    List<String> lines = written.lines().toList();
+    assertThat(lines).hasSize(501);
+    assertThat(lines.get(500)).isEqualTo("n=499");
+  }
+
+  /**
+   * The queue is bounded by the characters its lines hold, not only by their count: long lines
+   * while stdout is not read make the logging thread wait instead of filling the heap.
+   */
+  @Test
+  void longLinesWaitForRoomWhileStdoutIsNotRead() throws Exception {
+    PrintStream stdout = System.out;
+    CountingOut out = new CountingOut();
+    LoggerContext context = new LoggerContext();
+    context.setMDCAdapter(new LogbackMDCAdapter());
+    String longLine = "x".repeat((int) (BackgroundWriter.QUEUE_CHARS * 3 / 4));
+    Thread logging = new Thread(() -> {});
+    try {
+      System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+      Logger logger = logger(context, writer(context));
+      logger.info("first");
+      assertThat(out.firstWriteStarted.await(2, TimeUnit.MINUTES)).isTrue();
+      logging =
+          new Thread(
+              () -> {
+                for (int i = 0; i < 3; i++) {
+                  logger.info(longLine);
+                }
+              });
+      logging.start();
+      // The second long line has no room while the first waits: the thread waits (it used to
+      // queue all three and end).
+      long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+      while (logging.getState() != Thread.State.WAITING
+          && logging.isAlive()
+          && System.nanoTime() < deadline) {
+        Thread.sleep(5);
+      }
+      assertThat(logging.getState()).isEqualTo(Thread.State.WAITING);
+      out.goOn.countDown();
+      logging.join(TimeUnit.MINUTES.toMillis(2));
+      assertThat(logging.isAlive()).isFalse();
+    } finally {
+      out.goOn.countDown();
+      context.stop();
+      System.setOut(stdout);
+    }
+    List<String> lines = out.text().lines().toList();
+    assertThat(lines).hasSize(4);
+    assertThat(lines.get(3)).hasSize(longLine.length());
   }
 }

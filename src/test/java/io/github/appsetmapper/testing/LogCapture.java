@@ -18,7 +18,7 @@ public final class LogCapture implements AutoCloseable {
 
   /** Each event's formatted message plus its throwable's messages. */
   public List<String> lines() {
-    synchronized (appender.list) {
+    synchronized (appender) { // what ListAppender.doAppend holds while it adds
       return appender.list.stream()
           .map(
               e -> {
@@ -38,7 +38,7 @@ public final class LogCapture implements AutoCloseable {
         new io.github.appsetmapper.logging.TextLayout();
     layout.setContext(root.getLoggerContext());
     layout.start();
-    synchronized (appender.list) {
+    synchronized (appender) { // what ListAppender.doAppend holds while it adds
       return appender.list.stream().map(layout::doLayout).toList();
     }
   }
