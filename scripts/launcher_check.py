@@ -302,6 +302,8 @@ check(launch(empty, "validate", "mappings", APPSET_MAPPER_ARCHIVE="0")[:2] == ex
       and not os.path.exists(empty), "APPSET_MAPPER_ARCHIVE=0 runs plain and writes nothing")
 check(launch(empty, "--version") == plain("--version") and not os.path.exists(empty),
       "--version runs plain and writes nothing")
+check(launch(empty, "--version", CDPATH=".:/tmp") == plain("--version"),
+      "an exported CDPATH changes nothing (cd printed the folder into the jar's path)")
 
 shutil.rmtree(work, ignore_errors=True)
 print(f"launcher check (Java {version}, {suffix}): {passed} passed, {len(failures)} failed")

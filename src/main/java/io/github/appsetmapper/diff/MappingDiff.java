@@ -28,11 +28,12 @@ public record MappingDiff(
     }
   }
 
-  /** Whether this mapping changes anything: it appeared, vanished, or an input differs. */
+  /**
+   * Whether this mapping changes anything: it appeared, vanished, was renamed (its old name's URL,
+   * which ApplicationSets call, answers 404 after the change), or an input differs.
+   */
   public boolean changed() {
-    return presence == Presence.ADDED
-        || presence == Presence.REMOVED
-        || inputs.stream().anyMatch(InputDiff::changed);
+    return presence != Presence.BOTH || inputs.stream().anyMatch(InputDiff::changed);
   }
 
   public int added() {

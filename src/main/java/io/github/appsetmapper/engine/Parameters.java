@@ -45,6 +45,7 @@ final class Parameters {
                 }
               });
       refuseSecrets(run, row, parameters);
+      refuseHalfCharacters(row, parameters);
       run.trace().parameters(row.index(), row.element(), parameters);
       answer.add(parameters);
     }
@@ -78,6 +79,47 @@ final class Parameters {
             RequestFailure.Kind.FAILED);
       }
     }
+  }
+
+  /**
+   * Refuses an answer holding half of a surrogate pair (an expression's {@code substring} or {@code
+   * charAt} cutting an emoji in two): it has no UTF-8 form, so the answer would carry '?' in its
+   * place on a 200, while the same text from an upstream is refused where it is read ({@link
+   * JsonCodec#halfSurrogate}, the one check).
+   */
+  private static void refuseHalfCharacters(Row row, Map<String, Object> parameters)
+      throws RequestFailure {
+    for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
+      String problem = halfCharacter(parameter.getValue());
+      if (problem != null) {
+        // The mapping's expression made it: an expression's failure (500), as any other.
+        throw RequestFailure.expression(
+            "parameter '" + parameter.getKey() + "' of row " + row.named() + " " + problem, null);
+      }
+    }
+  }
+
+  private static String halfCharacter(Object value) {
+    if (value instanceof String text) {
+      return JsonCodec.halfSurrogate(text);
+    }
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        String problem = halfCharacter(String.valueOf(entry.getKey()));
+        problem = problem != null ? problem : halfCharacter(entry.getValue());
+        if (problem != null) {
+          return problem;
+        }
+      }
+    } else if (value instanceof Iterable<?> items) {
+      for (Object item : items) {
+        String problem = halfCharacter(item);
+        if (problem != null) {
+          return problem;
+        }
+      }
+    }
+    return null;
   }
 
   private static boolean holdsSecret(Execution run, Object value) {

@@ -264,7 +264,15 @@ class DiffCommandTest {
         .containsExactly("a-two:renamed", "b:removed", "c:added");
     Map<?, ?> renamed = (Map<?, ?>) mappings.get(0);
     assertThat(renamed.get("previousName")).isEqualTo("a");
-    assertThat(renamed.get("changed")).isEqualTo(false);
+    // Its rows are the same, but /mappings/a/... answers 404 after the change: a change (it was
+    // "no change", exit 0, with nothing else changed; an outside tester's find).
+    assertThat(renamed.get("changed")).isEqualTo(true);
+    Files.delete(old.resolve("b.yaml"));
+    Files.delete(neu.resolve("c.yaml"));
+    CliTest.Result onlyRenamed =
+        CliTest.run("diff", old.toString(), neu.toString(), "--input-json", "{}");
+    assertThat(onlyRenamed.exit()).as(onlyRenamed.out()).isEqualTo(1);
+    assertThat(onlyRenamed.out()).contains("renamed from a").contains("changes");
   }
 
   /**
