@@ -302,6 +302,12 @@ check(launch(empty, "validate", "mappings", APPSET_MAPPER_ARCHIVE="0")[:2] == ex
       and not os.path.exists(empty), "APPSET_MAPPER_ARCHIVE=0 runs plain and writes nothing")
 check(launch(empty, "--version") == plain("--version") and not os.path.exists(empty),
       "--version runs plain and writes nothing")
+flags_file = os.path.join(work, "flags.txt")
+open(flags_file, "w").write("-XX:+UseSerialGC\n")
+vm_options = os.path.join(work, "vmoptions")
+check(launch(vm_options, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-XX:VMOptionsFile={flags_file}")[:2]
+      == expected[:2] and not os.path.exists(vm_options),
+      "flags from a file (-XX:VMOptionsFile) run plain: the archive's JVMs would get its file-writing flags")
 check(launch(empty, "--version", CDPATH=".:/tmp") == plain("--version"),
       "an exported CDPATH changes nothing (cd printed the folder into the jar's path)")
 

@@ -41,7 +41,7 @@ final class CandidateHandler implements HttpHandler {
       ErrorAnswer answer = errors.map(failure);
       LOG.info(
           "candidate={} status={} error={}",
-          name,
+          LogText.value(name),
           answer.status(),
           LogText.quoted(answer.message()));
       Exchanges.send(exchange, answer.status(), Json.error(answer.message()));

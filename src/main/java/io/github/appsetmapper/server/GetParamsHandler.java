@@ -130,7 +130,7 @@ final class GetParamsHandler implements HttpHandler {
         // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
         LOG.error(
             "unexpected failure on {}",
-            exchange.getRequestPath(),
+            LogText.value(exchange.getRequestPath()),
             engine.redactor().scrub(failure));
       }
       if (failure instanceof HttpError refusal && refusal.reason() != null) {
@@ -247,7 +247,7 @@ final class GetParamsHandler implements HttpHandler {
     // The line built here rather than by the logger's {} arguments: the same text, without the
     // formatter's parse of the pattern and its arguments' array on every getparams.
     StringBuilder line = new StringBuilder(128);
-    line.append("mapping=").append(mapping == null ? "-" : mapping);
+    line.append("mapping=").append(LogText.value(mapping));
     line.append(" appset=").append(appSet(invocation));
     line.append(" status=").append(status);
     if (error == null) {

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.logging.LogText;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.time.Duration;
@@ -60,7 +61,7 @@ final class ReadDeadline implements HttpHandler {
     LOG.debug(
         "closed {} {} from {}: the body did not arrive within {}",
         exchange.getRequestMethod(),
-        exchange.getRequestPath(),
+        LogText.value(exchange.getRequestPath()),
         Exchanges.client(exchange),
         timeout);
     refusals.count(

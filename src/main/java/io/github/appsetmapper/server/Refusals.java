@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.metrics.Metrics;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -41,7 +42,7 @@ final class Refusals {
     LOG.warn(
         "refused {} {} from {}: {}",
         exchange.getRequestMethod(),
-        exchange.getRequestPath(),
+        LogText.value(exchange.getRequestPath()),
         Exchanges.client(exchange),
         why == null ? refusal.getMessage() : why);
     answer(exchange, refusal);

@@ -117,6 +117,31 @@ class LogLinesTest {
     }
   }
 
+  /**
+   * A path a caller chose is one field of a line: blanks, quotes and {@code =} decoded from it are
+   * quoted, so it adds no fields and names no other client (an outside tester's find).
+   */
+  @Test
+  void aPathCannotAddFieldsToALine(@TempDir Path dir) {
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
+        LogCapture logs = new LogCapture()) {
+      Answer unknown =
+          plugin.getparams("e1%20appset=prod%20status=200%20error=%22none%22", "{\"input\":{}}");
+      assertThat(unknown.status()).isEqualTo(404);
+      Answer refused =
+          plugin.send("POST", "/healthz%20from%209.9.9.9", "{}", "Bearer nope", "application/json");
+      assertThat(refused.status()).isEqualTo(403);
+      List<String> lines = logs.lines();
+      assertThat(lines)
+          .anyMatch(
+              l ->
+                  l.startsWith(
+                      "mapping=\"e1 appset=prod status=200 error=\\\"none\\\"\" appset=-"
+                          + " status=404 "));
+      assertThat(lines).anyMatch(l -> l.startsWith("refused POST \"/healthz from 9.9.9.9\" from "));
+    }
+  }
+
   @Test
   void controlCharactersInAPathOrAnInputAreEscapedInTheLog(@TempDir Path dir) {
     try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
@@ -139,7 +164,7 @@ class LogLinesTest {
       List<String> rendered = logs.rendered();
       assertOneLineEach(rendered);
       assertThat(rendered)
-          .anyMatch(l -> l.contains("refused POST /mappings/x\\r\\n2030-01-01T00:00:00.000Z"));
+          .anyMatch(l -> l.contains("refused POST \"/mappings/x\\r\\n2030-01-01T00:00:00.000Z"));
     }
   }
 
