@@ -130,14 +130,15 @@ check(len(after) == 1 and after != before, f"a new jar replaces the archive: {be
 serve_log = open(os.path.join(work, "serve.log"), "w")
 
 
-def serve_then(folder, sig):
-    """serve through the launcher with `folder` as its cache, ready, then `sig`: (ready, status)."""
+def start_serve(folder, **popen):
+    """serve through the launcher with `folder` as its cache, until ready: (process, port, ready)."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
                              "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(port)],
-                            env=env(folder, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log)
+                            env=env(folder, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log,
+                            **popen)
     deadline = time.monotonic() + 180
     ready = False
     while time.monotonic() < deadline and proc.poll() is None and not ready:
@@ -145,6 +146,12 @@ def serve_then(folder, sig):
             ready = urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=5).status == 200
         except OSError:
             time.sleep(0.1)
+    return proc, port, ready
+
+
+def serve_then(folder, sig):
+    """serve through the launcher with `folder` as its cache, ready, then `sig`: (ready, status)."""
+    proc, _, ready = start_serve(folder)
     proc.send_signal(sig)
     try:
         return ready, proc.wait(300)
@@ -247,21 +254,7 @@ check(seen and code == 0 and archives(creating) == [] and not left,
 
 # 12. A supervisor that stops the launcher's process group (systemd, timeout -s KILL, a CI step)
 # stops the training JVM with it: the JVM ran in a group of its own and served on, orphaned.
-grouped = os.path.join(work, "grouped")
-with socket.socket() as sock:
-    sock.bind(("127.0.0.1", 0))
-    group_port = sock.getsockname()[1]
-proc = subprocess.Popen([launcher, "serve", "--mappings", "samples/pr-digests", "--replay",
-                         "samples/pr-digests/pr-digests.test.yaml", "--host", "127.0.0.1", "--port", str(group_port)],
-                        env=env(grouped, APPSET_MAPPER_TOKEN="check-token"), stdout=serve_log, stderr=serve_log,
-                        start_new_session=True)
-deadline = time.monotonic() + 180
-ready = False
-while time.monotonic() < deadline and proc.poll() is None and not ready:
-    try:
-        ready = urllib.request.urlopen(f"http://127.0.0.1:{group_port}/readyz", timeout=5).status == 200
-    except OSError:
-        time.sleep(0.1)
+proc, group_port, ready = start_serve(os.path.join(work, "grouped"), start_new_session=True)
 os.killpg(proc.pid, signal.SIGKILL)
 proc.wait(60)
 deadline = time.monotonic() + 120
