@@ -23,7 +23,7 @@ final class TextEncoder extends EncoderBase<ILoggingEvent> {
       DateTimeFormatter.ofPattern(TextLayout.TIME_PATTERN).withZone(ZoneId.systemDefault());
   private final EscapedThrowableConverter thrown = new EscapedThrowableConverter();
   private final Map<String, String> shortNames = new HashMap<>();
-  private final StringBuilder line = new StringBuilder(256);
+  private StringBuilder line = new StringBuilder(256);
   private long second = Long.MIN_VALUE;
   private String beforeMillis = "";
   private String afterMillis = "";
@@ -60,7 +60,11 @@ final class TextEncoder extends EncoderBase<ILoggingEvent> {
       line.append(thrown.convert(event));
     }
     // The layout encoder's charset: the platform's (UTF-8 from Java 18).
-    return line.toString().getBytes(Charset.defaultCharset());
+    byte[] bytes = line.toString().getBytes(Charset.defaultCharset());
+    if (line.capacity() > 64 * 1024) {
+      line = new StringBuilder(256); // one huge line must not keep a huge buffer
+    }
+    return bytes;
   }
 
   /** {@code %d{...}} and its blank: the layout's pattern, formatted once a second. */
