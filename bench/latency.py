@@ -108,7 +108,8 @@ lines = [f"# Added latency over a 20 ms upstream ({subprocess.run(['date', '-u',
          f"load average {' '.join(open('/proc/loadavg').read().split()[:3])})", "",
          f"wrk, a new input per request, {rounds} rounds of {seconds} s, medians; each jar warmed "
          f"{warm} s at 10 connections first. Server CPU per request from /proc/PID/task/*/schedstat "
-         "(nanoseconds on a CPU; all threads, and the IO threads alone).", "",
+         "(nanoseconds on a CPU; all threads, and the IO threads alone). Servers run with: "
+         f"`{os.environ.get('BENCH_SERVER_DESCRIBED', 'java')}`.", "",
          "| callers | system | p50 / p99 ms | added p50 / p99 ms | CPU us/request | IO threads us/request | JIT / VM thread us/request | upstream connections |",
          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for conns in (1, 10, 50):

@@ -9,7 +9,8 @@ POST getparams with a bearer token, pinned to CPU 1) drives one system at a time
      its threads of /proc/PID/task/TID/schedstat's first field (nanoseconds on a CPU, exact) around
      each measurement. /proc/PID/stat's user + system time is printed beside it: it is sampled at
      each clock tick and charged to whichever thread the tick finds, which is wrong where the
-     server is idle most of the time (see bench/latency).
+     server is idle most of the time (see bench/latency). Its threads' context switches per
+     request (/proc/PID/task/TID/status) count the wake-ups a request causes.
 Prints a markdown section with medians and the per-round ratios against the ceiling.
 Usage: static.py OUT ROUNDS SECONDS TOKEN BODY name=url=pid ...
 """
@@ -48,6 +49,20 @@ def on_cpu(pid):
     return spent
 
 
+def switches(pid):
+    """Context switches of every thread (voluntary + not), summed: each is a wake-up or a preemption
+    on the server's one CPU, a count that hardly depends on the machine's load."""
+    total = 0
+    for t in os.listdir(f"/proc/{pid}/task"):
+        try:
+            for line in open(f"/proc/{pid}/task/{t}/status"):
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    total += int(line.split()[1])
+        except (OSError, ValueError):
+            pass  # the thread ended
+    return total
+
+
 def cpu_between(before, after):
     """Seconds on a CPU between two on_cpu readings (a thread that ended meanwhile is not counted)."""
     return sum(ns - before.get(t, 0) for t, ns in after.items()) / 1e9
@@ -76,10 +91,10 @@ def wrk(url, secs):
 
 
 def measure(name, url, pid, secs):
-    before, ticks_before = on_cpu(pid), ticks(pid)
+    before, ticks_before, switched = on_cpu(pid), ticks(pid), switches(pid)
     rps, total, p50, p99 = wrk(url, secs)
     return (rps, cpu_between(before, on_cpu(pid)) / total * 1e6, p50, p99,
-            (ticks(pid) - ticks_before) / total * 1e6)
+            (ticks(pid) - ticks_before) / total * 1e6, (switches(pid) - switched) / total)
 
 
 lines = []
@@ -100,13 +115,13 @@ for r in range(rounds):
         results[name].append(measure(name, url, pid, seconds))
 
 ceiling = systems[0][0]
-med = {n: [statistics.median(x[i] for x in v) for i in range(5)] for n, v in results.items()}
+med = {n: [statistics.median(x[i] for x in v) for i in range(6)] for n, v in results.items()}
 lines.append("## 1. Static answer (wrk, 16 connections, same answer bytes)\n")
-lines.append("| system | requests/s | server CPU per request (us) | p50 ms | p99 ms |")
-lines.append("| --- | --- | --- | --- | --- |")
+lines.append("| system | requests/s | server CPU per request (us) | p50 ms | p99 ms | context switches per request |")
+lines.append("| --- | --- | --- | --- | --- | --- |")
 for name, _, _ in systems:
-    rps, us, p50, p99, _ = med[name]
-    lines.append(f"| {name} | {rps:.0f} | {us:.1f} | {p50:.2f} | {p99:.2f} |")
+    rps, us, p50, p99, _, cs = med[name]
+    lines.append(f"| {name} | {rps:.0f} | {us:.1f} | {p50:.2f} | {p99:.2f} | {cs:.3f} |")
 lines.append("")
 for name, _, _ in systems[1:]:
     tp = [a[0] / b[0] for a, b in zip(results[name], results[ceiling])]

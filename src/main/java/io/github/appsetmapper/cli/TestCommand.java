@@ -15,6 +15,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -87,16 +91,25 @@ final class TestCommand implements Callable<Integer> {
       }
     }
     // Each case runs its own engine over the case's recorded exchanges, on the runtime's pool.
+    // Files run side by side on the machine's cores (a catalogue's run is mostly CPU), and their
+    // results are printed in the files' order, as one at a time printed them.
     AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
+    ExecutorService runners = Executors.newFixedThreadPool(runners(files.size()), daemon());
     try {
+      List<Future<MappingTestRun.FileResult>> running = new ArrayList<>();
       for (Path file : files) {
-        MappingTestRun.FileResult result =
-            MappingTestRun.run(file, runtime.pool(), given, caseNames);
+        running.add(
+            runners.submit(() -> MappingTestRun.run(file, runtime.pool(), given, caseNames)));
+      }
+      for (Future<MappingTestRun.FileResult> next : running) {
+        MappingTestRun.FileResult result = result(next);
         print(out, result);
+        out.flush();
         passed += result.passed();
         failed += result.failed();
       }
     } finally {
+      runners.shutdownNow();
       runtime.close();
     }
     if (passed + failed == 0) {
@@ -106,6 +119,40 @@ final class TestCommand implements Callable<Integer> {
     out.println(passed + " passed, " + failed + " failed");
     out.flush();
     return failed == 0 ? ExitCode.OK : ExitCode.FAILED;
+  }
+
+  /** One runner a core, at most {@link #MAX_RUNNERS}, never more than there are files. */
+  static int runners(int files) {
+    return Math.max(
+        1, Math.min(files, Math.min(MAX_RUNNERS, Runtime.getRuntime().availableProcessors())));
+  }
+
+  private static final int MAX_RUNNERS = 4;
+
+  private static java.util.concurrent.ThreadFactory daemon() {
+    return task -> {
+      Thread thread = new Thread(task, "test-file");
+      thread.setDaemon(true);
+      return thread;
+    };
+  }
+
+  /** A file's result; what its run threw is thrown here, as a run on this thread threw it. */
+  private static MappingTestRun.FileResult result(Future<MappingTestRun.FileResult> run) {
+    try {
+      return run.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while test files ran", e);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException thrown) {
+        throw thrown;
+      }
+      if (e.getCause() instanceof Error thrown) {
+        throw thrown;
+      }
+      throw new IllegalStateException(e.getCause());
+    }
   }
 
   /** Why nothing ran, naming where it looked. */

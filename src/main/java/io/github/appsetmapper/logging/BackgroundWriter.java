@@ -9,17 +9,18 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The log's writer thread: a thread that logs hands its event over (its message formatted first, as
  * Logback's AsyncAppender does), and one background thread encodes what it finds waiting and writes
  * that batch to stdout in one write. Logback's AsyncAppender with a ConsoleAppender made one write
- * per line, most of the writer's 4.7 to 6.8 µs per getparams under load (bench/); a line still
- * leaves as soon as the writer reaches it, alone when it came alone. Lines wait, never drop: a full
- * queue makes the logging thread wait, full by count or by the characters its lines hold (8,192
- * refusals of a 60,000-character path filled a 256 MiB heap while stdout was not read); {@link
- * #stop()} writes what is queued, however long stdout takes. stdout is {@code System.out} at each
- * write, so a test that replaces it sees the lines.
+ * per line, most of the writer's 4.7 to 6.8 µs per getparams under load (bench/); a line leaves
+ * within {@link #LINGER_NANOS} of being logged, in a batch while lines keep coming. Lines wait,
+ * never drop: a full queue makes the logging thread wait, full by count or by the characters its
+ * lines hold (8,192 refusals of a 60,000-character path filled a 256 MiB heap while stdout was not
+ * read); {@link #stop()} writes what is queued, however long stdout takes. stdout is {@code
+ * System.out} at each write, so a test that replaces it sees the lines.
  */
 public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingEvent> {
   /** Lines queued for the writer thread before a logging thread waits (never dropped). */
@@ -33,6 +34,12 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
    * alone waits for an empty queue).
    */
   static final long QUEUE_CHARS = 4L << 20;
+
+  /**
+   * How long the writer waits for more lines after a write before it sleeps until woken: at most
+   * this much later a line reaches stdout, and under load the writer wakes at most this often.
+   */
+  static final long LINGER_NANOS = 1_000_000;
 
   /** What a thrown exception's line is counted as: its stack's lines are not in the message. */
   private static final int THROWN_CHARS = 8192;
@@ -146,6 +153,16 @@ public final class BackgroundWriter extends UnsynchronizedAppenderBase<ILoggingE
       }
       queue.drainTo(taken);
       writeAll(taken);
+      // While lines keep coming, the writer looks again after LINGER_NANOS rather than waiting on
+      // the queue: a logging thread then hands a line over without waking it (one futex wake and
+      // one context switch per getparams were a quarter of a static answer's CPU, bench/).
+      while (!stopping) {
+        LockSupport.parkNanos(this, LINGER_NANOS);
+        if (queue.drainTo(taken) == 0) {
+          break; // quiet again: the next line wakes the writer
+        }
+        writeAll(taken);
+      }
     }
     queue.drainTo(taken);
     writeAll(taken);

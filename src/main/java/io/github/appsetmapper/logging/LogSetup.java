@@ -5,7 +5,6 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.encoder.Encoder;
-import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import java.util.Map;
 
@@ -57,12 +56,8 @@ public final class LogSetup extends ContextAwareBase implements Configurator {
   }
 
   private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
-    LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
+    TextEncoder encoder = new TextEncoder();
     encoder.setContext(context);
-    TextLayout layout = new TextLayout();
-    layout.setContext(context);
-    layout.start();
-    encoder.setLayout(layout);
     encoder.start();
     return encoder;
   }

@@ -38,6 +38,28 @@ class TestCommandTest {
     assertThat(lines).hasSize(cases + 1);
   }
 
+  /**
+   * Files run side by side, yet the output is what running them one at a time gives: each file's
+   * lines together, the files in the order named (a directory's sorted), whichever finished first.
+   */
+  @Test
+  void filesRunTogetherPrintAsOneAtATimeDid() throws Exception {
+    List<Path> files;
+    try (Stream<Path> walk = Files.walk(Path.of("mappings"))) {
+      files = walk.filter(MappingSources::isTestFile).sorted().toList();
+    }
+    assertThat(files).hasSizeGreaterThan(TestCommand.runners(files.size()));
+    List<String> alone = new java.util.ArrayList<>();
+    for (Path file : files) {
+      List<String> lines = CliTest.run("test", file.toString()).out().lines().toList();
+      alone.addAll(lines.subList(0, lines.size() - 1));
+    }
+    CliTest.Result together = CliTest.run("test", "mappings");
+    List<String> lines = together.out().lines().toList();
+    assertThat(together.exit()).as(together.out()).isZero();
+    assertThat(lines.subList(0, lines.size() - 1)).containsExactlyElementsOf(alone);
+  }
+
   /** A copy of the pr-digests sample whose test file is edited by {@code edit}. */
   private static Path sample(Path dir, String from, String to) throws Exception {
     Files.copy(SAMPLE, dir.resolve("pr-digests.yaml"));
