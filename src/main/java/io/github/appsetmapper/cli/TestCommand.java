@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
       "A PATH is a test file, a mapping file (its x.test.yaml beside it is run) or a directory"
           + " (every *.test.yaml under it, recursively)."
     })
-final class TestCommand implements Callable<Integer> {
+final class TestCommand extends RedactedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(
@@ -87,7 +87,7 @@ final class TestCommand implements Callable<Integer> {
       }
     }
     // Each case runs its own engine over the case's recorded exchanges, on the runtime's pool.
-    AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
+    AppRuntime runtime = runtimeBuilder().enrichThreads(8).build();
     try {
       for (Path file : files) {
         MappingTestRun.FileResult result =
