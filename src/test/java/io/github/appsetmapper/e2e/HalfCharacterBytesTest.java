@@ -169,4 +169,37 @@ class HalfCharacterBytesTest {
       }
     }
   }
+
+  /**
+   * One walk over a row checks both: a secret anywhere in the row is refused as one (502), even
+   * when a parameter before it holds half a pair (500), as when each check walked the row alone.
+   */
+  @Test
+  void aSecretInARowIsRefusedBeforeHalfAPairInIt(@TempDir Path dir) {
+    String yaml =
+        """
+        name: both
+        vars: {up: {default: "http://unset.invalid"}}
+        secrets: {key: {env: BOTH_KEY}}
+        list:
+          request:
+            url: "#{vars.up}/rows"
+            headers: {X-Api-Key: "#{secret.key}"}
+          items: "$[*]"
+        parameters: {cut: "item.name.substring(0, 1)", note: item.note}
+        """;
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of("BOTH_KEY", "echoed-key-7c1d9e"), yaml)) {
+      stub.on(
+          "GET /rows",
+          Reply.json(200, "[{\"name\":\"\\ud83d\\ude00\",\"note\":\"echoed-key-7c1d9e\"}]"));
+      Answer answer = plugin.getparams("both", "{\"input\":{}}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+      assertThat(answer.body())
+          .contains("parameter 'note' of row 0 holds a secret value this server uses")
+          .doesNotContain("echoed-key-7c1d9e");
+    }
+  }
 }
