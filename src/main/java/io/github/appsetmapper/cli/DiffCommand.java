@@ -8,6 +8,7 @@ import io.github.appsetmapper.diff.run.DiffInput;
 import io.github.appsetmapper.diff.run.DiffRun;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.UpstreamOptions;
@@ -38,7 +39,15 @@ import picocli.CommandLine.Parameters;
           + " gate); 2: the diff could not run, or an input failed alike on both sides (under"
           + " a gate: failed on either side)."
     })
-final class DiffCommand implements Callable<Integer> {
+final class DiffCommand extends RedactedCommand implements Callable<Integer> {
+  /** The run, once made: its redactor is what {@link Main} prints of a failure through. */
+  private DiffRun run;
+
+  @Override
+  Redactor redactor() {
+    return run == null ? super.redactor() : run.redactor();
+  }
+
   static final int CHANGES = 1;
   static final int COULD_NOT_RUN = 2;
 
@@ -166,7 +175,7 @@ final class DiffCommand implements Callable<Integer> {
       e.lines().forEach(line -> err.println("error: " + line));
       return COULD_NOT_RUN;
     }
-    DiffRun run =
+    run =
         new DiffRun(
             new DiffRun.Settings(
                 List.of(before),

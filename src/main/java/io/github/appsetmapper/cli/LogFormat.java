@@ -4,6 +4,7 @@ import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import io.github.appsetmapper.logging.BackgroundWriter;
+import io.github.appsetmapper.logging.JsonLines;
 import io.github.appsetmapper.logging.LogSetup;
 import org.slf4j.LoggerFactory;
 
@@ -18,15 +19,7 @@ enum LogFormat {
     }
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
     Logger root = context.getLogger(org.slf4j.Logger.ROOT_LOGGER_NAME);
-    JsonEncoder encoder = new JsonEncoder();
-    encoder.setContext(context);
-    encoder.setWithArguments(false);
-    encoder.setWithSequenceNumber(false);
-    encoder.setWithContext(false);
-    encoder.setWithNanoseconds(false);
-    encoder.setWithMessage(false);
-    encoder.setWithFormattedMessage(true);
-    encoder.start();
+    JsonEncoder encoder = JsonLines.started(context);
     // Written by a background thread, as the text format is (LogSetup).
     BackgroundWriter async = LogSetup.inBackground(context, "ASYNC_JSON", encoder);
     root.detachAndStopAllAppenders();

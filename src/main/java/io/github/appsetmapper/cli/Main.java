@@ -1,5 +1,6 @@
 package io.github.appsetmapper.cli;
 
+import io.github.appsetmapper.secret.Redactor;
 import java.util.List;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -110,9 +111,24 @@ public final class Main implements Runnable {
    * and code; this is for the rest, whose trace is for us ({@link #TRACE_ENV}).
    */
   private static int unexpected(Exception e, CommandLine command, CommandLine.ParseResult parsed) {
+    return unexpected(e, command, System.getenv(TRACE_ENV) != null);
+  }
+
+  /**
+   * As above, {@code trace} saying whether the stack trace is printed. Both the line and the trace
+   * pass through the command's redactor ({@link RedactedCommand}; else a new one, which still
+   * scrubs what the process holds): an exception's message may quote a secret it read.
+   */
+  static int unexpected(Exception e, CommandLine command, boolean trace) {
     var err = Terminal.of(command.getErr());
+    Redactor redactor =
+        command.getCommand() instanceof RedactedCommand redacted
+            ? redacted.redactor()
+            : new Redactor();
     String message =
-        e.getMessage() == null ? "" : ": " + e.getMessage().lines().findFirst().orElse("");
+        e.getMessage() == null
+            ? ""
+            : ": " + redactor.redact(e.getMessage()).lines().findFirst().orElse("");
     err.println(
         "error: unexpected "
             + e.getClass().getSimpleName()
@@ -120,8 +136,8 @@ public final class Main implements Runnable {
             + " (set "
             + TRACE_ENV
             + "=1 for the stack trace)");
-    if (System.getenv(TRACE_ENV) != null) {
-      e.printStackTrace(err);
+    if (trace) {
+      redactor.scrub(e).printStackTrace(err);
     }
     err.flush();
     return ExitCode.FAILED;

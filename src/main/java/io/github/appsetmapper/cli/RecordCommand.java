@@ -45,7 +45,7 @@ import picocli.CommandLine.Option;
           + " case, every secret replaced; the case is kept only when it passes from the file.",
       "Secrets and vars are read as `run` reads them (files, environment, --var)."
     })
-final class RecordCommand implements Callable<Integer> {
+final class RecordCommand extends RedactedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin MappingRunOptions run = new MappingRunOptions();
@@ -116,7 +116,7 @@ final class RecordCommand implements Callable<Integer> {
     CapturingUpstream upstream =
         new CapturingUpstream(new HttpUpstream(MappingRunOptions.httpOptions()));
     try (AppRuntime runtime =
-        AppRuntime.builder().vars(given).transport(upstream).enrichThreads(16).build()) {
+        runtimeBuilder().vars(given).transport(upstream).enrichThreads(16).build()) {
       Redactor redactor = runtime.redactor();
       ExecutorService pool = runtime.pool();
       MappingLoader.Result loaded = runtime.load(List.of(run.file));

@@ -30,7 +30,7 @@ import picocli.CommandLine.Option;
     name = "run",
     mixinStandardHelpOptions = true,
     description = "Execute a mapping once and print the getparams answer.")
-final class RunCommand implements Callable<Integer> {
+final class RunCommand extends RedactedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @CommandLine.Mixin MappingRunOptions run = new MappingRunOptions();
@@ -77,7 +77,7 @@ final class RunCommand implements Callable<Integer> {
     AppRuntime started;
     try {
       started =
-          AppRuntime.builder()
+          runtimeBuilder()
               .vars(given)
               .http(replay == null ? MappingRunOptions.httpOptions() : null)
               .replay(replay)

@@ -34,7 +34,7 @@ import picocli.CommandLine.Option;
     name = "serve",
     mixinStandardHelpOptions = true,
     description = "Serve the mappings as an Argo CD plugin generator.")
-final class ServeCommand implements Callable<Integer> {
+final class ServeCommand extends RedactedCommand implements Callable<Integer> {
   static final String TOKEN_ENV = "APPSET_MAPPER_TOKEN";
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.serve");
 
@@ -191,7 +191,7 @@ final class ServeCommand implements Callable<Integer> {
     AppRuntime runtime;
     try {
       runtime =
-          AppRuntime.builder()
+          runtimeBuilder()
               .vars(given)
               .http(replay == null ? upstreamOptions : null)
               .replay(replay)

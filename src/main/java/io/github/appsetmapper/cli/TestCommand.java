@@ -38,7 +38,7 @@ import picocli.CommandLine.Parameters;
       "A PATH is a test file, a mapping file (its x.test.yaml beside it is run) or a directory"
           + " (every *.test.yaml under it, recursively)."
     })
-final class TestCommand implements Callable<Integer> {
+final class TestCommand extends RedactedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(
@@ -93,7 +93,7 @@ final class TestCommand implements Callable<Integer> {
     // Each case runs its own engine over the case's recorded exchanges, on the runtime's pool.
     // Files run side by side on the machine's cores (a catalogue's run is mostly CPU), and their
     // results are printed in the files' order, as one at a time printed them.
-    AppRuntime runtime = AppRuntime.builder().enrichThreads(8).build();
+    AppRuntime runtime = runtimeBuilder().enrichThreads(8).build();
     ExecutorService runners = Executors.newFixedThreadPool(runners(files.size()), daemon());
     try {
       List<Future<MappingTestRun.FileResult>> running = new ArrayList<>();

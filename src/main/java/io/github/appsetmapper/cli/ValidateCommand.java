@@ -34,7 +34,7 @@ import picocli.CommandLine.Parameters;
     name = "validate",
     mixinStandardHelpOptions = true,
     description = "Load and check mapping files without serving them.")
-final class ValidateCommand implements Callable<Integer> {
+final class ValidateCommand extends RedactedCommand implements Callable<Integer> {
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
 
   @Parameters(arity = "1..*", paramLabel = "PATH", description = "Mapping files or directories.")
@@ -51,7 +51,7 @@ final class ValidateCommand implements Callable<Integer> {
       return ExitCode.USAGE;
     }
     MappingLoader.Result result;
-    try (AppRuntime runtime = AppRuntime.builder().vars(given).build()) {
+    try (AppRuntime runtime = runtimeBuilder().vars(given).build()) {
       result = runtime.load(paths);
     }
     boolean varsRefused = VarOption.refused(result, err, true);

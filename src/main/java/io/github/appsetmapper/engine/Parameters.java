@@ -44,8 +44,7 @@ final class Parameters {
                   unheld[0] = 0;
                 }
               });
-      refuseSecrets(run, row, parameters);
-      refuseHalfCharacters(row, parameters);
+      refuseSecretsAndHalves(run, row, parameters);
       run.trace().parameters(row.index(), row.element(), parameters);
       answer.add(parameters);
     }
@@ -59,16 +58,38 @@ final class Parameters {
   }
 
   /**
-   * Refuses an answer that would carry a secret value this server uses (an upstream echoing the
-   * token it was sent into a field a parameter maps), in any form the {@link
-   * io.github.appsetmapper.secret.Redactor} knows (as is, JSON-escaped, percent-encoded, base64).
-   * Masking it would not do: Argo CD would create Applications from the mask. The failure names the
-   * parameter and row, never the value.
+   * Refuses a row that would carry a secret value this server uses (an upstream echoing the token
+   * it was sent into a field a parameter maps), in any form the {@link
+   * io.github.appsetmapper.secret.Redactor} knows (as is, JSON-escaped, percent-encoded, base64):
+   * masking it would not do, Argo CD would create Applications from the mask; the failure names the
+   * parameter and row, never the value. Then a row holding half of a surrogate pair (an
+   * expression's {@code substring} or {@code charAt} cutting an emoji in two): it has no UTF-8
+   * form, so the answer would carry '?' in its place on a 200, while the same text from an upstream
+   * is refused where it is read ({@link JsonCodec#halfSurrogate}, the one check). One walk over the
+   * row's texts for both; a secret anywhere in the row is refused first, as it was when each check
+   * walked the row on its own.
    */
-  private static void refuseSecrets(Execution run, Row row, Map<String, Object> parameters)
+  private static void refuseSecretsAndHalves(Execution run, Row row, Map<String, Object> parameters)
       throws RequestFailure {
+    String halfParameter = null;
+    String halfProblem = null;
+    String[] problem = {null};
     for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
-      if (holdsSecret(run, parameter.getValue())) {
+      boolean wanted = halfProblem == null;
+      problem[0] = null;
+      boolean clean =
+          Texts.each(
+              parameter.getValue(),
+              text -> {
+                if (!run.redactor().redact(text).equals(text)) {
+                  return false;
+                }
+                if (wanted && problem[0] == null) {
+                  problem[0] = JsonCodec.halfSurrogate(text);
+                }
+                return true;
+              });
+      if (!clean) {
         throw new RequestFailure(
             "parameter '"
                 + parameter.getKey()
@@ -78,71 +99,16 @@ final class Parameters {
                 + " refused so that no secret reaches Argo CD",
             RequestFailure.Kind.FAILED);
       }
-    }
-  }
-
-  /**
-   * Refuses an answer holding half of a surrogate pair (an expression's {@code substring} or {@code
-   * charAt} cutting an emoji in two): it has no UTF-8 form, so the answer would carry '?' in its
-   * place on a 200, while the same text from an upstream is refused where it is read ({@link
-   * JsonCodec#halfSurrogate}, the one check).
-   */
-  private static void refuseHalfCharacters(Row row, Map<String, Object> parameters)
-      throws RequestFailure {
-    for (Map.Entry<String, Object> parameter : parameters.entrySet()) {
-      String problem = halfCharacter(parameter.getValue());
-      if (problem != null) {
-        // The mapping's expression made it: an expression's failure (500), as any other.
-        throw RequestFailure.expression(
-            "parameter '" + parameter.getKey() + "' of row " + row.named() + " " + problem, null);
+      if (wanted && problem[0] != null) {
+        halfParameter = parameter.getKey();
+        halfProblem = problem[0];
       }
     }
-  }
-
-  private static String halfCharacter(Object value) {
-    if (value instanceof String text) {
-      return JsonCodec.halfSurrogate(text);
+    if (halfProblem != null) {
+      // The mapping's expression made it: an expression's failure (500), as any other.
+      throw RequestFailure.expression(
+          "parameter '" + halfParameter + "' of row " + row.named() + " " + halfProblem, null);
     }
-    if (value instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> entry : map.entrySet()) {
-        String problem = halfCharacter(String.valueOf(entry.getKey()));
-        problem = problem != null ? problem : halfCharacter(entry.getValue());
-        if (problem != null) {
-          return problem;
-        }
-      }
-    } else if (value instanceof Iterable<?> items) {
-      for (Object item : items) {
-        String problem = halfCharacter(item);
-        if (problem != null) {
-          return problem;
-        }
-      }
-    }
-    return null;
-  }
-
-  private static boolean holdsSecret(Execution run, Object value) {
-    if (value instanceof String text) {
-      return !run.redactor().redact(text).equals(text);
-    }
-    if (value instanceof Map<?, ?> map) {
-      for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (holdsSecret(run, String.valueOf(entry.getKey()))
-            || holdsSecret(run, entry.getValue())) {
-          return true;
-        }
-      }
-      return false;
-    }
-    if (value instanceof Iterable<?> items) {
-      for (Object item : items) {
-        if (holdsSecret(run, item)) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   private static Map<String, Object> of(CompiledMapping mapping, Row row, Scope scope, Made made)

@@ -8,6 +8,7 @@ import io.github.appsetmapper.compile.UrlTemplate;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.Utf8;
 import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.Deadline;
@@ -275,8 +276,9 @@ final class RequestRenderer {
   /** A template's value for {@code field} of {@code request}; a failure names both. */
   Object evaluate(CompiledRequest request, String field, Template template, Scope scope)
       throws RequestFailure {
+    Object value;
     try {
-      return template.value(scope, this::derived);
+      value = template.value(scope, this::derived);
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
       throw refused(
@@ -287,17 +289,18 @@ final class RequestRenderer {
               null)
           .causedBy(e);
     }
+    return whole(request, field, template.source().text(), value, template.readsInput());
   }
 
   private Object evaluate(
       CompiledRequest request, String field, CompiledExpression hole, Scope scope)
       throws RequestFailure {
+    Object value;
     try {
-      Object value = hole.evaluate(scope);
+      value = hole.evaluate(scope);
       if (value != null && Template.readsSecret(hole)) {
         derived(value);
       }
-      return value;
     } catch (org.springframework.expression.EvaluationException | IllegalArgumentException e) {
       rethrowSecretFailure(e);
       throw refused(
@@ -308,6 +311,24 @@ final class RequestRenderer {
               null)
           .causedBy(e);
     }
+    return whole(request, field, hole.source().text(), value, hole.readsInput());
+  }
+
+  /**
+   * {@code value} when each text in it is whole: half of a surrogate pair (an expression cutting an
+   * emoji in two) has no UTF-8 form, so a URL would call {@code %3F} (another resource), a query, a
+   * body or a token request would send '?' ({@link Utf8}). Every template of a request passes here,
+   * so every place its text becomes bytes (percent-encoding, JSON, base64, a form) is covered.
+   */
+  private Object whole(
+      CompiledRequest request, String field, String source, Object value, boolean fromInput)
+      throws RequestFailure {
+    String problem = Texts.problem(value, Utf8::problem);
+    if (problem != null) {
+      throw refused(
+          request, field, "'" + source + "' gave a text that " + problem, fromInput, null);
+    }
+    return value;
   }
 
   /**

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.explain;
 
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.Utf8;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,7 +13,9 @@ public enum ExplainFormat {
   JSON;
 
   public String render(ExplainReport report) {
-    return this == TEXT ? ExplainText.render(report) : JsonCodec.writePretty(toJson(report), false);
+    return this == TEXT
+        ? ExplainText.render(report)
+        : Utf8.shownInJson(JsonCodec.writePretty(toJson(report), false));
   }
 
   /**
@@ -35,7 +38,7 @@ public enum ExplainFormat {
                 out.put("traceId", traceId);
               }
             });
-    return JsonCodec.writePretty(out, false);
+    return Utf8.shownInJson(JsonCodec.writePretty(out, false));
   }
 
   public String contentType() {

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.expr;
 
-import java.nio.charset.StandardCharsets;
+import io.github.appsetmapper.json.Utf8;
 
 /** Text escaped for where it will be read: a URL part, a regex, a POSIX shell word. */
 final class Escapes {
@@ -8,12 +8,13 @@ final class Escapes {
 
   /**
    * RFC 3986 percent-encoding of everything but the unreserved characters ({@code A-Z a-z 0-9 - . _
-   * ~}), so that the result is one path segment or one query value wherever it is put.
+   * ~}), so that the result is one path segment or one query value wherever it is put. Half of a
+   * surrogate pair is refused ({@link Utf8}), not encoded as the '?' ({@code %3F}) Java writes.
    */
   static String url(String text) {
     StringBuilder out = new StringBuilder(text.length() + 16);
     EvaluationBudget budget = EvaluationBudget.current();
-    for (byte b : text.getBytes(StandardCharsets.UTF_8)) {
+    for (byte b : Utf8.bytes(text, "#urlEncode's text")) {
       int c = b & 0xff;
       if ((c >= 'A' && c <= 'Z')
           || (c >= 'a' && c <= 'z')

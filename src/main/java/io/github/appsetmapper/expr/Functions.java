@@ -1,7 +1,7 @@
 package io.github.appsetmapper.expr;
 
+import io.github.appsetmapper.json.Utf8;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
@@ -15,7 +15,8 @@ public final class Functions {
 
   /** RFC 1123 label like Argo CD's {@code branch_slug} (gosimple/slug, '_' turned into '-'). */
   public static String slug(String text, int maxLength) {
-    return text == null ? null : Slug.slug(text, maxLength);
+    // Half a pair is no character: unidecode would drop it, and a slug of "" follow.
+    return text == null ? null : Slug.slug(Utf8.checked(text, "#slug's text"), maxLength);
   }
 
   /** The first {@code length} characters of a commit SHA, like Argo CD's head_short_sha. */
@@ -257,13 +258,14 @@ public final class Functions {
     return java.util.Collections.unmodifiableList(out);
   }
 
+  /** The SHA-256 of the text's UTF-8, as hex; half of a surrogate pair refused ({@link Utf8}). */
   public static String sha256(String text) {
     if (text == null) {
       return null;
     }
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(text.getBytes(StandardCharsets.UTF_8)));
+      return HexFormat.of().formatHex(digest.digest(Utf8.bytes(text, "#sha256's text")));
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException(e);
     }

@@ -292,6 +292,9 @@ public final class JsonCodec {
     return first.isEmpty() ? "is not valid JSON" : "is not valid JSON: " + first;
   }
 
+  /** How {@link #halfSurrogate}'s line starts ({@link Utf8#problem} starts it with "holds"). */
+  static final String HALF_LEAD = "has a string holding";
+
   /**
    * What is wrong with {@code text} when it holds half of a surrogate pair (an escape such as
    * {@code \\ud800}, in JSON and in double-quoted YAML alike), or null: the one check of every
@@ -305,7 +308,8 @@ public final class JsonCodec {
           && Character.isLowSurrogate(text.charAt(i + 1))) {
         i++;
       } else if (Character.isSurrogate(c)) {
-        return "has a string holding half of a surrogate pair (\\u"
+        return HALF_LEAD
+            + " half of a surrogate pair (\\u"
             + Integer.toHexString(c)
             + " alone), which is not Unicode text";
       }

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.json.Utf8;
 import java.util.List;
 import java.util.Map;
 
@@ -14,7 +15,8 @@ public final class Json {
   }
 
   public static String error(String message) {
-    return write(Map.of("error", message));
+    // A message may quote a value holding half of a surrogate pair: shown as its escape, not '?'.
+    return write(Map.of("error", Utf8.shown(message)));
   }
 
   public static String write(Object value) {

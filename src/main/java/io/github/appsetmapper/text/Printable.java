@@ -6,7 +6,8 @@ package io.github.appsetmapper.text;
  * other C0 and C1 control character, DEL, the Unicode line and paragraph separators and the
  * bidirectional controls are written as escapes ({@code \n}, {@code \r}, {@code \t}, {@code \u001b}
  * ...). So a value can neither end a line early and forge the next, nor move the cursor, recolour
- * or clear the screen, nor reverse what the reader sees.
+ * or clear the screen, nor reverse what the reader sees. Half of a surrogate pair, which has no
+ * UTF-8 form and would be printed as '?', is written as its escape ({@code \\ud83d}) too.
  */
 public final class Printable {
   private static final char[] HEX = "0123456789abcdef".toCharArray();
@@ -26,7 +27,7 @@ public final class Printable {
     out.append(text, 0, first);
     for (int i = first; i < text.length(); i++) {
       char c = text.charAt(i);
-      if (!unsafe(c)) {
+      if (!unsafe(text, i)) {
         out.append(c);
         continue;
       }
@@ -63,11 +64,23 @@ public final class Printable {
 
   private static int firstUnsafe(String text) {
     for (int i = 0; i < text.length(); i++) {
-      if (unsafe(text.charAt(i))) {
+      if (unsafe(text, i)) {
         return i;
       }
     }
     return -1;
+  }
+
+  /** Whether the character at {@code i} is escaped: {@link #unsafe(char)}, or half of a pair. */
+  private static boolean unsafe(String text, int i) {
+    char c = text.charAt(i);
+    if (Character.isHighSurrogate(c)) {
+      return i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+    }
+    if (Character.isLowSurrogate(c)) {
+      return i == 0 || !Character.isHighSurrogate(text.charAt(i - 1));
+    }
+    return unsafe(c);
   }
 
   private static boolean unsafe(char c) {

@@ -1,6 +1,6 @@
 package io.github.appsetmapper.upstream;
 
-import java.nio.charset.StandardCharsets;
+import io.github.appsetmapper.json.Utf8;
 
 /**
  * RFC 3986 percent-encoding for values put into URLs: everything but the unreserved characters is
@@ -44,10 +44,13 @@ public final class PercentEncoding {
     return java.net.URI.create(base + "?" + query);
   }
 
-  /** Every byte but the unreserved characters and {@code alsoKept} as %XX. */
+  /**
+   * Every byte but the unreserved characters and {@code alsoKept} as %XX; half of a surrogate pair
+   * refused ({@link Utf8}: Java writes it as '?', {@code %3F}, another resource).
+   */
   public static String encode(String value, String alsoKept) {
     StringBuilder out = new StringBuilder(value.length() + 8);
-    for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+    for (byte b : Utf8.bytes(value, "a URL part")) {
       char c = (char) (b & 0xff);
       if ((c >= 'a' && c <= 'z')
           || (c >= 'A' && c <= 'Z')

@@ -188,6 +188,48 @@ class LogLinesTest {
     assertThat(json).doesNotContain("\r").doesNotContain("\u001b");
   }
 
+  /** Where a line splitter (Python's splitlines, log shippers) ends a line, '\n' aside. */
+  private static final String BREAKERS = "\r\u000b\f\u001c\u001d\u001e\u0085\u2028\u2029";
+
+  private static void assertNoBreaker(String line) {
+    assertThat(line.indexOf('\n')).as(line).isEqualTo(line.length() - 1);
+    for (char c : BREAKERS.toCharArray()) {
+      assertThat(line.indexOf(c)).as("U+%04X in %s", (int) c, line).isEqualTo(-1);
+    }
+  }
+
+  @Test
+  void noLineBreakerSplitsAJsonOrATextLine() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String value = "a" + String.join("b", BREAKERS.split("")) + "z\u00e9\ud83d\ude00";
+    ILoggingEvent event =
+        new LoggingEvent(
+            "test",
+            context.getLogger("appset_mapper.getparams"),
+            ch.qos.logback.classic.Level.INFO,
+            "mapping=hello appset={}",
+            null,
+            new Object[] {value});
+    // The encoder --log-format json writes with: U+2028, U+2029 and U+0085 were written raw.
+    String json =
+        new String(
+            io.github.appsetmapper.logging.JsonLines.started(context).encode(event),
+            StandardCharsets.UTF_8);
+    assertNoBreaker(json);
+    // Escaped, the message reads back as it was logged; other text is left as it is.
+    assertThat(
+            io.github.appsetmapper.json.JsonCodec.read(json) instanceof Map<?, ?> line
+                ? line.get("formattedMessage")
+                : null)
+        .isEqualTo("mapping=hello appset=" + value);
+    assertThat(json).contains("z\u00e9\ud83d\ude00");
+    io.github.appsetmapper.logging.TextLayout text =
+        new io.github.appsetmapper.logging.TextLayout();
+    text.setContext(context);
+    text.start();
+    assertNoBreaker(text.doLayout(event));
+  }
+
   @Test
   void escapesEveryControlCharacter() {
     assertThat(LogText.escape("a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u2028i\u2029j"))

@@ -1,0 +1,49 @@
+package io.github.appsetmapper.engine;
+
+import java.util.Map;
+
+/**
+ * Every text in a value an expression made (a map's keys and values, a list's items, nested), in
+ * order: the one walk the checks on what a row answers or a request sends run over.
+ */
+final class Texts {
+  private Texts() {}
+
+  /** Hears one text; false stops the walk. */
+  interface Visitor {
+    boolean text(String text);
+  }
+
+  /** Hands each text in {@code value} to {@code visitor}; false when the visitor stopped it. */
+  static boolean each(Object value, Visitor visitor) {
+    if (value instanceof String text) {
+      return visitor.text(text);
+    }
+    if (value instanceof Map<?, ?> map) {
+      for (Map.Entry<?, ?> entry : map.entrySet()) {
+        if (!visitor.text(String.valueOf(entry.getKey())) || !each(entry.getValue(), visitor)) {
+          return false;
+        }
+      }
+    } else if (value instanceof Iterable<?> items) {
+      for (Object item : items) {
+        if (!each(item, visitor)) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** The first problem {@code check} finds in a text of {@code value}, or null. */
+  static String problem(Object value, java.util.function.Function<String, String> check) {
+    String[] found = {null};
+    each(
+        value,
+        text -> {
+          found[0] = check.apply(text);
+          return found[0] == null;
+        });
+    return found[0];
+  }
+}
