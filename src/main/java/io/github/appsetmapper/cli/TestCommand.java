@@ -8,14 +8,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -143,12 +141,9 @@ final class TestCommand implements Callable<Integer> {
   /** Adds the test files a PATH names; returns why it names none, or null. */
   private static String collect(Path path, Set<Path> into) {
     if (Files.isDirectory(path)) {
-      List<Path> found = new ArrayList<>();
-      try (Stream<Path> walk = Files.walk(path)) {
-        walk.filter(p -> MappingSources.isTestFile(p) && Files.isRegularFile(p))
-            .filter(p -> !hidden(path.relativize(p)))
-            .sorted()
-            .forEach(found::add);
+      List<Path> found;
+      try {
+        found = MappingSources.testFilesUnder(path);
       } catch (IOException e) {
         return "cannot read: " + e.getMessage();
       }
@@ -171,14 +166,5 @@ final class TestCommand implements Callable<Integer> {
     }
     into.add(test);
     return null;
-  }
-
-  private static boolean hidden(Path relative) {
-    for (Path part : relative) {
-      if (part.toString().startsWith(".")) {
-        return true;
-      }
-    }
-    return false;
   }
 }
