@@ -331,6 +331,7 @@ for damage in ("truncate", "flip bytes"):
     got = launch(damaged, "validate", "mappings")
     rebuilt = glob.glob(os.path.join(damaged, "validate-*" + suffix))
     check(got == expected and len(rebuilt) == 1 and os.path.getsize(rebuilt[0]) > 1_000_000
+          and os.path.exists(rebuilt[0] + ".ok")
           and os.path.getmtime(rebuilt[0] + ".ok") > os.path.getmtime(rebuilt[0]),
           f"an archive {damage}: the command runs as java -jar and the archive is trained again: "
           f"{got[0]} {got[2][-300:]!r} {archives(damaged)}")
