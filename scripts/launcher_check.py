@@ -13,6 +13,9 @@ What it holds the launcher to (docs/operations.md, "The launcher"):
   - TERM while the archive is made after the command (Java 25's create step, 17's -Xshare:dump)
     exits with the command's status and leaves nothing;
   - a folder another user may write is refused (one line on stderr), and the command still runs;
+  - an archive changed after it was checked (truncated, bytes flipped) is not mapped: the command
+    runs as java -jar and a new archive is trained; a read-only folder's archive is mapped, with
+    no line; a killed training run's partial files are removed, a live one's kept;
   - APPSET_MAPPER_ARCHIVE=0 and commands that are not worth an archive run plain;
   - stopping the launcher's process group stops the training JVM; the JVMs after the command do
     not get the flags that write files (a log file named in the flags is the command's).
@@ -67,7 +70,8 @@ def launch(cache, *args, **extra):
 
 
 def archives(cache):
-    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(cache, "*")))
+    """The files of a folder but the stamps (NAME.ok) beside the archives."""
+    return sorted(os.path.basename(p) for p in glob.glob(os.path.join(cache, "*")) if not p.endswith(".ok"))
 
 
 version = feature()
@@ -89,6 +93,8 @@ names = archives(cache)
 check(len([n for n in names if n.startswith("validate-") and n.endswith(suffix)]) == 1,
       f"one validate archive ({suffix}) after the runs: {names}")
 check(not [n for n in names if "partial" in n], f"no partial file left: {names}")
+check(all(os.path.exists(os.path.join(cache, n + ".ok")) for n in names if n.endswith(suffix)),
+      f"each archive has its stamp: {os.listdir(cache)}")
 check(stat.S_IMODE(os.stat(cache).st_mode) == 0o700, f"the folder is made 0700: {oct(os.stat(cache).st_mode)}")
 
 # 2. A later run maps classes from the archive.
@@ -303,6 +309,92 @@ check(launch(vm_options, "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=f"-XX:V
       "flags from a file (-XX:VMOptionsFile) run plain: the archive's JVMs would get its file-writing flags")
 check(launch(empty, "--version", CDPATH=".:/tmp") == plain("--version"),
       "an exported CDPATH changes nothing (cd printed the folder into the jar's path)")
+
+# 14. An archive changed after it was checked (truncated, bytes changed), which the JVM refuses or
+# crashes on (SIGSEGV, exit 134, on every later run): not mapped; the command runs as java -jar,
+# and trains a new archive with its stamp (NAME.ok, newer than the archive).
+damaged = os.path.join(work, "damaged")
+launch(damaged, "validate", "mappings")
+for damage in ("truncate", "flip bytes"):
+    built = [p for p in glob.glob(os.path.join(damaged, "validate-*" + suffix))]
+    check(len(built) == 1 and os.path.exists(built[0] + ".ok"), f"an archive and its stamp: {archives(damaged)}")
+    if len(built) != 1:
+        break
+    os.chmod(built[0], 0o600)  # Java 17 writes it read-only
+    with open(built[0], "r+b") as f:
+        if damage == "truncate":
+            f.truncate(100_000)
+        else:
+            for offset in (100, 1_000_000, 10_000_000):  # each crashed one Java or the other
+                f.seek(offset)
+                f.write(b"\xde\xad\xbe\xef" * 2)
+    got = launch(damaged, "validate", "mappings")
+    rebuilt = glob.glob(os.path.join(damaged, "validate-*" + suffix))
+    check(got == expected and len(rebuilt) == 1 and os.path.getsize(rebuilt[0]) > 1_000_000
+          and os.path.exists(rebuilt[0] + ".ok")
+          and os.path.getmtime(rebuilt[0] + ".ok") > os.path.getmtime(rebuilt[0]),
+          f"an archive {damage}: the command runs as java -jar and the archive is trained again: "
+          f"{got[0]} {got[2][-300:]!r} {archives(damaged)}")
+
+# 15. A read-only folder (by its mode, for a user other than root): its valid archive is mapped,
+# and no line is printed on any run (it printed "is not writable" on every run and used none).
+if os.getuid() == 0 and shutil.which("setpriv"):
+    as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+    shared_root = tempfile.mkdtemp(prefix="launcher-check-ro.")
+    os.chmod(shared_root, 0o755)
+    their_jar = os.path.join(shared_root, "appset-mapper.jar")
+    shutil.copy(copy, their_jar)
+    os.chmod(their_jar, 0o644)
+    read_only = os.path.join(shared_root, "cache")
+    logs = os.path.join(shared_root, "logs")
+    for folder in (read_only, logs):
+        os.makedirs(folder, mode=0o700)
+        os.chown(folder, 65534, 65534)
+    ro_log = os.path.join(logs, "classes.txt")
+    ro_env = dict(env(read_only), APPSET_MAPPER_JAR=their_jar, HOME=shared_root,
+                  APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={ro_log}")
+    cmd = as_user + [launcher, "validate", os.path.abspath("mappings")]
+    subprocess.run(cmd, capture_output=True, env=ro_env)  # trains, the folder writable
+    os.chmod(read_only, 0o500)
+    runs = [subprocess.run(cmd, capture_output=True, text=True, env=ro_env) for _ in range(2)]
+    mapped_ro = [line for line in open(ro_log) if "io.github.appsetmapper." in line and "shared objects file" in line]
+    check(all(r.returncode == 0 and r.stderr == "" for r in runs) and len(mapped_ro) > 100,
+          f"a read-only folder's archive is mapped, with no line: {[r.stderr[:200] for r in runs]} "
+          f"{len(mapped_ro)} classes mapped")
+    os.chmod(read_only, 0o700)
+    for left in glob.glob(os.path.join(read_only, "*")):
+        os.remove(left)
+    os.chmod(read_only, 0o500)
+    plain_ro = subprocess.run(cmd, capture_output=True, text=True, env=ro_env)
+    check(plain_ro.returncode == 0 and plain_ro.stderr == "" and os.listdir(read_only) == [],
+          f"a read-only folder without an archive: the command runs plain, no line: {plain_ro.stderr[:200]!r}")
+    shutil.rmtree(shared_root, ignore_errors=True)
+else:
+    ro = os.path.join(work, "read-only")
+    launch(ro, "validate", "mappings")
+    os.chmod(ro, 0o500)
+    got = [launch(ro, "validate", "mappings") for _ in range(2)]
+    check(all(g == expected for g in got), f"a read-only folder: no line, java -jar's output: {got[0][2][:200]!r}")
+    os.chmod(ro, 0o700)
+
+# 16. What a killed training run left (NAME.PID.partial*) is removed when its launcher is gone, by
+# the next training run; a live one's (serve's training holds its class list as it serves) is kept.
+partials = os.path.join(work, "partials")
+proc, _, ready = start_serve(partials)
+live = [p for p in glob.glob(os.path.join(partials, "*.partial*"))]
+dead_pid = subprocess.Popen(["true"])
+dead_pid.wait()
+stale = os.path.join(partials, f"validate-1-2{suffix}.{dead_pid.pid}.partial.classlist")
+open(stale, "w").write("x" * 1000)
+launch(partials, "validate", "mappings")  # trains: the leftovers are looked at
+# Java 25 writes serve's AOT configuration as it exits: a list to keep only on 17 to 24.
+check(ready and (live or version >= 25) and all(os.path.exists(p) for p in live) and not os.path.exists(stale),
+      f"a dead launcher's partial file is removed, a live serve's kept: live {live}, {archives(partials)}")
+proc.send_signal(signal.SIGTERM)
+code = proc.wait(300)
+check(code == 0 and len(glob.glob(os.path.join(partials, "serve-*" + suffix))) == 1
+      and not glob.glob(os.path.join(partials, "*.partial*")),
+      f"serve's training, its list kept meanwhile, still makes its archive: {code} {archives(partials)}")
 
 shutil.rmtree(work, ignore_errors=True)
 print(f"launcher check (Java {version}, {suffix}): {passed} passed, {len(failures)} failed")

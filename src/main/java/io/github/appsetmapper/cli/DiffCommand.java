@@ -96,7 +96,7 @@ final class DiffCommand extends RedactedCommand implements Callable<Integer> {
       paramLabel = "PATH",
       description =
           "Answer upstream calls from recorded exchanges, offline: a test file, or a folder of"
-              + " them (each mapping's x.test.yaml); without inputs, each case of a mapping's test"
+              + " them, subfolders too (each mapping's x.test.yaml); without inputs, each case of a mapping's test"
               + " file is an input (repeatable).")
   List<Path> replay = new ArrayList<>();
 
@@ -119,7 +119,7 @@ final class DiffCommand extends RedactedCommand implements Callable<Integer> {
       paramLabel = "N%|N",
       description =
           "Exit 1 only when one input loses more rows than this: a percentage of its old rows"
-              + " (10%%) or a count.")
+              + " (10%%) or a count; a mapping gone loses all of them (it trips all but 100%%).")
   String maxRemoved;
 
   @Option(

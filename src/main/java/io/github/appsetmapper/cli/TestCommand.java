@@ -19,7 +19,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -190,12 +189,9 @@ final class TestCommand extends RedactedCommand implements Callable<Integer> {
   /** Adds the test files a PATH names; returns why it names none, or null. */
   private static String collect(Path path, Set<Path> into) {
     if (Files.isDirectory(path)) {
-      List<Path> found = new ArrayList<>();
-      try (Stream<Path> walk = Files.walk(path)) {
-        walk.filter(p -> MappingSources.isTestFile(p) && Files.isRegularFile(p))
-            .filter(p -> !hidden(path.relativize(p)))
-            .sorted()
-            .forEach(found::add);
+      List<Path> found;
+      try {
+        found = MappingSources.testFilesUnder(path);
       } catch (IOException e) {
         return "cannot read: " + e.getMessage();
       }
@@ -218,14 +214,5 @@ final class TestCommand extends RedactedCommand implements Callable<Integer> {
     }
     into.add(test);
     return null;
-  }
-
-  private static boolean hidden(Path relative) {
-    for (Path part : relative) {
-      if (part.toString().startsWith(".")) {
-        return true;
-      }
-    }
-    return false;
   }
 }

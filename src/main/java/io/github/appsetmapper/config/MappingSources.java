@@ -64,4 +64,31 @@ public final class MappingSources {
     String name = path.getFileName().toString();
     return name.endsWith(".test.yaml") || name.endsWith(".test.yml");
   }
+
+  /**
+   * The test files under a folder, as {@code test} and {@code diff --replay} find them: every
+   * {@code *.test.yaml} (or {@code .yml}) that is a regular file, in subfolders too, skipping any
+   * under a hidden entry (a ConfigMap mount's {@code ..data}), sorted.
+   */
+  public static List<Path> testFilesUnder(Path folder) throws IOException {
+    List<Path> found = new ArrayList<>();
+    try (java.util.stream.Stream<Path> walk = Files.walk(folder)) {
+      walk.filter(p -> isTestFile(p) && Files.isRegularFile(p))
+          .filter(p -> !hidden(folder.relativize(p)))
+          .sorted()
+          .forEach(found::add);
+    } catch (java.io.UncheckedIOException e) {
+      throw e.getCause();
+    }
+    return found;
+  }
+
+  private static boolean hidden(Path relative) {
+    for (Path part : relative) {
+      if (part.toString().startsWith(".")) {
+        return true;
+      }
+    }
+    return false;
+  }
 }

@@ -7,7 +7,8 @@ import java.util.List;
 /**
  * A CI gate on vanishing Applications only: {@code --fail-on removed} (any row removed, or a
  * mapping gone) and {@code --max-removed} (more rows removed on one input than a count or a
- * percentage of that input's old rows). Rows added or changed never trip it.
+ * percentage of that input's old rows, or a mapping gone: all of its rows, but under 100%). Rows
+ * added or changed never trip it.
  */
 public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer maxRemovedCount) {
   public static final Gate NONE = new Gate(false, null, null);
@@ -26,6 +27,16 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
             .flatMap(m -> m.inputs().stream())
             .filter(InputDiff::uncounted)
             .count();
+  }
+
+  /**
+   * A mapping gone removes every row it answered (its old version is not run, so they are not
+   * counted): it trips {@code --fail-on removed} and every {@code --max-removed} but {@code 100%}.
+   */
+  private boolean tripsOnRemovedMapping() {
+    return failOnRemoved
+        || maxRemovedCount != null
+        || (maxRemovedPercent != null && maxRemovedPercent < 100);
   }
 
   /** {@code 10%} or {@code 10}; null when it is neither. */
@@ -50,7 +61,7 @@ public record Gate(boolean failOnRemoved, Integer maxRemovedPercent, Integer max
   public List<String> trips(DiffReport report, java.util.function.UnaryOperator<String> redact) {
     List<String> out = new ArrayList<>();
     for (MappingDiff m : report.mappings()) {
-      if (failOnRemoved && m.presence() == MappingDiff.Presence.REMOVED) {
+      if (m.presence() == MappingDiff.Presence.REMOVED && tripsOnRemovedMapping()) {
         out.add("mapping " + m.name() + " is removed");
       }
       for (InputDiff i : m.inputs()) {

@@ -15,7 +15,18 @@ public record InputDiff(
     Outcome before,
     Outcome after,
     RowDiff rows,
-    ExpectedError expected) {
+    ExpectedError expected,
+    Rename rename) {
+
+  /**
+   * The mapping was renamed: an error the old side quotes its name in ({@code mapping 'old': ...})
+   * is the same error as the new side's quoting the new name.
+   */
+  public record Rename(String from, String to) {
+    String asNew(String error) {
+      return error == null ? null : error.replace("'" + from + "'", "'" + to + "'");
+    }
+  }
 
   /** The error a test case expects: its status, and its message when it names one. */
   public record ExpectedError(int status, String message) {
@@ -33,12 +44,18 @@ public record InputDiff(
       Outcome before,
       Outcome after,
       RowDiff rows) {
-    this(label, applicationSetName, input, before, after, rows, null);
+    this(label, applicationSetName, input, before, after, rows, null, null);
   }
 
   /** This input, whose test case expects {@code error} (null: none). */
   public InputDiff expecting(ExpectedError error) {
-    return new InputDiff(label, applicationSetName, input, before, after, rows, error);
+    return new InputDiff(label, applicationSetName, input, before, after, rows, error, rename);
+  }
+
+  /** This input, of a mapping renamed {@code from} to {@code to}. */
+  public InputDiff renamed(String from, String to) {
+    return new InputDiff(
+        label, applicationSetName, input, before, after, rows, expected, new Rename(from, to));
   }
 
   /** Compares two outcomes, matching rows by {@code key} (empty: whole rows). */
@@ -71,12 +88,13 @@ public record InputDiff(
     return !failedAlike();
   }
 
-  /** Both sides answered the same error. */
+  /** Both sides answered the same error (under a rename, but for the name each quotes). */
   public boolean failedAlike() {
+    String old = rename == null ? before.error() : rename.asNew(before.error());
     return before.failed()
         && after.failed()
         && before.status() == after.status()
-        && Objects.equals(before.error(), after.error());
+        && Objects.equals(old, after.error());
   }
 
   /**
@@ -84,7 +102,7 @@ public record InputDiff(
    * expects (an upstream down, a recording that no longer matches, an input neither side takes).
    */
   public boolean error() {
-    return failedAlike() && (expected == null || !expected.matches(before));
+    return failedAlike() && (expected == null || !expected.matches(after));
   }
 
   /** One side answered an error the other did not, or another error: a change. */

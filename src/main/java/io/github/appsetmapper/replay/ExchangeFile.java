@@ -140,17 +140,7 @@ public record ExchangeFile(
    * {@code test}, {@code run --replay} and {@code serve --replay}.
    */
   public String notTesting(List<String> loaded, Object source) {
-    if (mapping != null) {
-      return loaded.contains(mapping)
-          ? null
-          : "no mapping '" + mapping + "' in " + source + "; found: " + String.join(", ", loaded);
-    }
-    return loaded.size() == 1
-        ? null
-        : source
-            + " holds "
-            + loaded.size()
-            + " mappings; name one with 'mapping:' in the test file";
+    return TestedMapping.notTesting(mapping, loaded, source);
   }
 
   /**

@@ -86,6 +86,7 @@ final class GetParamsHandler implements HttpHandler {
       if (mappingName == null) {
         mappingName = mappings.defaultName();
         if (mappingName == null) {
+          mappings.requireRunning();
           throw new HttpError(
               404,
               "no default mapping: call /mappings/<name>/api/v1/getparams.execute or start with"

@@ -98,10 +98,19 @@ public record MappingRegistry(
    * The mapping by name to run: a 503 while the registry refuses to run any, else {@link #require}.
    */
   CompiledMapping requireRunnable(String name) throws HttpError {
+    requireRunning();
+    return require(name);
+  }
+
+  /**
+   * A 503 with the line while the registry refuses to run any mapping: asked before any other
+   * answer about which mapping runs (a default URL without a default mapping included, which was a
+   * 404 "no default mapping" once a reload removed the replayed mapping).
+   */
+  void requireRunning() throws HttpError {
     if (refusal != null) {
       throw new HttpError(503, refusal);
     }
-    return require(name);
   }
 
   /** The mapping by name, or a 404 that lists the loaded ones. */

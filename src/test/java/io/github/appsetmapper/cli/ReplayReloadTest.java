@@ -118,4 +118,74 @@ class ReplayReloadTest {
       assertThat(after.body()).contains("FROMTEST");
     }
   }
+
+  /** Polls {@code GET /mappings} (a condition, not a time) until it lists no mapping. */
+  private static String awaitNone(HttpClient client, ServerProcess server) throws Exception {
+    for (int i = 0; i < 6_000; i++) {
+      String body = get(client, server.url() + "/mappings").body();
+      if (!body.contains("\"name\":")) {
+        return body;
+      }
+      Thread.sleep(20); // polling a condition, not a synchronisation by time
+    }
+    throw new AssertionError("never served none:\n" + server.text());
+  }
+
+  /**
+   * The replayed mapping's file deleted: the default URL answered 404 "no default mapping" (the
+   * registry, empty, has no default) where the docs say 503, and the rule's line read {@code found:
+   * :}. Now the 503 with a line naming the missing mapping, until its file is back.
+   */
+  @Test
+  void aReloadThatDeletesTheReplayedMappingAnswers503NamingIt(@TempDir Path dir) throws Exception {
+    Path folder = Files.createDirectories(dir.resolve("m"));
+    Path mapping = folder.resolve("ma.yaml");
+    Files.writeString(mapping, SHAPE.formatted("ma"));
+    Path test = dir.resolve("ma.test.yaml");
+    Files.writeString(
+        test,
+        "mapping: ma\nvars: {up: \"https://recorded.example\", extra: FROMTEST}\n"
+            + "cases:\n  - name: one\n    input: {}\n    exchanges:\n"
+            + "      - request: {method: GET, url: \"https://recorded.example/rows\"}\n"
+            + "        response: {status: 200, body: [1]}\n"
+            + "    expect: {parameters: [{id: \"1\", e: FROMTEST}]}\n");
+    try (ServerProcess server =
+        ServerProcess.start(
+            List.of(),
+            List.of(
+                "serve",
+                "--mappings",
+                folder.toString(),
+                "--insecure-no-auth",
+                "--port",
+                "0",
+                "--reload-interval",
+                "100ms",
+                "--replay",
+                test.toString()))) {
+      HttpClient client = HttpClient.newHttpClient();
+      assertThat(post(client, server.url() + "/api/v1/getparams.execute").statusCode())
+          .isEqualTo(200);
+
+      Files.delete(mapping);
+      String catalog = awaitNone(client, server);
+      String line =
+          "--replay "
+              + test
+              + ": no mapping 'ma' in "
+              + folder
+              + "; it holds none: no mapping is run until a reload serves the mapping it tests";
+      HttpResponse<String> refused = post(client, server.url() + "/api/v1/getparams.execute");
+      assertThat(refused.statusCode()).as(refused.body()).isEqualTo(503);
+      assertThat(refused.body()).contains(line.replace("\\", "\\\\"));
+      assertThat(catalog).contains(line.replace("\\", "\\\\"));
+
+      Files.writeString(mapping, SHAPE.formatted("ma"));
+      awaitServed(client, server, "ma");
+      server.awaitLine(l -> l.contains("--replay: the mapping it tests is served again"));
+      HttpResponse<String> after = post(client, server.url() + "/api/v1/getparams.execute");
+      assertThat(after.statusCode()).as(after.body()).isEqualTo(200);
+      assertThat(after.body()).contains("FROMTEST");
+    }
+  }
 }

@@ -240,9 +240,13 @@ public final class DiffRun {
     Upstream once = transport instanceof OnceUpstream shared ? shared : new OnceUpstream(transport);
     Outcome before = side(pair.before(), input, once);
     Outcome after = side(pair.after(), input, once);
-    return InputDiff.of(
-            input.label(), input.applicationSetName(), input.input(), key(pair), before, after)
-        .expecting(input.expected());
+    InputDiff diff =
+        InputDiff.of(
+                input.label(), input.applicationSetName(), input.input(), key(pair), before, after)
+            .expecting(input.expected());
+    return pair.presence() == MappingDiff.Presence.RENAMED
+        ? diff.renamed(pair.before().name(), pair.after().name())
+        : diff;
   }
 
   private Outcome side(CompiledMapping mapping, DiffInput input, Upstream transport)
@@ -265,16 +269,13 @@ public final class DiffRun {
     return (Map<String, Object>) JsonCodec.read(JsonCodec.writeBytes(input));
   }
 
-  /** The test files --replay names: files as given, every *.test.yaml directly in a folder. */
+  /** The test files --replay names: files as given, a folder's as {@code test} finds them. */
   private static List<Path> testFiles(List<Path> paths) throws Refused {
     List<Path> out = new ArrayList<>();
     for (Path path : paths) {
       if (Files.isDirectory(path)) {
-        try (var entries = Files.list(path)) {
-          entries
-              .filter(p -> MappingSources.isTestFile(p) && Files.isRegularFile(p))
-              .sorted()
-              .forEach(out::add);
+        try {
+          out.addAll(MappingSources.testFilesUnder(path));
         } catch (IOException e) {
           throw new Refused(List.of("--replay " + path + ": " + e.getMessage()));
         }
