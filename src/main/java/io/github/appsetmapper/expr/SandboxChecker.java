@@ -196,6 +196,15 @@ public final class SandboxChecker {
       }
       return;
     }
+    if (node instanceof Literal literal
+        && literal.getLiteralValue().getValue() instanceof Number number
+        && !Double.isFinite(number.doubleValue())) {
+      violations.add(
+          "the number "
+              + literal.getOriginalValue()
+              + " is beyond a decimal's range (about 1.8e308)");
+      return;
+    }
     children(node, 0, true, elementScope);
   }
 
