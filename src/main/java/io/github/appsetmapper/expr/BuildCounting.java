@@ -74,7 +74,8 @@ public final class BuildCounting {
       return new Counted(node, "an inline list");
     }
     if (node instanceof InlineMap map && !map.isConstant()) {
-      return new Counted(node, "an inline map");
+      return new Counted(
+          InlineMapKeys.allWritten(map) ? node : new InlineMapKeys.Checked(node), "an inline map");
     }
     return node;
   }

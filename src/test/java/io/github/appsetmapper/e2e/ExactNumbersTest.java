@@ -45,7 +45,7 @@ class ExactNumbersTest {
   }
 
   @Test
-  void overflowAndNanFailTheGetparams(@TempDir Path dir) {
+  void overflowNanAndARepeatedKeyFailTheGetparams(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream()) {
       stub.on(
           "GET /items",
@@ -60,6 +60,7 @@ class ExactNumbersTest {
               mapping("long", "keepTypes: true\n", "", "item.l * 2"),
               mapping("nan", "keepTypes: true\n", "", "(item.a - 1.0) / (item.a - 1.0)"),
               mapping("nan-text", "", "", "'v' + (1.0 / (item.a - 1))"),
+              mapping("keys", "", "", "{(item.a): 'x', (item.b): 'y'}"),
               mapping(
                   "filter",
                   "",
@@ -99,6 +100,13 @@ class ExactNumbersTest {
                     "parameters.value",
                     "'v' + (1.0 / (item.a - 1))",
                     "the operator '/' gives Infinity, which is not a number JSON can hold"));
+        assertThat(plugin.getparams("keys", "{}").body())
+            .isEqualTo(
+                error(
+                    "keys",
+                    "parameters.value",
+                    "{(item.a): 'x', (item.b): 'y'}",
+                    "the inline map {item.a:'x',item.b:'y'} has two keys that are the same text"));
         // With an enrich step, a filter's leading operand runs on its own, before the step: exact
         // as the whole is (it said false on the wrapped -2147483648 and dropped the row, no error).
         // Its error leaves the row undecided; the whole filter then fails it, after the step.
