@@ -127,7 +127,12 @@ final class ExpressionCompiler {
       String text = SourceSpans.text(whole.source().text(), operand);
       Expr expr = new Expr(text, whole.source().pos());
       SpelExpression part = new SpelExpression(text, (SpelNodeImpl) operand, CONFIGURATION);
-      out.add(new CompiledExpression(part, expr, SandboxChecker.inspect(operand)));
+      // Instrumented as the whole is: the same exact arithmetic and the same counted budget.
+      out.add(
+          new CompiledExpression(
+              BuildCounting.instrument(part, CONFIGURATION),
+              expr,
+              SandboxChecker.inspect(operand)));
     }
     return out;
   }

@@ -6,6 +6,7 @@ import org.springframework.expression.AccessException;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.MethodExecutor;
 import org.springframework.expression.MethodResolver;
+import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.support.DataBindingMethodResolver;
 
 /**
@@ -36,6 +37,15 @@ final class AllowlistMethodResolver implements MethodResolver {
     }
     // Each call is at most linear in what it reads; a projection or selection repeating one
     // over a large list stops at the deadline, checked before every call.
+    if (target instanceof Number && Arithmetic.converts(name)) {
+      // 3000000000L.intValue() is not -1294967296, a huge integer's doubleValue() no Infinity.
+      return (EvaluationContext c, Object on, Object... arguments) -> {
+        EvaluationBudget.current().checkDeadline();
+        TypedValue value = jdk.execute(c, on, arguments);
+        Arithmetic.converted(name, (Number) on);
+        return value;
+      };
+    }
     return (EvaluationContext c, Object on, Object... arguments) -> {
       EvaluationBudget.current().checkDeadline();
       return jdk.execute(c, on, arguments);

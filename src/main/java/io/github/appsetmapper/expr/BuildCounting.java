@@ -1,18 +1,21 @@
 package io.github.appsetmapper.expr;
 
 import java.lang.reflect.Field;
-import org.springframework.asm.MethodVisitor;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.TypedValue;
-import org.springframework.expression.spel.CodeFlow;
 import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.ast.InlineList;
 import org.springframework.expression.spel.ast.InlineMap;
+import org.springframework.expression.spel.ast.OpDivide;
+import org.springframework.expression.spel.ast.OpMinus;
+import org.springframework.expression.spel.ast.OpModulus;
 import org.springframework.expression.spel.ast.OpMultiply;
 import org.springframework.expression.spel.ast.OpPlus;
+import org.springframework.expression.spel.ast.Operator;
+import org.springframework.expression.spel.ast.OperatorPower;
 import org.springframework.expression.spel.ast.Projection;
 import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
@@ -26,10 +29,12 @@ import org.springframework.expression.spel.standard.SpelExpression;
  * {@code input.a.![#root.input.b]} counts {@code b} once per element of {@code a}), and each inline
  * list or map that is not a constant. SpEL offers no hook at these places (its operators, its
  * projection loop), so the nodes are replaced in the tree: {@code +} and {@code *} by subclasses
- * that count their result, also when SpEL compiles the expression to bytecode; the others wrapped
- * in a node that counts its child's value. These are the only places an expression can multiply
- * what it reads (methods and functions count in {@link BoundedMethods} and {@link Functions}; every
- * other node passes a value on or picks part of one).
+ * that count their result; the others wrapped in a node that counts its child's value. Every
+ * arithmetic operator is made exact here too ({@link CheckedOperator}: no wrapped-around integer,
+ * no NaN or Infinity), which also means an instrumented expression is never compiled to bytecode.
+ * These are the only places an expression can multiply what it reads (methods and functions count
+ * in {@link BoundedMethods} and {@link Functions}; every other node passes a value on or picks part
+ * of one).
  *
  * <p>The tree's child array is SpEL's protected field, reached by reflection once; if a Spring
  * upgrade renames it, every expression fails to load (never runs unbounded).
@@ -61,28 +66,59 @@ public final class BuildCounting {
         set(PARENT, child, node);
       }
     }
-    if (node.getClass() == OpPlus.class) {
-      return new CountedPlus(node.getStartPosition(), node.getEndPosition(), children);
-    }
-    if (node.getClass() == OpMultiply.class) {
-      return new CountedMultiply(node.getStartPosition(), node.getEndPosition(), children);
+    char op = arithmetic(node);
+    if (op != 0) {
+      return checked(op, node, children);
     }
     if (node instanceof InlineList list && !list.isConstant()) {
       return new Counted(node, "an inline list");
     }
     if (node instanceof InlineMap map && !map.isConstant()) {
-      return new Counted(node, "an inline map");
+      return new Counted(
+          InlineMapKeys.allWritten(map) ? node : new InlineMapKeys.Checked(node), "an inline map");
     }
     return node;
   }
 
-  /** Counts a string an operator made, from interpreted and from compiled code alike. */
-  public static String counted(String text) {
-    EvaluationBudget.current().charge(text, "the operator '+'");
-    return text;
+  /** The symbol of SpEL's own arithmetic operator {@code node}, or 0. */
+  private static char arithmetic(SpelNodeImpl node) {
+    Class<?> type = node.getClass();
+    return type == OpPlus.class
+        ? '+'
+        : type == OpMinus.class
+            ? '-'
+            : type == OpMultiply.class
+                ? '*'
+                : type == OpDivide.class
+                    ? '/'
+                    : type == OpModulus.class ? '%' : type == OperatorPower.class ? '^' : 0;
   }
 
-  private static TypedValue count(TypedValue value, String what) {
+  /**
+   * {@code node} made exact ({@link CheckedOperator}) over {@code operands}; {@code +} and {@code
+   * *} count what SpEL's operator builds.
+   */
+  private static SpelNodeImpl checked(char op, SpelNodeImpl node, SpelNodeImpl[] operands) {
+    int start = node.getStartPosition();
+    int end = node.getEndPosition();
+    SpelNodeImpl[] slots = CheckedOperator.slots(operands.length, start, end);
+    Operator spel =
+        switch (op) {
+          case '+' -> new CountedPlus(start, end, slots);
+          case '-' -> new OpMinus(start, end, slots);
+          case '*' -> new CountedMultiply(start, end, slots);
+          case '/' -> new OpDivide(start, end, slots);
+          case '%' -> new OpModulus(start, end, slots);
+          default -> new OperatorPower(start, end, slots);
+        };
+    CheckedOperator checked = new CheckedOperator(op, spel, operands);
+    for (SpelNodeImpl operand : operands) {
+      set(PARENT, operand, checked);
+    }
+    return checked;
+  }
+
+  static TypedValue count(TypedValue value, String what) {
     Object built = value.getValue();
     if (built instanceof String || built instanceof Number) {
       EvaluationBudget.current().charge(built, what);
@@ -90,7 +126,7 @@ public final class BuildCounting {
     return value;
   }
 
-  /** {@code +}, counting what it builds; compiled, it calls {@link #counted} on a string. */
+  /** {@code +}, counting what it builds (SpEL's operator inside a {@link CheckedOperator}). */
   static final class CountedPlus extends OpPlus {
     CountedPlus(int start, int end, SpelNodeImpl... operands) {
       super(start, end, operands);
@@ -99,12 +135,6 @@ public final class BuildCounting {
     @Override
     public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
       return count(super.getValueInternal(state), "the operator '+'");
-    }
-
-    @Override
-    public void generateCode(MethodVisitor mv, CodeFlow cf) {
-      super.generateCode(mv, cf);
-      countCompiled(mv, exitTypeDescriptor);
     }
   }
 
@@ -118,26 +148,7 @@ public final class BuildCounting {
     public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
       return count(super.getValueInternal(state), "the operator '*'");
     }
-
-    @Override
-    public void generateCode(MethodVisitor mv, CodeFlow cf) {
-      super.generateCode(mv, cf);
-      countCompiled(mv, exitTypeDescriptor);
-    }
   }
-
-  private static void countCompiled(MethodVisitor mv, String descriptor) {
-    if ("Ljava/lang/String".equals(descriptor)) {
-      mv.visitMethodInsn(
-          INVOKESTATIC_OPCODE,
-          "io/github/appsetmapper/expr/BuildCounting",
-          "counted",
-          "(Ljava/lang/String;)Ljava/lang/String;",
-          false);
-    }
-  }
-
-  private static final int INVOKESTATIC_OPCODE = org.springframework.asm.Opcodes.INVOKESTATIC;
 
   /** A node whose value is counted whole each time it is computed; never compiled. */
   static final class Counted extends SpelNodeImpl {

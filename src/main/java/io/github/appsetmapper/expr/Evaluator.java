@@ -13,6 +13,9 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
 public final class Evaluator {
   private static final SimpleEvaluationContext CONTEXT = build();
 
+  /** What gives a NaN or an infinity that no operator made (a method's result). */
+  private static final String RESULT = "the expression";
+
   private Evaluator() {}
 
   private static SimpleEvaluationContext build() {
@@ -36,7 +39,7 @@ public final class Evaluator {
   public static Object evaluate(Expression expression, Map<String, Object> root) {
     EvaluationBudget.current().begin();
     try {
-      return expression.getValue(CONTEXT, root);
+      return Arithmetic.finite(RESULT, expression.getValue(CONTEXT, root));
     } catch (IndexOutOfBoundsException
         | NullPointerException
         | ClassCastException
@@ -72,7 +75,7 @@ public final class Evaluator {
       EvaluationBudget.current().begin();
       Object value = plain.read(root);
       if (value != PlainRead.UNREAD) {
-        return value;
+        return Arithmetic.finite(RESULT, value);
       }
     }
     return evaluate(expression, root);

@@ -191,9 +191,25 @@ public final class SandboxChecker {
       return;
     }
     if (node instanceof InlineMap) {
-      for (int i = 1; i < node.getChildCount(); i += 2) {
-        visit(node.getChild(i), true, elementScope);
+      String repeated = InlineMapKeys.repeated(node);
+      if (repeated != null) {
+        violations.add(InlineMapKeys.twice(repeated, node.toStringAST()));
       }
+      for (int i = 0; i < node.getChildCount(); i++) {
+        // A key written as a name is that text ({a: 1}); any other key is read like a value.
+        if (i % 2 == 1 || !(node.getChild(i) instanceof PropertyOrFieldReference)) {
+          visit(node.getChild(i), true, elementScope);
+        }
+      }
+      return;
+    }
+    if (node instanceof Literal literal
+        && literal.getLiteralValue().getValue() instanceof Number number
+        && !Double.isFinite(number.doubleValue())) {
+      violations.add(
+          "the number "
+              + literal.getOriginalValue()
+              + " is beyond a decimal's range (about 1.8e308)");
       return;
     }
     children(node, 0, true, elementScope);

@@ -38,13 +38,21 @@ public final class Values {
       return Numbers.plain(d);
     }
     if (n instanceof Double || n instanceof Float) {
-      double d = n.doubleValue();
-      if (Double.isNaN(d) || Double.isInfinite(d)) {
-        return Double.toString(d);
-      }
-      return BigDecimal.valueOf(d).stripTrailingZeros().toPlainString();
+      return BigDecimal.valueOf(finite(n)).stripTrailingZeros().toPlainString();
     }
     return n.toString();
+  }
+
+  /**
+   * A decimal's value when it is finite. JSON has no NaN or infinity, and text "NaN" is no number:
+   * the evaluator refuses them first ({@link Arithmetic#finite}); this holds for any other caller.
+   */
+  private static double finite(Number n) {
+    double d = n.doubleValue();
+    if (!Double.isFinite(d)) {
+      throw new IllegalArgumentException(Arithmetic.notFinite("a value", n).getMessage());
+    }
+    return d;
   }
 
   /**
@@ -74,11 +82,7 @@ public final class Values {
         if (!(n instanceof Double || n instanceof Float)) {
           return n;
         }
-        double d = n.doubleValue();
-        // JSON has no NaN or infinity: they go as text rather than failing the answer.
-        return Double.isNaN(d) || Double.isInfinite(d)
-            ? Double.toString(d)
-            : BigDecimal.valueOf(d).stripTrailingZeros();
+        return BigDecimal.valueOf(finite(n)).stripTrailingZeros();
       }
       if (value instanceof Boolean || value instanceof String) {
         return value;

@@ -73,6 +73,9 @@ class ScopeEscapeTest {
         "['secret'] | 'secret' can be used only inside a request (url, query, headers, body, auth)",
         "[item.key] | name what you read literally, as #root.input or #root['input'] (in '[item.key]')",
         "?[true].size() | a selection or projection over the scope would read every name; name what you read, as #root.input (in '?[true].size()')",
+        "{#root.secret.tok: 1} | 'secret' can be used only inside a request (url, query, headers, body, auth)",
+        "{#root: 1} | #root alone is not allowed; name what you read, as #root.input (in '{#root: 1}')",
+        "{(item.a): 1, (input.nope): 2} | input 'nope' is not declared under input; known: host",
         "item.labels.?[name == input.label] | inside a projection or selection 'input' reads the element; write #root.input for the scope's input, or #this.input for the element's field (in 'item.labels.?[name == input.label]')",
       })
   void namesReadThroughTheScopeAreChecked(String parameter, String message) {

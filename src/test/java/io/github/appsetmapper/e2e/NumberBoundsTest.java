@@ -155,7 +155,7 @@ class NumberBoundsTest {
   }
 
   @Test
-  void aSortKeyThatIsNotAFiniteNumberStillSorts(@TempDir Path dir) {
+  void aSortKeyThatIsNotAFiniteNumberFailsTheRowNamingIt(@TempDir Path dir) {
     String yaml =
         """
         name: s
@@ -168,8 +168,11 @@ class NumberBoundsTest {
         """;
     try (PluginServer other =
         PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      // No NaN or Infinity leaves an expression, a sort key included (it sorted as a double).
       assertThat(other.getparams("s", "{}").body())
-          .isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1500\"}]}}");
+          .isEqualTo(
+              "{\"error\":\"mapping 's': sortBy '1.0 / 0' failed on row 0: the operator '/' gives"
+                  + " Infinity, which is not a number JSON can hold\"}");
     }
     // A decimal divided by zero is the expression's failure, named, not an internal error.
     try (PluginServer other =
