@@ -77,6 +77,10 @@ public final class BuildCounting {
       return new Counted(
           InlineMapKeys.allWritten(map) ? node : new InlineMapKeys.Checked(node), "an inline map");
     }
+    if (node instanceof InlineMap map && !InlineMapKeys.allWritten(map)) {
+      // SpEL folds {-1: 'a'} into a constant, built once: its keys are checked all the same.
+      return new InlineMapKeys.Checked(node);
+    }
     return node;
   }
 

@@ -195,6 +195,10 @@ public final class SandboxChecker {
       if (repeated != null) {
         violations.add(InlineMapKeys.twice(repeated, node.toStringAST()));
       }
+      SpelNode shapeless = InlineMapKeys.shapeless(node);
+      if (shapeless != null) {
+        violations.add(InlineMapKeys.shapeless(shapeless, node.toStringAST()));
+      }
       for (int i = 0; i < node.getChildCount(); i++) {
         // A key written as a name is that text ({a: 1}); any other key is read like a value.
         if (i % 2 == 1 || !(node.getChild(i) instanceof PropertyOrFieldReference)) {

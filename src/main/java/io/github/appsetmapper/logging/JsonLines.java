@@ -2,15 +2,18 @@ package io.github.appsetmapper.logging;
 
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import io.github.appsetmapper.text.Printable;
 import java.io.ByteArrayOutputStream;
 
 /**
- * {@code --log-format json}: Logback's JSON line, with the characters it leaves raw that a line
- * splitter breaks a line at escaped: U+2028 and U+2029 (Python's {@code splitlines}, JavaScript and
- * some log shippers end a line there) and the C1 controls (U+0085, NEL, among them). Valid JSON
- * either way; escaped, one event stays one line for every reader, as the text format's escape
- * ({@link LogText}) keeps its lines; the ASCII controls ({@code \r}, form feed, vertical tab ...)
- * Logback escapes already.
+ * {@code --log-format json}: Logback's JSON line, with every character the text log escapes ({@link
+ * Printable#unsafe(char)}) that Logback leaves raw written as a {@code \\uXXXX} escape: the C1
+ * controls (U+0085, NEL, among them), DEL, U+2028 and U+2029 (Python's {@code splitlines},
+ * JavaScript and some log shippers end a line there) and the bidirectional controls
+ * (U+202A..U+202E, U+2066..U+2069, which reverse what a reader sees). Valid JSON either way;
+ * escaped, one event stays one line for every reader and reads as it was logged, as the text
+ * format's escape ({@link LogText}) keeps its lines; the C0 controls ({@code \r}, form feed,
+ * vertical tab ...) Logback escapes already.
  */
 public final class JsonLines extends JsonEncoder {
   private static final byte[] HEX =
@@ -36,10 +39,11 @@ public final class JsonLines extends JsonEncoder {
   }
 
   /**
-   * {@code line} (UTF-8 JSON) with each U+0080..U+009F ({@code C2 80..9F}) and U+2028, U+2029
-   * ({@code E2 80 A8}, {@code E2 80 A9}) written as a {@code \\uXXXX} escape. Such bytes start a
-   * character in UTF-8 (never continue one), and JSON's structure is ASCII, so each is inside a
-   * string, where the escape reads back as the same character.
+   * {@code line} (UTF-8 JSON) with each character {@link Printable#unsafe(char)} refuses written as
+   * a {@code \\uXXXX} escape, C0 controls aside (Logback escapes those inside strings; the one left
+   * raw is the line's own end). Every such character but DEL is two or three bytes in UTF-8, whose
+   * first byte starts a character (never continues one), and JSON's structure is ASCII, so each is
+   * inside a string, where the escape reads back as the same character.
    */
   static byte[] escaped(byte[] line) {
     int first = -1;
@@ -60,7 +64,7 @@ public final class JsonLines extends JsonEncoder {
         out.write(line[i]);
         continue;
       }
-      int c = width == 2 ? line[i + 1] & 0xff : 0x2000 | (line[i + 2] & 0xff) - 0x80;
+      char c = decoded(line, i, width);
       out.write('\\');
       out.write('u');
       out.write(HEX[(c >> 12) & 0xf]);
@@ -72,20 +76,30 @@ public final class JsonLines extends JsonEncoder {
     return out.toByteArray();
   }
 
-  /** How many bytes the character to escape at {@code i} takes (2 or 3), or 0: none there. */
+  /**
+   * How many bytes (1 to 3) the character to escape at {@code i} takes, or 0: none starts there.
+   */
   private static int width(byte[] b, int i) {
-    if (b[i] == (byte) 0xc2
-        && i + 1 < b.length
-        && (b[i + 1] & 0xff) >= 0x80
-        && (b[i + 1] & 0xff) <= 0x9f) {
-      return 2;
+    int lead = b[i] & 0xff;
+    int width =
+        lead == 0x7f ? 1 : lead >= 0xc2 && lead <= 0xdf ? 2 : lead >= 0xe0 && lead <= 0xef ? 3 : 0;
+    if (width == 0 || i + width > b.length) {
+      return 0;
     }
-    if (b[i] == (byte) 0xe2
-        && i + 2 < b.length
-        && b[i + 1] == (byte) 0x80
-        && (b[i + 2] == (byte) 0xa8 || b[i + 2] == (byte) 0xa9)) {
-      return 3;
+    for (int k = 1; k < width; k++) {
+      if ((b[i + k] & 0xc0) != 0x80) {
+        return 0; // not well formed: Logback writes none such, and none is decoded here
+      }
     }
-    return 0;
+    return Printable.unsafe(decoded(b, i, width)) ? width : 0;
+  }
+
+  /** The character of {@code width} bytes at {@code i}. */
+  private static char decoded(byte[] b, int i, int width) {
+    return switch (width) {
+      case 1 -> (char) b[i];
+      case 2 -> (char) ((b[i] & 0x1f) << 6 | b[i + 1] & 0x3f);
+      default -> (char) ((b[i] & 0x0f) << 12 | (b[i + 1] & 0x3f) << 6 | b[i + 2] & 0x3f);
+    };
   }
 }

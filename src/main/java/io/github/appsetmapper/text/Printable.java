@@ -83,7 +83,12 @@ public final class Printable {
     return unsafe(c);
   }
 
-  private static boolean unsafe(char c) {
+  /**
+   * Whether {@code c} is escaped wherever it stands (a control, a line or paragraph separator, a
+   * bidirectional control): the one rule, which the JSON log ({@code logging.JsonLines}) applies
+   * too.
+   */
+  public static boolean unsafe(char c) {
     return Character.isISOControl(c)
         || c == '\u2028'
         || c == '\u2029'

@@ -50,6 +50,28 @@ class NumberAndKeyLoadTest {
             + " '1' are one key)",
         "{'x': {true: 1, 'true': item.n}} | the inline map {true:1,'true':item.n} has the key"
             + " 'true' twice (keys are text: 1 and '1' are one key)",
+        "{-1: 'a', '-1': 'b'} | the inline map {-1:'a','-1':'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-1: 'a', -1: 'b'} | the inline map {-1:'a',-1:'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-1L: 'a', '-1': 'b'} | the inline map {-1:'a','-1':'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-1.5: 'a', '-1.5': 'b'} | the inline map {-1.5:'a','-1.5':'b'} has the key '-1.5'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-(1): 'a', '-1': 'b'} | the inline map {-1:'a','-1':'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{(-1): 'a', '-1': 'b'} | the inline map {-1:'a','-1':'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-0: 'a', 0: 'b'} | the inline map {-0:'a',0:'b'} has the key '0'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{-1: item.n, '-1': 'b'} | the inline map {-1:item.n,'-1':'b'} has the key '-1'"
+            + " twice (keys are text: 1 and '1' are one key)",
+        "{{1}: 'a', '[1]': 'b'} | the inline map {{1}:'a','[1]':'b'} has the key {1}: an inline"
+            + " map's key must be text, a number or a boolean",
+        "{{a: 1}: 'a', '{a=1}': 'b'} | the inline map {{a:1}:'a','{a=1}':'b'} has the key {a:1}:"
+            + " an inline map's key must be text, a number or a boolean",
+        "{{item.n}: 'a'} | the inline map {{item.n}:'a'} has the key {item.n}: an inline map's key"
+            + " must be text, a number or a boolean",
         "1e400 | the number 1e400 is beyond a decimal's range (about 1.8e308)",
         "{-1e999f} | the number 1e999f is beyond a decimal's range (about 1.8e308)",
       })
@@ -70,5 +92,29 @@ class NumberAndKeyLoadTest {
     Scope same = Scope.empty().with(Scope.Name.ITEM, Map.of("a", "k", "b", "k"));
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> x.evaluate(same))
         .hasMessage("the inline map {item.a:1,item.b:2} has two keys that are the same text");
+  }
+
+  @Test
+  void aComputedKeyThatIsAListOrAMapIsRefusedWhenTheMapIsBuilt() throws MappingException {
+    // As text a list key is [1] and a map key {a=1}: the answer would carry Java's rendering.
+    CompiledExpression x = compile("{(item.k): 'a', '[1]': 'b'}").parameters().get("x");
+    for (Object key : List.of(List.of(1), Map.of("a", 1))) {
+      Scope scope = Scope.empty().with(Scope.Name.ITEM, Map.of("k", key));
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> x.evaluate(scope))
+          .isInstanceOf(EvaluationException.class)
+          .hasMessage(
+              "the inline map {item.k:'a','[1]':'b'} has a list or a map as a key: an inline map's"
+                  + " key must be text, a number or a boolean");
+    }
+    assertThat(x.evaluate(Scope.empty().with(Scope.Name.ITEM, Map.of("k", 1))))
+        .isEqualTo(Map.of(1, "a", "[1]", "b"));
+  }
+
+  @Test
+  void aConstantMapWithNegatedKeysStillAnswers() throws MappingException {
+    // SpEL folds it into a constant; it is checked when built, and its distinct keys pass.
+    CompiledExpression x = compile("{-1: 'a', 1: 'b', -(2): {-3: 'c'}}").parameters().get("x");
+    assertThat(x.evaluate(Scope.empty())).isEqualTo(Map.of(-1, "a", 1, "b", -2, Map.of(-3, "c")));
+    assertThat(x.evaluate(Scope.empty())).isEqualTo(Map.of(-1, "a", 1, "b", -2, Map.of(-3, "c")));
   }
 }

@@ -50,7 +50,9 @@ class ExactNumbersTest {
       stub.on(
           "GET /items",
           Reply.json(
-              200, "[{\"n\":2147483647,\"l\":9223372036854775807,\"z\":0.0,\"a\":1,\"b\":\"1\"}]"));
+              200,
+              "[{\"n\":2147483647,\"l\":9223372036854775807,\"z\":0.0,\"a\":1,\"b\":\"1\","
+                  + "\"k\":[1],\"m\":{\"a\":1}}]"));
       try (PluginServer plugin =
           PluginServer.withYaml(
               dir,
@@ -61,6 +63,8 @@ class ExactNumbersTest {
               mapping("nan", "keepTypes: true\n", "", "(item.a - 1.0) / (item.a - 1.0)"),
               mapping("nan-text", "", "", "'v' + (1.0 / (item.a - 1))"),
               mapping("keys", "", "", "{(item.a): 'x', (item.b): 'y'}"),
+              mapping("list-key", "", "", "{(item.k): 'x'}"),
+              mapping("map-key", "", "", "{(item.m): 'x'}"),
               mapping(
                   "filter",
                   "",
@@ -107,6 +111,22 @@ class ExactNumbersTest {
                     "parameters.value",
                     "{(item.a): 'x', (item.b): 'y'}",
                     "the inline map {item.a:'x',item.b:'y'} has two keys that are the same text"));
+        // A list or map key was answered as Java's text of it: {"[1]":"x"}, {"{a=1}":"x"}.
+        for (String name : new String[] {"list-key", "map-key"}) {
+          String field = name.equals("list-key") ? "k" : "m";
+          Answer shapeless = plugin.getparams(name, "{}");
+          assertThat(shapeless.status()).isEqualTo(500);
+          assertThat(shapeless.body())
+              .isEqualTo(
+                  error(
+                      name,
+                      "parameters.value",
+                      "{(item." + field + "): 'x'}",
+                      "the inline map {item."
+                          + field
+                          + ":'x'} has a list or a map as a key: an inline map's key must be"
+                          + " text, a number or a boolean"));
+        }
         // With an enrich step, a filter's leading operand runs on its own, before the step: exact
         // as the whole is (it said false on the wrapped -2147483648 and dropped the row, no error).
         // Its error leaves the row undecided; the whole filter then fails it, after the step.

@@ -231,6 +231,43 @@ class LogLinesTest {
   }
 
   @Test
+  void theJsonFormatEscapesWhatTheTextFormatEscapes() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    // A right-to-left override and the other bidi controls were written raw: a reader saw the line
+    // reversed after it. Every character the text escape changes, C0 aside (Logback's own).
+    StringBuilder unsafe = new StringBuilder();
+    for (char c = ' '; c < Character.MIN_SURROGATE; c++) {
+      if (!io.github.appsetmapper.text.Printable.escape(String.valueOf(c))
+          .equals(String.valueOf(c))) {
+        unsafe.append(c);
+      }
+    }
+    assertThat(unsafe.toString()).contains("\u202e", "\u2066", "\u007f", "\u0085", "\u2028");
+    String value = "a\u202eb" + unsafe + "z\u00e9\ud83d\ude00";
+    ILoggingEvent event =
+        new LoggingEvent(
+            "test",
+            context.getLogger("appset_mapper.getparams"),
+            ch.qos.logback.classic.Level.INFO,
+            "mapping=hello appset={}",
+            null,
+            new Object[] {value});
+    String json =
+        new String(
+            io.github.appsetmapper.logging.JsonLines.started(context).encode(event),
+            StandardCharsets.UTF_8);
+    for (char c : unsafe.toString().toCharArray()) {
+      assertThat(json.indexOf(c)).as("U+%04X raw in the JSON line", (int) c).isEqualTo(-1);
+    }
+    assertThat(json).contains("a\\u202eb").contains("z\u00e9\ud83d\ude00");
+    assertThat(
+            io.github.appsetmapper.json.JsonCodec.read(json) instanceof Map<?, ?> line
+                ? line.get("formattedMessage")
+                : null)
+        .isEqualTo("mapping=hello appset=" + value);
+  }
+
+  @Test
   void escapesEveryControlCharacter() {
     assertThat(LogText.escape("a\nb\rc\td\u0000e\u001bf\u007fg\u0085h\u2028i\u2029j"))
         .isEqualTo("a\\nb\\rc\\td\\u0000e\\u001bf\\u007fg\\u0085h\\u2028i\\u2029j");
