@@ -68,12 +68,14 @@ final class Arithmetic {
 
   /**
    * {@code l ^ r} exactly for a non-negative exponent: an {@code int} when both are and it fits,
-   * else a {@code long} (as SpEL widens), else an error. A negative exponent goes to SpEL (its
-   * result is 0, 1 or -1, nothing to overflow).
+   * else a {@code long} (as SpEL widens), else an error. A negative exponent is refused: its result
+   * is no integer, and SpEL's was wrong ({@code 2 ^ -1} was 0, {@code 0 ^ -1} the largest long).
    */
   private static Object power(long l, long r, boolean longs) {
     if (r < 0) {
-      return SPEL;
+      throw new EvaluationException(
+          "the operator '^' refuses a negative exponent on an integer: the result is no integer"
+              + " (write a decimal base, such as 2.0 ^ -1)");
     }
     BigInteger exact;
     if (l == 0 || l == 1) {

@@ -56,6 +56,16 @@ final class CheckedOperator extends SpelNodeImpl {
       TypedValue value = new TypedValue(exact);
       return op == '+' || op == '*' ? BuildCounting.count(value, what) : value;
     }
+    Object l = left.getValue();
+    Object r = right == null ? null : right.getValue();
+    Decimals.operands(op, what, l, r);
+    if (op == '/') {
+      java.math.BigDecimal quotient = Decimals.divide(l, r);
+      if (quotient != null) {
+        state.trackOperation();
+        return new TypedValue(Decimals.result(what, quotient));
+      }
+    }
     TypedValue[] operands = OPERANDS.get();
     TypedValue savedLeft = operands[0];
     TypedValue savedRight = operands[1];
@@ -68,7 +78,7 @@ final class CheckedOperator extends SpelNodeImpl {
       operands[0] = savedLeft;
       operands[1] = savedRight;
     }
-    Arithmetic.finite(what, value.getValue());
+    Decimals.result(what, Arithmetic.finite(what, value.getValue()));
     return value;
   }
 

@@ -143,4 +143,52 @@ class ExactNumbersTest {
       }
     }
   }
+
+  /**
+   * An outside tester's finds: {@code 1e1000 ^ 100000 + 1} spun the IO thread past the deadline (a
+   * hundred-million-digit sum), {@code ^} cut a long exponent to 32 bits, and a JSON decimal's
+   * quotient was rounded to its scale ({@code 0.1 / 3} was 0.0). Each is now an error or exact.
+   */
+  @Test
+  void bigDecimalsStayBoundedAndQuotientsExact(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /items",
+          Reply.json(200, "[{\"e\":1e999,\"f\":0.1,\"x\":1.5,\"big\":99999999999999999999}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("hang", "input:\n  n: {}\n", "", "(#toNumber(input.n) ^ 100000) + 1"),
+              mapping("upstream", "", "", "item.e ^ 100000 + 1"),
+              mapping("cut", "", "", "item.x ^ 4294967297L"),
+              mapping("third", "keepTypes: true\n", "", "item.f / 3"))) {
+        Answer hang = plugin.getparams("hang", "{\"input\":{\"parameters\":{\"n\":\"1e1000\"}}}");
+        assertThat(hang.status()).isEqualTo(500);
+        String beyond =
+            "the operator '^' gives a number beyond 10000 digits or a scale beyond \u00b110000";
+        assertThat(hang.body())
+            .isEqualTo(
+                error("hang", "parameters.value", "(#toNumber(input.n) ^ 100000) + 1", beyond));
+        Answer upstream = plugin.getparams("upstream", "{}");
+        assertThat(upstream.status()).isEqualTo(500);
+        assertThat(upstream.body())
+            .isEqualTo(error("upstream", "parameters.value", "item.e ^ 100000 + 1", beyond));
+        Answer cut = plugin.getparams("cut", "{}");
+        assertThat(cut.status()).isEqualTo(500);
+        assertThat(cut.body())
+            .isEqualTo(
+                error(
+                    "cut",
+                    "parameters.value",
+                    "item.x ^ 4294967297L",
+                    "the operator '^' needs a whole exponent from 0 to 2147483647 for a big"
+                        + " integer or an exact decimal"));
+        assertThat(plugin.getparams("third", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":0.03333333333333333333333333333333333}]}}");
+      }
+    }
+  }
 }
