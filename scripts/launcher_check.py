@@ -407,8 +407,8 @@ bad_opts = "-XX:+UseSerialGC -XX:+UseG1GC"
 refused = subprocess.run([f"{java_home}/bin/java", *bad_opts.split(), "-jar", copy, "validate", "mappings"],
                          capture_output=True, text=True)
 got = launch(os.path.join(work, "badopts"), "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=bad_opts)
-check(got == (refused.returncode, refused.stdout, refused.stderr) and "garbage collectors" in got[2],
-      f"flags the JVM refuses: java -jar's error and status: {got[0]} {got[2][:200]!r}")
+check(got == (refused.returncode, refused.stdout, refused.stderr) and "garbage collectors" in got[1] + got[2],
+      f"flags the JVM refuses: java -jar's error and status: {got[0]} {(got[1] + got[2])[:200]!r}")
 dead = subprocess.Popen(["true"])
 dead.wait()
 left = os.path.join(cache, f"validate-1-2{suffix}.{dead.pid}.partial.classlist")
