@@ -396,6 +396,26 @@ check(code == 0 and len(glob.glob(os.path.join(partials, "serve-*" + suffix))) =
       and not glob.glob(os.path.join(partials, "*.partial*")),
       f"serve's training, its list kept meanwhile, still makes its archive: {code} {archives(partials)}")
 
+# 17. A flag or a folder the JVM refuses at start: the command's output and status are java -jar's
+# on every run (Java 25's training run, its console off, printed nothing and exited 1), and the
+# leftovers of a dead launcher go on a run that trains nothing.
+colon = os.path.join(work, "home:colon")
+first, second = launch(colon, "validate", "mappings"), launch(colon, "validate", "mappings")
+check(first[:2] == expected[:2] and second[:2] == expected[:2],
+      f"a folder whose path holds ':' runs the command: {first[0]} {first[1][:80]!r} {first[2][:200]!r}")
+bad_opts = "-XX:+UseSerialGC -XX:+UseG1GC"
+refused = subprocess.run([f"{java_home}/bin/java", *bad_opts.split(), "-jar", copy, "validate", "mappings"],
+                         capture_output=True, text=True)
+got = launch(os.path.join(work, "badopts"), "validate", "mappings", APPSET_MAPPER_JAVA_OPTS=bad_opts)
+check(got == (refused.returncode, refused.stdout, refused.stderr) and "garbage collectors" in got[1] + got[2],
+      f"flags the JVM refuses: java -jar's error and status: {got[0]} {(got[1] + got[2])[:200]!r}")
+dead = subprocess.Popen(["true"])
+dead.wait()
+left = os.path.join(cache, f"validate-1-2{suffix}.{dead.pid}.partial.classlist")
+open(left, "w").write("x")
+check(launch(cache, "validate", "mappings")[:2] == expected[:2] and not os.path.exists(left),
+      f"a dead launcher's leftover is removed by a run that maps its archive: {archives(cache)}")
+
 shutil.rmtree(work, ignore_errors=True)
 print(f"launcher check (Java {version}, {suffix}): {passed} passed, {len(failures)} failed")
 sys.exit(1 if failures else 0)

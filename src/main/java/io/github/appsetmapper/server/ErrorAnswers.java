@@ -14,6 +14,11 @@ public final class ErrorAnswers {
     this.redactor = redactor;
   }
 
+  /** {@code text} with every secret this process holds masked: for what a log line quotes. */
+  String redact(String text) {
+    return text == null ? null : redactor.redact(text);
+  }
+
   public ErrorAnswer map(Throwable failure) {
     int status;
     String message;

@@ -238,9 +238,10 @@ final class GetParamsHandler implements HttpHandler {
       String error,
       String traceId) {
     long nanos = System.nanoTime() - started;
+    boolean loaded = mapping != null && registry.get().find(mapping).isPresent();
     if (mapping != null) {
       // Only loaded names become label values: a scan of random paths cannot grow the metrics.
-      String label = registry.get().find(mapping).isPresent() ? mapping : "unknown";
+      String label = loaded ? mapping : "unknown";
       bookkeep(() -> metrics.getparams(label, status, nanos, rows));
     }
     int calls = trace == null ? 0 : trace.calls();
@@ -248,7 +249,8 @@ final class GetParamsHandler implements HttpHandler {
     // The line built here rather than by the logger's {} arguments: the same text, without the
     // formatter's parse of the pattern and its arguments' array on every getparams.
     StringBuilder line = new StringBuilder(128);
-    line.append("mapping=").append(LogText.value(mapping));
+    // A name no mapping has came from the caller's path: redacted, as the error quoting it is.
+    line.append("mapping=").append(LogText.value(loaded ? mapping : errors.redact(mapping)));
     line.append(" appset=").append(appSet(invocation));
     line.append(" status=").append(status);
     if (error == null) {

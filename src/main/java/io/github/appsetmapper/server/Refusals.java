@@ -39,12 +39,13 @@ final class Refusals {
   /** Answers {@code refusal}; {@code why} is for the log only (null: the answer's message). */
   void refuse(HttpServerExchange exchange, HttpError refusal, String why) {
     count(exchange, refusal);
+    // Redacted as the answer is: a path or a message may quote a secret a caller sent.
     LOG.warn(
         "refused {} {} from {}: {}",
         exchange.getRequestMethod(),
-        LogText.value(exchange.getRequestPath()),
+        LogText.value(errors.redact(exchange.getRequestPath())),
         Exchanges.client(exchange),
-        why == null ? refusal.getMessage() : why);
+        errors.redact(why == null ? refusal.getMessage() : why));
     answer(exchange, refusal);
   }
 

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.secret.Redactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -117,6 +118,9 @@ public final class Tokens {
       String token = line.strip();
       if (!token.isEmpty()) {
         out.add(sha256(token));
+        // The server's own token is a secret like any other: a caller who echoes it (in a path,
+        // an input an error quotes) must not put it in a log line a log reader sees.
+        Redactor.holdForTheProcess(token);
       }
     }
     return List.copyOf(out);

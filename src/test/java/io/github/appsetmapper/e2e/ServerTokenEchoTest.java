@@ -1,0 +1,68 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.testing.LogCapture;
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.PluginServer.Answer;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The server's own bearer token is a secret like any other: a caller who echoes it (in a path, a
+ * mapping name, an input an error quotes) finds it in no answer and no log line (an outsider saw it
+ * in both).
+ */
+class ServerTokenEchoTest {
+  private static final String MAPPING =
+      """
+      name: m
+      input:
+        n: {required: true}
+      parameters:
+        a: "#toNumber(input.n)"
+      """;
+
+  @TempDir Path dir;
+
+  @Test
+  void theTokenEchoedByItsCallerIsInNoAnswerAndNoLogLine() throws Exception {
+    String token = PluginServer.TOKEN;
+    String bearer = "Bearer " + token;
+    List<String> outputs = new ArrayList<>();
+    try (LogCapture logs = new LogCapture();
+        PluginServer server = PluginServer.withYaml(dir, Map.of(), Map.of(), MAPPING)) {
+      Answer unknownMapping =
+          server.send(
+              "POST",
+              "/mappings/" + token + "/api/v1/getparams.execute",
+              "{}",
+              bearer,
+              "application/json");
+      assertThat(unknownMapping.status()).isEqualTo(404);
+      Answer echoedInput =
+          server.getparams("m", "{\"input\":{\"parameters\":{\"n\":\"" + token + "\"}}}");
+      assertThat(echoedInput.status()).isEqualTo(500);
+      Answer unknownPath = server.send("POST", "/x/" + token, "", bearer, "application/json");
+      assertThat(unknownPath.status()).isEqualTo(404);
+      Answer noToken = server.send("POST", "/x/" + token, "", null, "application/json");
+      assertThat(noToken.status()).isEqualTo(403);
+      for (Answer answer : List.of(unknownMapping, echoedInput, unknownPath, noToken)) {
+        outputs.add(answer.body());
+      }
+      outputs.addAll(logs.rendered());
+    }
+    assertThat(String.join("\n", outputs)).contains("***");
+    // No run of half the token, as security.md's criterion says.
+    int run = token.length() / 2;
+    for (String output : outputs) {
+      for (int at = 0; at + run <= token.length(); at++) {
+        assertThat(output).doesNotContain(token.substring(at, at + run));
+      }
+    }
+  }
+}
