@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
@@ -80,6 +81,6 @@ public final class ErrorAnswers {
       out.append(c);
     }
     String text = out.toString().strip();
-    return text.length() > 1000 ? text.substring(0, 1000) + "..." : text;
+    return Printable.cut(text, 1000);
   }
 }
