@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -18,6 +19,15 @@ public final class ErrorAnswers {
   /** {@code text} with every secret this process holds masked: for what a log line quotes. */
   String redact(String text) {
     return text == null ? null : redactor.redact(text);
+  }
+
+  /**
+   * A value a caller chose (a method, a path, a name from the path) as one field of a log line:
+   * redacted (a caller may send a secret it holds, the server's token among them), then as {@link
+   * LogText#value} writes a field.
+   */
+  String field(Object callerText) {
+    return LogText.value(callerText == null ? null : redact(callerText.toString()));
   }
 
   public ErrorAnswer map(Throwable failure) {
