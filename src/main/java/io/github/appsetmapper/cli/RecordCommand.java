@@ -96,6 +96,15 @@ final class RecordCommand extends RedactedCommand implements Callable<Integer> {
     if (input == null) {
       return ExitCode.USAGE;
     }
+    if (caseName != null
+        && !io.github.appsetmapper.text.Printable.escape(caseName).equals(caseName)) {
+      // `test` names a case on one line: a control or invisible character would not read back.
+      err.println(
+          "error: --case '"
+              + io.github.appsetmapper.text.Printable.escape(caseName)
+              + "' holds a control or invisible character; name the case in printable text");
+      return ExitCode.USAGE;
+    }
     Path testFile = out != null ? out : MappingTestRun.testFileFor(run.file);
     if (!io.github.appsetmapper.config.MappingSources.isTestFile(testFile)
         || !folder(testFile).equals(folder(run.file))) {

@@ -89,6 +89,9 @@ final class RecordedCaseWriter {
         "error: the recorded case does not pass when run from the file, so it was not kept:");
     check.problems().forEach(line -> err.println("  " + line));
     check.cases().forEach(c -> c.details().forEach(line -> err.println("  " + line)));
+    if (check.problems().isEmpty() && check.cases().stream().allMatch(c -> c.details().isEmpty())) {
+      err.println("  the case read back from the file did not run as recorded (no detail given)");
+    }
     scrubber.notes().forEach(note -> err.println("note: " + note));
     return ExitCode.FAILED;
   }

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.compile;
 
+import io.github.appsetmapper.text.Printable;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.SpelNode;
@@ -73,6 +74,6 @@ public final class CostlyPart {
   }
 
   private static String shortened(String text) {
-    return text.length() <= MAX ? text : text.substring(0, MAX) + "...";
+    return Printable.cut(text, MAX);
   }
 }

@@ -7,6 +7,7 @@ import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.json.TextBody;
 import io.github.appsetmapper.json.YamlCodec;
+import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
@@ -247,7 +248,7 @@ final class Page {
   }
 
   private static String shorten(String key) {
-    return key.length() > 80 ? key.substring(0, 80) + "..." : key;
+    return Printable.cut(key, 80);
   }
 
   /** The body as data rows are read from: a YAML document that is one text is no such thing. */

@@ -5,6 +5,7 @@ import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.json.YamlCodec;
 import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.nio.ByteBuffer;
 import java.nio.CharBuffer;
@@ -80,7 +81,7 @@ final class UpstreamWords {
     int semicolon = type.indexOf(';');
     // Redacted before it is cut: an upstream may echo anything in a header.
     String bare = redactor.redact((semicolon < 0 ? type : type.substring(0, semicolon)).strip());
-    return bare.length() > 60 ? bare.substring(0, 60) + "..." : bare;
+    return Printable.cut(bare, 60);
   }
 
   /** JSON, or YAML when the Content-Type says so; null when it is neither (or a bare scalar). */

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.expr;
 
+import io.github.appsetmapper.text.Printable;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -44,7 +45,7 @@ final class Dates {
     }
     throw new IllegalArgumentException(
         "'"
-            + (t.length() > 40 ? t.substring(0, 40) + "..." : t)
+            + Printable.cut(t, 40)
             + "' is not an RFC 3339 date-time (2024-05-02T16:40:11Z, 2024-05-02T18:40:11+02:00, or"
             + " 2024-05-02)");
   }

@@ -2,6 +2,7 @@ package io.github.appsetmapper.expr;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.github.appsetmapper.text.Printable;
 
 /**
  * Parsed constraints by their text, so that a constraint is parsed once rather than per row (a
@@ -34,6 +35,6 @@ public final class SemverRanges {
   }
 
   static String shortened(String text) {
-    return text.length() <= 60 ? text : text.substring(0, 60) + "...";
+    return Printable.cut(text, 60);
   }
 }

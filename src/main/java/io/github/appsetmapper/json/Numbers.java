@@ -1,5 +1,6 @@
 package io.github.appsetmapper.json;
 
+import io.github.appsetmapper.text.Printable;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.Collection;
@@ -212,6 +213,6 @@ public final class Numbers {
   }
 
   static String shorten(String text) {
-    return text.length() > 40 ? text.substring(0, 40) + "..." : text;
+    return Printable.cut(text, 40);
   }
 }

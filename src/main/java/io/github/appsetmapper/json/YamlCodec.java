@@ -1,5 +1,6 @@
 package io.github.appsetmapper.json;
 
+import io.github.appsetmapper.text.Printable;
 import java.io.ByteArrayInputStream;
 import java.math.BigInteger;
 import org.yaml.snakeyaml.LoaderOptions;
@@ -176,7 +177,7 @@ public final class YamlCodec {
 
   private static String firstLine(String text) {
     String line = text.lines().findFirst().orElse("").strip();
-    return line.length() > 160 ? line.substring(0, 160) + "..." : line;
+    return Printable.cut(line, 160);
   }
 
   static String where(Mark mark) {

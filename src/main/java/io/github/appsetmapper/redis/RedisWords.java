@@ -1,5 +1,6 @@
 package io.github.appsetmapper.redis;
 
+import io.github.appsetmapper.text.Printable;
 import io.lettuce.core.RedisCommandExecutionException;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
@@ -84,7 +85,7 @@ final class RedisWords {
 
   private static String oneLine(String text) {
     String flat = text.replaceAll("[\\p{Cntrl}]+", " ").strip();
-    return flat.length() > 200 ? flat.substring(0, 200) + "..." : flat;
+    return Printable.cut(flat, 200);
   }
 
   /**

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
-import io.github.appsetmapper.logging.LogText;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.util.LinkedHashMap;
@@ -88,7 +87,7 @@ final class AdminHandler implements HttpHandler {
         // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
         LOG.error(
             "unexpected failure on {}",
-            LogText.value(exchange.getRequestPath()),
+            refusals.errors().field(exchange.getRequestPath()),
             engine.redactor().scrub(failure));
       }
       if (failure instanceof HttpError refusal) {

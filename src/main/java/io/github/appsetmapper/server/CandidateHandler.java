@@ -35,13 +35,13 @@ final class CandidateHandler implements HttpHandler {
       if (rows == null) {
         throw new HttpError(404, "no candidate mapping '" + name + "' under --shadow");
       }
-      LOG.info("candidate={} status=200 rows={}", name, rows.size());
+      LOG.info("candidate={} status=200 rows={}", LogText.value(name), rows.size());
       Exchanges.send(exchange, 200, Json.answer(rows));
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
       LOG.info(
           "candidate={} status={} error={}",
-          LogText.value(name),
+          errors.field(name),
           answer.status(),
           LogText.quoted(answer.message()));
       Exchanges.send(exchange, answer.status(), Json.error(answer.message()));

@@ -1,6 +1,8 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 
 /**
@@ -17,6 +19,15 @@ public final class ErrorAnswers {
   /** {@code text} with every secret this process holds masked: for what a log line quotes. */
   String redact(String text) {
     return text == null ? null : redactor.redact(text);
+  }
+
+  /**
+   * A value a caller chose (a method, a path, a name from the path) as one field of a log line:
+   * redacted (a caller may send a secret it holds, the server's token among them), then as {@link
+   * LogText#value} writes a field.
+   */
+  String field(Object callerText) {
+    return LogText.value(callerText == null ? null : redact(callerText.toString()));
   }
 
   public ErrorAnswer map(Throwable failure) {
@@ -80,6 +91,6 @@ public final class ErrorAnswers {
       out.append(c);
     }
     String text = out.toString().strip();
-    return text.length() > 1000 ? text.substring(0, 1000) + "..." : text;
+    return Printable.cut(text, 1000);
   }
 }

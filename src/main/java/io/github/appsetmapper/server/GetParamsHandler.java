@@ -131,7 +131,7 @@ final class GetParamsHandler implements HttpHandler {
         // Any message in the chain may hold a secret (a URL, an upstream's words): redacted.
         LOG.error(
             "unexpected failure on {}",
-            LogText.value(exchange.getRequestPath()),
+            errors.field(exchange.getRequestPath()),
             engine.redactor().scrub(failure));
       }
       if (failure instanceof HttpError refusal && refusal.reason() != null) {
@@ -250,7 +250,7 @@ final class GetParamsHandler implements HttpHandler {
     // formatter's parse of the pattern and its arguments' array on every getparams.
     StringBuilder line = new StringBuilder(128);
     // A name no mapping has came from the caller's path: redacted, as the error quoting it is.
-    line.append("mapping=").append(LogText.value(loaded ? mapping : errors.redact(mapping)));
+    line.append("mapping=").append(loaded ? LogText.value(mapping) : errors.field(mapping));
     line.append(" appset=").append(appSet(invocation));
     line.append(" status=").append(status);
     if (error == null) {

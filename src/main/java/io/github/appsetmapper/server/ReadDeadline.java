@@ -1,6 +1,5 @@
 package io.github.appsetmapper.server;
 
-import io.github.appsetmapper.logging.LogText;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
 import java.time.Duration;
@@ -60,8 +59,8 @@ final class ReadDeadline implements HttpHandler {
     // Debug only: a flood of silent connections must not flood the log as well; the metric counts.
     LOG.debug(
         "closed {} {} from {}: the body did not arrive within {}",
-        exchange.getRequestMethod(),
-        LogText.value(exchange.getRequestPath()),
+        refusals.errors().field(exchange.getRequestMethod()),
+        refusals.errors().field(exchange.getRequestPath()),
         Exchanges.client(exchange),
         timeout);
     refusals.count(

@@ -1,6 +1,5 @@
 package io.github.appsetmapper.server;
 
-import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.metrics.Metrics;
 import io.undertow.server.HttpServerExchange;
 import io.undertow.util.Headers;
@@ -42,8 +41,8 @@ final class Refusals {
     // Redacted as the answer is: a path or a message may quote a secret a caller sent.
     LOG.warn(
         "refused {} {} from {}: {}",
-        exchange.getRequestMethod(),
-        LogText.value(errors.redact(exchange.getRequestPath())),
+        errors.field(exchange.getRequestMethod()),
+        errors.field(exchange.getRequestPath()),
         Exchanges.client(exchange),
         errors.redact(why == null ? refusal.getMessage() : why));
     answer(exchange, refusal);

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.tracing;
 
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.Printable;
 import java.time.Instant;
 
 /**
@@ -22,7 +23,7 @@ final class SpanValues {
       return "";
     }
     String shown = redactor.redact(value);
-    return shown.length() <= MAX ? shown : shown.substring(0, MAX) + "...";
+    return Printable.cut(shown, MAX);
   }
 
   static Instant instant(long nanoTime) {

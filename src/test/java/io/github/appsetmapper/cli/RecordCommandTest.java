@@ -107,6 +107,29 @@ class RecordCommandTest {
     }
   }
 
+  /**
+   * A case name `test` could not print on one line is refused before any call, with a line that
+   * says why (an ESC or U+0085 in it ended in "was not kept:" and nothing after).
+   */
+  @Test
+  void aCaseNameWithAControlCharacterIsRefusedBeforeAnyCall(@TempDir Path dir) throws Exception {
+    try (StubUpstream stub = inventory()) {
+      Path mapping = mapping(dir, stub.url());
+      for (String name : new String[] {"c\u001b[31mz", "c\u0085z", "c\u2028z"}) {
+        CliTest.Result result =
+            CliTest.run("record", mapping.toString(), "--case", name, "--input", "region=eu");
+        assertThat(result.exit()).as(result.err()).isEqualTo(2);
+        assertThat(result.err())
+            .startsWith("error: --case 'c\\u")
+            .contains("holds a control or invisible character")
+            .doesNotContain("\u001b")
+            .doesNotContain("\u0085");
+        assertThat(stub.calls()).isZero();
+        assertThat(dir.resolve("inventory.test.yaml")).doesNotExist();
+      }
+    }
+  }
+
   @Test
   void aLiveRunBecomesAPassingCaseWithEverySecretReplaced(@TempDir Path dir) throws Exception {
     try (StubUpstream stub = inventory()) {

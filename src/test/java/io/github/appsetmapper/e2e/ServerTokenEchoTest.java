@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.github.appsetmapper.testing.LogCapture;
 import io.github.appsetmapper.testing.PluginServer;
 import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.ShadowServer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -51,9 +52,30 @@ class ServerTokenEchoTest {
       assertThat(unknownPath.status()).isEqualTo(404);
       Answer noToken = server.send("POST", "/x/" + token, "", null, "application/json");
       assertThat(noToken.status()).isEqualTo(403);
-      for (Answer answer : List.of(unknownMapping, echoedInput, unknownPath, noToken)) {
+      // The method is the caller's too: a refusal's line names it (403 before the token, 405).
+      Answer methodNoToken = server.send(token, "/x", "{}", null, "application/json");
+      assertThat(methodNoToken.status()).isEqualTo(403);
+      Answer methodNotAllowed =
+          server.send(
+              token, "/mappings/m/api/v1/getparams.execute", "{}", bearer, "application/json");
+      assertThat(methodNotAllowed.status()).isEqualTo(405);
+      for (Answer answer :
+          List.of(
+              unknownMapping, echoedInput, unknownPath, noToken, methodNoToken, methodNotAllowed)) {
         outputs.add(answer.body());
       }
+      outputs.addAll(logs.rendered());
+    }
+    // The shadow route's line names the candidate from the path.
+    try (LogCapture logs = new LogCapture();
+        ShadowServer shadow =
+            ShadowServer.start(
+                dir.resolve("shadow"), Map.of(), List.of(MAPPING), List.of(MAPPING))) {
+      Answer candidate =
+          shadow.send(
+              "POST", "/mappings/" + token + "/shadow/api/v1/getparams.execute", "{}", token);
+      assertThat(candidate.status()).isEqualTo(404);
+      outputs.add(candidate.body());
       outputs.addAll(logs.rendered());
     }
     assertThat(String.join("\n", outputs)).contains("***");
