@@ -19,7 +19,7 @@ import java.util.Set;
  * client's Basic credentials carry it. Immutable.
  */
 final class NeedleIndex {
-  static final NeedleIndex EMPTY = new NeedleIndex(Map.of(), new long[1 << 10]);
+  static final NeedleIndex EMPTY = new NeedleIndex(Map.of(), new long[1 << 10], Integer.MAX_VALUE);
 
   /** Four bytes: the key length, and the shortest form indexed. */
   static final int KEY = 4;
@@ -35,9 +35,13 @@ final class NeedleIndex {
   /** One bit per hashed key: most positions of a text are rejected without a map lookup. */
   private final long[] filter;
 
-  private NeedleIndex(Map<Integer, Entry[]> byKey, long[] filter) {
+  /** The fewest bytes any match needs: a shorter text holds none, in any of its decodings. */
+  private final int shortest;
+
+  private NeedleIndex(Map<Integer, Entry[]> byKey, long[] filter, int shortest) {
     this.byKey = byKey;
     this.filter = filter;
+    this.shortest = shortest;
   }
 
   /**
@@ -51,6 +55,7 @@ final class NeedleIndex {
   static NeedleIndex of(Collection<Needles> values) {
     Map<Integer, List<Entry>> lists = new HashMap<>();
     long[] filter = new long[1 << 10];
+    int shortest = Integer.MAX_VALUE;
     for (Needles needles : values) {
       for (byte[] form : needles.forms()) {
         int run = needles.runs() ? run(form) : form.length;
@@ -58,6 +63,7 @@ final class NeedleIndex {
           if (at > 0 && form.length - at < run) {
             break;
           }
+          shortest = Math.min(shortest, run);
           int key = key(form, at);
           lists.computeIfAbsent(key, k -> new ArrayList<>()).add(new Entry(form, at, run));
           int bit = bit(key);
@@ -67,7 +73,7 @@ final class NeedleIndex {
     }
     Map<Integer, Entry[]> byKey = new HashMap<>();
     lists.forEach((k, v) -> byKey.put(k, v.toArray(new Entry[0])));
-    return new NeedleIndex(Map.copyOf(byKey), filter);
+    return new NeedleIndex(Map.copyOf(byKey), filter, shortest);
   }
 
   /** A place in a form where a match may start: the form, the offset, the run that suffices. */
@@ -110,6 +116,14 @@ final class NeedleIndex {
 
   boolean isEmpty() {
     return byKey.isEmpty();
+  }
+
+  /**
+   * The fewest bytes of a view any form matches in ({@link Integer#MAX_VALUE} when empty): no
+   * decoding makes a view longer than the text's UTF-8 bytes, so a text with fewer holds nothing.
+   */
+  int shortest() {
+    return shortest;
   }
 
   /**

@@ -187,6 +187,10 @@ public final class Redactor {
     if (needles.isEmpty() && process.isEmpty()) {
       return text;
     }
+    // Most answer values are shorter than any secret: no view to build, nothing to search.
+    if (!longEnough(text, Math.min(needles.shortest(), process.shortest()))) {
+      return text;
+    }
     Spans spans = new Spans();
     for (TextView view : decodings(TextView.of(text))) {
       find(view, needles, process, spans);
@@ -195,6 +199,20 @@ public final class Redactor {
       }
     }
     return spans.isEmpty() ? text : spans.mask(text, MASK);
+  }
+
+  /**
+   * Whether {@code text}'s UTF-8 bytes (a lone surrogate as one '?', as {@link TextView#of} writes
+   * it) reach {@code bytes}: every view is at most that long, since each decoding (percent, JSON
+   * and HTML escapes, base64) makes fewer bytes than the characters it reads.
+   */
+  static boolean longEnough(String text, int bytes) {
+    long count = 0;
+    for (int i = 0; i < text.length() && count < bytes; i++) {
+      char c = text.charAt(i);
+      count += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+    }
+    return count >= bytes;
   }
 
   private static void find(TextView view, NeedleIndex own, NeedleIndex process, Spans spans) {

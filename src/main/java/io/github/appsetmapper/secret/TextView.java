@@ -26,6 +26,9 @@ final class TextView {
     this.length = length;
   }
 
+  /** No bytes: a decoding that found nothing to decode. */
+  private static final TextView EMPTY = new TextView(new byte[0], new int[0], new int[0], 0);
+
   /** The text as UTF-8 (a lone surrogate as '?', as {@link String#getBytes} writes it). */
   static TextView of(String text) {
     Builder out = new Builder(text.length() + 8);
@@ -217,7 +220,7 @@ final class TextView {
    * secret inside it is found whatever bytes came before it in the encoded data.
    */
   TextView base64Decoded(int offset, int minChars) {
-    Builder out = new Builder(length);
+    Builder out = null; // made at the first run long enough: most texts have none
     int i = 0;
     while (i < length) {
       if (sextet(bytes[i]) < 0) {
@@ -228,8 +231,11 @@ final class TextView {
       while (i < length && sextet(bytes[i]) >= 0) {
         i++;
       }
-      if (i - start < minChars) {
+      if (i - start < minChars || start + offset + 1 >= i) {
         continue;
+      }
+      if (out == null) {
+        out = new Builder(length * 3 / 4 + 3);
       }
       for (int p = start + offset; p + 1 < i; p += 4) {
         int v0 = sextet(bytes[p]);
@@ -245,7 +251,7 @@ final class TextView {
         }
       }
     }
-    return out.build();
+    return out == null ? EMPTY : out.build();
   }
 
   private int unit(int at) {

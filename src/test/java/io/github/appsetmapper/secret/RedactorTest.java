@@ -35,6 +35,30 @@ class RedactorTest {
     assertThat(redactor.redact("x abcdefgh y abcd")).isEqualTo("x *** y ***");
   }
 
+  /**
+   * A text too short to hold any secret is not searched (the answer's short values): the bound is
+   * the text's UTF-8 bytes, not its characters, so a secret of few characters and many bytes, or
+   * half a long secret's run, is still found in a text exactly that long.
+   */
+  @Test
+  void theShortTextBoundCountsBytesNotCharacters() {
+    Redactor redactor = new Redactor();
+    redactor.hold("é€ab"); // 4 characters, 7 bytes
+    assertThat(redactor.redact("é€ab")).isEqualTo("***");
+    assertThat(redactor.redact("€ab")).isEqualTo("€ab");
+    Redactor runs = new Redactor();
+    String token = "tok-0123456789abcdefghij"; // 24 bytes: any 12 of them give it away
+    runs.hold(token);
+    assertThat(runs.redact(token.substring(0, 12))).isEqualTo("***");
+    assertThat(runs.redact(token.substring(0, 11))).isEqualTo(token.substring(0, 11));
+    // Base64 of half the run, in a text as long as the run: decoded views are never longer.
+    String encoded =
+        java.util.Base64.getEncoder()
+            .encodeToString(
+                token.substring(0, 12).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    assertThat(runs.redact(encoded)).isEqualTo("***");
+  }
+
   @Test
   void shortValuesAreNotSecrets() {
     Redactor redactor = new Redactor();
