@@ -42,6 +42,9 @@ final class Routes implements HttpHandler {
   private final GracefulShutdownHandler work;
   private final HttpHandler routes;
 
+  /** Every path under /mappings/, getparams first: the path handler would pass them on as is. */
+  private final HttpHandler byName;
+
   Routes(
       ServerOptions options,
       ServerState state,
@@ -116,7 +119,7 @@ final class Routes implements HttpHandler {
         new RoutingHandler(false)
             .get("/mappings", catalog)
             .get("/mappings/", catalog)
-            .post("/mappings/{name}/api/v1/getparams.execute", getparams)
+            .post(GetparamsRoute.TEMPLATE, getparams)
             .post("/api/v1/getparams.execute", getparams)
             .post("/mappings/{name}/api/v1/getparams.explain", explain)
             .post("/mappings/{name}/guard/reset", guardReset)
@@ -151,8 +154,10 @@ final class Routes implements HttpHandler {
                                     + Refusals.allowed(exchange)),
                             null)));
     // Health, readiness and metrics take any method, no token and no body: probes stay cheap.
+    this.byName =
+        new ReadDeadline(options.readTimeout(), refusals, new GetparamsRoute(getparams, routing));
     this.routes =
-        new PathHandler(new ReadDeadline(options.readTimeout(), refusals, routing))
+        new PathHandler(byName)
             .addExactPath("/healthz", exchange -> Exchanges.send(exchange, 200, HEALTHY))
             .addExactPath("/readyz", this::readiness)
             .addExactPath("/metrics", this::metrics);
@@ -178,7 +183,7 @@ final class Routes implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange exchange) throws Exception {
-    routes.handleRequest(exchange);
+    (GetparamsRoute.mayBe(exchange.getRelativePath()) ? byName : routes).handleRequest(exchange);
   }
 
   private void readiness(HttpServerExchange exchange) {
