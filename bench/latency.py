@@ -66,6 +66,13 @@ def connections(pid):
     return sum(1 for line in t.splitlines() if f"pid={pid}," in line)
 
 
+def rss_mib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def wrk(url, conns, secs):
     direct = url.endswith("/info/")
     target = url[: -len("/info/")] if direct else url
@@ -135,6 +142,11 @@ for conns in (1, 10, 50):
 lines.append("\nCompiler threads' CPU in each 5 s warm-up window after the first "
              f"{warm} s (ms; until under 100 ms, at most {jit_cap} s): "
              + "; ".join(f"{n}: " + ", ".join(f"{w:.0f}" for w in ws) for n, ws in warm_windows.items()))
+
+
+# What a system's flags cost in memory (a larger young generation, say), read after the rounds.
+lines.append("\nResident memory at the end (MiB): "
+             + ", ".join(f"{n} {rss_mib(pid):.0f}" for n, _, pid in systems if n != "upstream"))
 lines.append(f"\nLoad average at the end: {' '.join(open('/proc/loadavg').read().split()[:3])}\n")
 with open(out, "w") as f:
     f.write("\n".join(lines) + "\n")
