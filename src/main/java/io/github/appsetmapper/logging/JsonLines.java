@@ -35,7 +35,7 @@ public final class JsonLines extends JsonEncoder {
 
   @Override
   public byte[] encode(ILoggingEvent event) {
-    return escaped(super.encode(event));
+    return escaped(super.encode(HalfPairsShown.of(event)));
   }
 
   /**

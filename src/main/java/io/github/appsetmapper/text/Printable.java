@@ -46,6 +46,38 @@ public final class Printable {
     return out.toString();
   }
 
+  /**
+   * {@code text} with only each half of a surrogate pair escaped ({@code \\ud83d}): what a JSON
+   * line, which escapes the rest itself, must show as text. The same instance when there is none;
+   * null stays null.
+   */
+  public static String halvesShown(String text) {
+    if (text == null) {
+      return null;
+    }
+    StringBuilder out = null;
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      boolean half = Character.isSurrogate(c) && unsafe(text, i);
+      if (half && out == null) {
+        out = new StringBuilder(text.length() + 16).append(text, 0, i);
+      }
+      if (out == null) {
+        continue;
+      }
+      if (half) {
+        out.append("\\u")
+            .append(HEX[(c >> 12) & 0xf])
+            .append(HEX[(c >> 8) & 0xf])
+            .append(HEX[(c >> 4) & 0xf])
+            .append(HEX[c & 0xf]);
+      } else {
+        out.append(c);
+      }
+    }
+    return out == null ? text : out.toString();
+  }
+
   /** The longest a label (a row's, an input's) is shown: enough to know it by. */
   public static final int LABEL_CHARS = 80;
 

@@ -230,6 +230,39 @@ class LogLinesTest {
     assertNoBreaker(text.doLayout(event));
   }
 
+  /**
+   * Half of a surrogate pair (an upstream's broken text quoted by an error) has no UTF-8 form: the
+   * JSON line wrote it as '?'. It shows as its escape text, as in the text log, in the message and
+   * in an exception's message; a whole pair is left as it is.
+   */
+  @Test
+  void theJsonFormatShowsHalfAPairAsTheTextFormatDoes() throws Exception {
+    LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
+    String value = "a\ud83db \ude00c z\ud83d\ude00";
+    ILoggingEvent event =
+        new LoggingEvent(
+            "test",
+            context.getLogger("appset_mapper.getparams"),
+            ch.qos.logback.classic.Level.ERROR,
+            "mapping=hello error={}",
+            new IllegalStateException("upstream said x\udc00y", new RuntimeException("\ud800")),
+            new Object[] {value});
+    String json =
+        new String(
+            io.github.appsetmapper.logging.JsonLines.started(context).encode(event),
+            StandardCharsets.UTF_8);
+    assertThat(json).doesNotContain("?");
+    Map<?, ?> line = (Map<?, ?>) io.github.appsetmapper.json.JsonCodec.read(json);
+    assertThat(line.get("formattedMessage"))
+        .isEqualTo("mapping=hello error=a\\ud83db \\ude00c z\ud83d\ude00");
+    assertThat(json).contains("upstream said x\\\\udc00y").contains("\\\\ud800");
+    io.github.appsetmapper.logging.TextLayout text =
+        new io.github.appsetmapper.logging.TextLayout();
+    text.setContext(context);
+    text.start();
+    assertThat(text.doLayout(event)).contains("error=a\\ud83db \\ude00c z\ud83d\ude00");
+  }
+
   @Test
   void theJsonFormatEscapesWhatTheTextFormatEscapes() throws Exception {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
