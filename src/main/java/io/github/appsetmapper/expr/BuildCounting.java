@@ -34,7 +34,9 @@ import org.springframework.expression.spel.standard.SpelExpression;
  * no NaN or Infinity), which also means an instrumented expression is never compiled to bytecode.
  * These are the only places an expression can multiply what it reads (methods and functions count
  * in {@link BoundedMethods} and {@link Functions}; every other node passes a value on or picks part
- * of one).
+ * of one). Every step that may be costly checks the deadline before it runs (arithmetic here,
+ * comparisons and function calls as {@link CostlySteps}), and every step SpEL counts ticks it
+ * ({@link OperationTicks}), so that an evaluation ends soon after its deadline whatever it does.
  *
  * <p>The tree's child array is SpEL's protected field, reached by reflection once; if a Spring
  * upgrade renames it, every expression fails to load (never runs unbounded).
@@ -49,7 +51,7 @@ public final class BuildCounting {
   public static SpelExpression instrument(
       SpelExpression parsed, SpelParserConfiguration configuration) {
     SpelNodeImpl root = rewrite((SpelNodeImpl) parsed.getAST());
-    return new SpelExpression(parsed.getExpressionString(), root, configuration);
+    return new SpelExpression(parsed.getExpressionString(), root, OperationTicks.of(configuration));
   }
 
   private static SpelNodeImpl rewrite(SpelNodeImpl node) {
@@ -69,6 +71,13 @@ public final class BuildCounting {
     char op = arithmetic(node);
     if (op != 0) {
       return checked(op, node, children);
+    }
+    SpelNodeImpl costly = CostlySteps.checked(node, children);
+    if (costly != null) {
+      for (SpelNodeImpl operand : children(costly)) {
+        set(PARENT, operand, costly);
+      }
+      return costly;
     }
     if (node instanceof InlineList list && !list.isConstant()) {
       return new Counted(node, "an inline list");

@@ -58,6 +58,14 @@ final class CheckedOperator extends SpelNodeImpl {
     }
     Object l = left.getValue();
     Object r = right == null ? null : right.getValue();
+    // Before a costly computation, not after: a quotient or a power of big numbers, or any
+    // operation on one past EvaluationBudget.CHEAP_DIGITS, may take milliseconds.
+    EvaluationBudget budget = EvaluationBudget.current();
+    if ((op == '/' || op == '%' || op == '^') && Decimals.big(l, r)) {
+      budget.checkDeadline();
+    } else {
+      budget.before(l, r);
+    }
     Decimals.operands(op, what, l, r);
     if (op == '/') {
       java.math.BigDecimal quotient = Decimals.divide(l, r);
@@ -66,20 +74,25 @@ final class CheckedOperator extends SpelNodeImpl {
         return new TypedValue(Decimals.result(what, quotient));
       }
     }
+    TypedValue value = over(spel, state, left, right);
+    Decimals.result(what, Arithmetic.finite(what, value.getValue()));
+    return value;
+  }
+
+  /** SpEL's operator {@code spel}, built over {@link #slots}, on the operands evaluated already. */
+  static TypedValue over(
+      SpelNodeImpl spel, ExpressionState state, TypedValue left, TypedValue right) {
     TypedValue[] operands = OPERANDS.get();
     TypedValue savedLeft = operands[0];
     TypedValue savedRight = operands[1];
     operands[0] = left;
     operands[1] = right;
-    TypedValue value;
     try {
-      value = spel.getValueInternal(state);
+      return spel.getValueInternal(state);
     } finally {
       operands[0] = savedLeft;
       operands[1] = savedRight;
     }
-    Decimals.result(what, Arithmetic.finite(what, value.getValue()));
-    return value;
   }
 
   @Override

@@ -89,7 +89,8 @@ final class Decimals {
     return null;
   }
 
-  private static boolean big(Object left, Object right) {
+  /** Whether either is a big integer or an exact decimal. */
+  static boolean big(Object left, Object right) {
     return left instanceof BigDecimal
         || left instanceof BigInteger
         || right instanceof BigDecimal

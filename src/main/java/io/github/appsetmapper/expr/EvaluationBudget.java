@@ -147,6 +147,7 @@ public final class EvaluationBudget {
       } else if (next instanceof java.util.Map<?, ?> map) {
         add(2L + map.size(), what);
         for (java.util.Map.Entry<?, ?> entry : map.entrySet()) {
+          before(entry.getKey(), null); // a computed key of 10,000 digits takes ms as text
           add(String.valueOf(entry.getKey()).length() + 3L, what);
           todo.push(entry.getValue() == null ? Boolean.FALSE : entry.getValue());
         }
@@ -212,6 +213,52 @@ public final class EvaluationBudget {
     built += text.length();
     checkDeadline();
     return text;
+  }
+
+  /**
+   * The most digits (or the largest scale) of a big integer or exact decimal an operation computes
+   * with between two checks of the deadline: past it, a product, a quotient or a comparison takes
+   * microseconds to milliseconds (a product of two 10,000-digit numbers about 2 ms, an exact
+   * quotient of them tens), so it checks before it runs rather than every 1,024th.
+   */
+  static final int CHEAP_DIGITS = 300;
+
+  /** The longest text, or the most elements, an operation reads between two checks. */
+  static final int CHEAP_SIZE = 65_536;
+
+  /**
+   * Before an operation on {@code a} and {@code b} (either may be null): checks the deadline when
+   * either is costly to compute with ({@link #costly}); a cheap one is counted by SpEL's count of
+   * operations ({@link OperationTicks}), every 1,024th checking it.
+   */
+  void before(Object a, Object b) {
+    if (costly(a) || costly(b)) {
+      checkDeadline();
+    }
+  }
+
+  /**
+   * Whether an operation on {@code value} may take more than a few microseconds: a big integer or
+   * exact decimal past {@link #CHEAP_DIGITS} digits or scale, a text or a list or map past {@link
+   * #CHEAP_SIZE}. Allocates nothing (a decimal's precision is kept by the decimal).
+   */
+  static boolean costly(Object value) {
+    if (value instanceof java.math.BigInteger big) {
+      return big.bitLength() > CHEAP_DIGITS * 3;
+    }
+    if (value instanceof java.math.BigDecimal decimal) {
+      return Math.abs(decimal.scale()) > CHEAP_DIGITS || decimal.precision() > CHEAP_DIGITS;
+    }
+    if (value instanceof CharSequence text) {
+      return text.length() > CHEAP_SIZE;
+    }
+    if (value instanceof java.util.Collection<?> list) {
+      return list.size() > CHEAP_SIZE;
+    }
+    if (value instanceof java.util.Map<?, ?> map) {
+      return map.size() > CHEAP_SIZE;
+    }
+    return value instanceof Object[] array && array.length > CHEAP_SIZE;
   }
 
   /** Called in loops over text or elements: checks the deadline every so often, cheaply. */

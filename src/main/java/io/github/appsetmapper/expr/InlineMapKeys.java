@@ -158,7 +158,9 @@ final class InlineMapKeys {
         return false; // SpEL's own map kept one of two equal keys
       }
       Set<String> texts = new HashSet<>();
+      EvaluationBudget budget = EvaluationBudget.current();
       for (Object key : map.keySet()) {
+        budget.before(key, null);
         if (!texts.add(String.valueOf(key))) {
           return false;
         }
