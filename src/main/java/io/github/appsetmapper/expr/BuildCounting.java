@@ -31,10 +31,11 @@ import org.springframework.expression.spel.standard.SpelExpression;
  * projection loop), so the nodes are replaced in the tree: {@code +} and {@code *} by subclasses
  * that count their result; the others wrapped in a node that counts its child's value. Every
  * arithmetic operator is made exact here too ({@link CheckedOperator}: no wrapped-around integer,
- * no NaN or Infinity), which also means an instrumented expression is never compiled to bytecode.
- * These are the only places an expression can multiply what it reads (methods and functions count
- * in {@link BoundedMethods} and {@link Functions}; every other node passes a value on or picks part
- * of one).
+ * no NaN or Infinity), and every comparison ({@link CheckedComparison}: a double beside a long it
+ * cannot hold compared exactly), which also means an instrumented expression is never compiled to
+ * bytecode. These are the only places an expression can multiply what it reads (methods and
+ * functions count in {@link BoundedMethods} and {@link Functions}; every other node passes a value
+ * on or picks part of one).
  *
  * <p>The tree's child array is SpEL's protected field, reached by reflection once; if a Spring
  * upgrade renames it, every expression fails to load (never runs unbounded).
@@ -69,6 +70,13 @@ public final class BuildCounting {
     char op = arithmetic(node);
     if (op != 0) {
       return checked(op, node, children);
+    }
+    CheckedComparison comparison = CheckedComparison.of(node, children);
+    if (comparison != null) {
+      for (SpelNodeImpl operand : children) {
+        set(PARENT, operand, comparison);
+      }
+      return comparison;
     }
     if (node instanceof InlineList list && !list.isConstant()) {
       return new Counted(node, "an inline list");
