@@ -23,7 +23,7 @@ import org.springframework.expression.EvaluationException;
  */
 final class Decimals {
   static final int MAX_DIGITS = EvaluationBudget.MAX_NUMBER_DIGITS;
-  static final int MAX_SCALE = 10_000;
+  static final int MAX_SCALE = io.github.appsetmapper.json.Numbers.MAX_PLAIN_SCALE;
 
   /** Bits a number of {@link #MAX_DIGITS} digits has at least: a power past it is never made. */
   private static final long MAX_BITS = (long) (MAX_DIGITS * 3.3219);

@@ -221,6 +221,8 @@ class ExactNumbersTest {
                   "",
                   "filter: \"item.x between {9007199254740990.0, 9007199254740992.0}\"\n",
                   "item.name"),
+              mapping("path", "", "", "item.name")
+                  .replace("$[*]", "$[?(@.x == 9007199254740992.0)]"),
               mapping(
                   "argument",
                   "",
@@ -233,6 +235,8 @@ class ExactNumbersTest {
         String even = "{\"output\":{\"parameters\":[{\"value\":\"even\"}]}}";
         assertThat(plugin.getparams("equal", "{}").body()).isEqualTo(even);
         assertThat(plugin.getparams("between", "{}").body()).isEqualTo(even);
+        // A JsonPath filter compares numbers as exact decimals (Jayway's): it always was so.
+        assertThat(plugin.getparams("path", "{}").body()).isEqualTo(even);
         assertThat(plugin.getparams("above", "{}").body())
             .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"odd\"}]}}");
         Answer argument = plugin.getparams("argument", "{}");
@@ -245,6 +249,34 @@ class ExactNumbersTest {
                     "(9007199254740992.0).compareTo(item.x)",
                     "the number 9007199254740993 cannot be an argument that takes a double: it"
                         + " would become 9007199254740992"));
+      }
+    }
+  }
+
+  /**
+   * Every number an expression can compute within its bounds (a scale within &plusmn;10,000) is
+   * written plainly, as the docs say: {@code 1E+9999} was written in scientific form, the plain
+   * form stopping at a scale of 4,000.
+   */
+  @Test
+  void aComputedNumberWithinTheBoundsIsWrittenPlainly(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /items", Reply.json(200, "[{\"e\":1e909}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("typed", "keepTypes: true\n", "", "item.e ^ 11"),
+              mapping("text", "", "", "item.e ^ 11"),
+              mapping("small", "keepTypes: true\n", "", "1 / (item.e ^ 11)"))) {
+        String plain = "1" + "0".repeat(9999);
+        assertThat(plugin.getparams("typed", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":" + plain + "}]}}");
+        assertThat(plugin.getparams("text", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"" + plain + "\"}]}}");
+        assertThat(plugin.getparams("small", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":0." + "0".repeat(9998) + "1}]}}");
       }
     }
   }
