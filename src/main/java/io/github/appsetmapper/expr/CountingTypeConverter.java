@@ -37,12 +37,17 @@ final class CountingTypeConverter implements TypeConverter {
         && !MixedNumbers.same(number, made)) {
       throw new EvaluationException(
           "the number "
-              + Printable.cut(Values.text(number), 40)
+              + shown(number)
               + " cannot be an argument that takes "
               + (made instanceof Double || made instanceof Float ? "a double" : "an integer")
               + ": it would become "
-              + Printable.cut(Values.text(made), 40));
+              + shown(made));
     }
     return converted;
+  }
+
+  /** A number as a message shows it: plain and cut short, or what a double holds (Infinity). */
+  private static String shown(Number n) {
+    return MixedNumbers.finite(n) ? Printable.cut(Values.text(n), 40) : String.valueOf(n);
   }
 }

@@ -63,17 +63,18 @@ final class MixedNumbers {
 
   /**
    * Whether {@code converted} has the value of {@code original} ({@code 2.0} and {@code 2} do,
-   * {@code 2.5} and {@code 2} do not). A double or float that is no number (NaN, an infinity)
-   * matches only its own kind of non-number.
+   * {@code 2.5} and {@code 2} do not, nor {@code 1e400} and the infinity a double makes of it). A
+   * double or float that is no number (NaN, an infinity) matches only its own kind of non-number.
    */
   static boolean same(Number original, Number converted) {
     if (!finite(original) || !finite(converted)) {
-      return Double.compare(original.doubleValue(), converted.doubleValue()) == 0;
+      return !finite(original)
+          && Double.compare(original.doubleValue(), converted.doubleValue()) == 0;
     }
     return compare(original, converted) == 0;
   }
 
-  private static boolean finite(Number n) {
+  static boolean finite(Number n) {
     return !(n instanceof Double || n instanceof Float) || Double.isFinite(n.doubleValue());
   }
 

@@ -47,7 +47,9 @@ class MixedNumbersTest {
           "two",
           2,
           "forty",
-          BigInteger.valueOf(40));
+          BigInteger.valueOf(40),
+          "huge",
+          new BigDecimal("1e400"));
 
   private static Object evaluate(String expression) {
     SpelExpression parsed =
@@ -197,6 +199,15 @@ class MixedNumbersTest {
               "the number 1.5 cannot be an argument that takes an integer: it would become 1"
                   .replace("1.5", expression.contains("2.5") ? "2.5" : "1.5")
                   .replace("become 1", expression.contains("2.5") ? "become 2" : "become 1"));
+    }
+
+    @Test
+    void aDecimalNoDoubleReachesIsNoInfiniteArgument() {
+      assertThatThrownBy(() -> evaluate("(1.0).compareTo(huge)"))
+          .isInstanceOf(EvaluationException.class)
+          .hasMessage(
+              "the number 1000000000000000000000000000000000000000... cannot be an argument that"
+                  + " takes a double: it would become Infinity");
     }
 
     @Test
