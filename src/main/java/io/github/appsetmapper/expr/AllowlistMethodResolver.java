@@ -4,6 +4,7 @@ import java.util.List;
 import org.springframework.core.convert.TypeDescriptor;
 import org.springframework.expression.AccessException;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.EvaluationException;
 import org.springframework.expression.MethodExecutor;
 import org.springframework.expression.MethodResolver;
 import org.springframework.expression.TypedValue;
@@ -48,7 +49,16 @@ final class AllowlistMethodResolver implements MethodResolver {
     }
     return (EvaluationContext c, Object on, Object... arguments) -> {
       EvaluationBudget.current().checkDeadline();
-      return jdk.execute(c, on, arguments);
+      try {
+        return jdk.execute(c, on, arguments);
+      } catch (AccessException e) {
+        // An argument that would change converting (2.compareTo(2.5)): said as it is, not as
+        // SpEL's "Problem invoking method: public int java.lang.Integer.compareTo(...)".
+        if (e.getCause() instanceof EvaluationException refused) {
+          throw refused;
+        }
+        throw e;
+      }
     };
   }
 }

@@ -31,12 +31,14 @@ import org.springframework.expression.spel.standard.SpelExpression;
  * projection loop), so the nodes are replaced in the tree: {@code +} and {@code *} by subclasses
  * that count their result; the others wrapped in a node that counts its child's value. Every
  * arithmetic operator is made exact here too ({@link CheckedOperator}: no wrapped-around integer,
- * no NaN or Infinity), which also means an instrumented expression is never compiled to bytecode.
- * These are the only places an expression can multiply what it reads (methods and functions count
- * in {@link BoundedMethods} and {@link Functions}; every other node passes a value on or picks part
- * of one). Every step that may be costly checks the deadline before it runs (arithmetic here,
- * comparisons and function calls as {@link CostlySteps}), and every step SpEL counts ticks it
- * ({@link OperationTicks}), so that an evaluation ends soon after its deadline whatever it does.
+ * no NaN or Infinity), and every comparison ({@link CheckedComparison}: a double beside a long it
+ * cannot hold compared exactly), which also means an instrumented expression is never compiled to
+ * bytecode. These are the only places an expression can multiply what it reads (methods and
+ * functions count in {@link BoundedMethods} and {@link Functions}; every other node passes a value
+ * on or picks part of one). Every step that may be costly checks the deadline before it runs
+ * (arithmetic and comparisons here, function calls as {@link CostlySteps}), and every step SpEL
+ * counts ticks it ({@link OperationTicks}), so that an evaluation ends soon after its deadline
+ * whatever it does.
  *
  * <p>The tree's child array is SpEL's protected field, reached by reflection once; if a Spring
  * upgrade renames it, every expression fails to load (never runs unbounded).
@@ -71,6 +73,13 @@ public final class BuildCounting {
     char op = arithmetic(node);
     if (op != 0) {
       return checked(op, node, children);
+    }
+    CheckedComparison comparison = CheckedComparison.of(node, children);
+    if (comparison != null) {
+      for (SpelNodeImpl operand : children) {
+        set(PARENT, operand, comparison);
+      }
+      return comparison;
     }
     SpelNodeImpl costly = CostlySteps.checked(node, children);
     if (costly != null) {

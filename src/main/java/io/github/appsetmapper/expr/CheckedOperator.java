@@ -10,9 +10,10 @@ import org.springframework.expression.spel.ast.ValueRef;
 /**
  * An arithmetic operator ({@code + - * / % ^}, binary or unary) whose result is exact or an error:
  * the operands are evaluated once, two integers are computed by {@link Arithmetic} (an overflow
- * fails), anything else by SpEL's own operator ({@code spel}, over {@link Slot}s that hand it the
- * values already evaluated), whose decimal result must be finite. SpEL offers no hook for either
- * (its {@code OperatorOverloader} is asked only for operands it cannot compute itself), so {@link
+ * fails), a double beside an integer it cannot hold as exact decimals ({@link MixedNumbers}),
+ * anything else by SpEL's own operator ({@code spel}, over {@link Slot}s that hand it the values
+ * already evaluated), whose decimal result must be finite. SpEL offers no hook for either (its
+ * {@code OperatorOverloader} is asked only for operands it cannot compute itself), so {@link
  * BuildCounting} puts this node in the tree in place of the operator. Never compiled.
  */
 final class CheckedOperator extends SpelNodeImpl {
@@ -58,6 +59,13 @@ final class CheckedOperator extends SpelNodeImpl {
     }
     Object l = left.getValue();
     Object r = right == null ? null : right.getValue();
+    if (right != null && MixedNumbers.atStake(l, r)) {
+      // 9007199254740993 + 0.5: exact decimals, where SpEL's doubles gave 9007199254740992.
+      l = MixedNumbers.exact(l);
+      r = MixedNumbers.exact(r);
+      left = new TypedValue(l);
+      right = new TypedValue(r);
+    }
     // Before a costly computation, not after: a quotient or a power of big numbers, or any
     // operation on one past EvaluationBudget.CHEAP_DIGITS, may take milliseconds.
     EvaluationBudget budget = EvaluationBudget.current();
@@ -67,12 +75,11 @@ final class CheckedOperator extends SpelNodeImpl {
       budget.before(l, r);
     }
     Decimals.operands(op, what, l, r);
-    if (op == '/') {
-      java.math.BigDecimal quotient = Decimals.divide(l, r);
-      if (quotient != null) {
-        state.trackOperation();
-        return new TypedValue(Decimals.result(what, quotient));
-      }
+    Number exactResult =
+        op == '/' ? Decimals.divide(l, r) : op == '^' ? Decimals.integerPower(l, r) : null;
+    if (exactResult != null) {
+      state.trackOperation();
+      return new TypedValue(Decimals.result(what, exactResult));
     }
     TypedValue value = over(spel, state, left, right);
     Decimals.result(what, Arithmetic.finite(what, value.getValue()));

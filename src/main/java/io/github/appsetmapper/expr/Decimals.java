@@ -23,7 +23,7 @@ import org.springframework.expression.EvaluationException;
  */
 final class Decimals {
   static final int MAX_DIGITS = EvaluationBudget.MAX_NUMBER_DIGITS;
-  static final int MAX_SCALE = 10_000;
+  static final int MAX_SCALE = io.github.appsetmapper.json.Numbers.MAX_PLAIN_SCALE;
 
   /** Bits a number of {@link #MAX_DIGITS} digits has at least: a power past it is never made. */
   private static final long MAX_BITS = (long) (MAX_DIGITS * 3.3219);
@@ -67,6 +67,30 @@ final class Decimals {
     } catch (ArithmeticException endless) {
       return l.divide(r, MathContext.DECIMAL128);
     }
+  }
+
+  /**
+   * {@code left ^ right} for an integer base ({@code int} or {@code long}) and a big integer or
+   * exact decimal exponent ({@link #operands} checked it is whole and the power in bounds): exact,
+   * a big integer or a decimal as the exponent is. {@code null} for SpEL's own, which made both
+   * doubles and cut the result to a long ({@code 3 ^ 40} was the largest long).
+   */
+  static Number integerPower(Object left, Object right) {
+    if (!(left instanceof Integer
+            || left instanceof Long
+            || left instanceof Short
+            || left instanceof Byte)
+        || !(right instanceof BigInteger || right instanceof BigDecimal)) {
+      return null;
+    }
+    int n =
+        ((Number) right) instanceof BigInteger i
+            ? i.intValueExact()
+            : ((BigDecimal) right).intValueExact();
+    long base = ((Number) left).longValue();
+    return right instanceof BigInteger
+        ? BigInteger.valueOf(base).pow(n)
+        : BigDecimal.valueOf(base).pow(n);
   }
 
   private static BigDecimal decimal(Object value) {

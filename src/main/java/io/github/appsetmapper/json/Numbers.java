@@ -21,10 +21,13 @@ public final class Numbers {
       "at most " + MAX_DIGITS + " digits and an exponent within \u00b1" + MAX_EXPONENT;
 
   /**
-   * The widest plain text a number is written as: a number within the bounds, or one an expression
-   * computed from such numbers, beyond which the scientific form is kept.
+   * The scale (&plusmn;) within which a number is written plainly, beyond which its scientific form
+   * is kept: the bound on the scale of every number an expression computes (the expression layer's
+   * {@code Decimals} holds its operators to it, and to 10,000 digits), so that every number an
+   * answer can hold is written plainly ({@code 1E+9999}, a power within the bounds, was written so
+   * while the plain form stopped at a scale of 4,000), and at most 20,001 digits long.
    */
-  static final int MAX_PLAIN_SCALE = 4 * MAX_EXPONENT;
+  public static final int MAX_PLAIN_SCALE = 10_000;
 
   private Numbers() {}
 

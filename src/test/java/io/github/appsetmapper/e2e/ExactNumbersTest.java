@@ -191,4 +191,93 @@ class ExactNumbersTest {
       }
     }
   }
+
+  /**
+   * An upstream integer no double holds (2^53 + 1) beside a double literal is computed and compared
+   * exactly: SpEL made it a double, so {@code + 0.5} answered 9007199254740992 and a filter on
+   * {@code == 9007199254740992.0} kept the wrong row.
+   */
+  @Test
+  void anIntegerNoDoubleHoldsMeetsADoubleExactly(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /items",
+          Reply.json(
+              200,
+              "[{\"name\":\"odd\",\"x\":9007199254740993,\"big\":100000000000000000001},"
+                  + "{\"name\":\"even\",\"x\":9007199254740992,\"big\":1}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping(
+                  "half", "keepTypes: true\n", "filter: \"item.name == 'odd'\"\n", "item.x + 0.5"),
+              mapping("text", "", "filter: \"item.name == 'odd'\"\n", "item.big * 0.1"),
+              mapping("equal", "", "filter: \"item.x == 9007199254740992.0\"\n", "item.name"),
+              mapping("above", "", "filter: \"item.x > 9007199254740992.0\"\n", "item.name"),
+              mapping(
+                  "between",
+                  "",
+                  "filter: \"item.x between {9007199254740990.0, 9007199254740992.0}\"\n",
+                  "item.name"),
+              mapping("path", "", "", "item.name")
+                  .replace("$[*]", "$[?(@.x == 9007199254740992.0)]"),
+              mapping(
+                  "argument",
+                  "",
+                  "filter: \"item.name == 'odd'\"\n",
+                  "(9007199254740992.0).compareTo(item.x)"))) {
+        assertThat(plugin.getparams("half", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":9007199254740993.5}]}}");
+        assertThat(plugin.getparams("text", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"10000000000000000000.1\"}]}}");
+        String even = "{\"output\":{\"parameters\":[{\"value\":\"even\"}]}}";
+        assertThat(plugin.getparams("equal", "{}").body()).isEqualTo(even);
+        assertThat(plugin.getparams("between", "{}").body()).isEqualTo(even);
+        // A JsonPath filter compares numbers as exact decimals (Jayway's): it always was so.
+        assertThat(plugin.getparams("path", "{}").body()).isEqualTo(even);
+        assertThat(plugin.getparams("above", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"odd\"}]}}");
+        Answer argument = plugin.getparams("argument", "{}");
+        assertThat(argument.status()).isEqualTo(500);
+        assertThat(argument.body())
+            .isEqualTo(
+                error(
+                    "argument",
+                    "parameters.value",
+                    "(9007199254740992.0).compareTo(item.x)",
+                    "the number 9007199254740993 cannot be an argument that takes a double: it"
+                        + " would become 9007199254740992"));
+      }
+    }
+  }
+
+  /**
+   * Every number an expression can compute within its bounds (a scale within &plusmn;10,000) is
+   * written plainly, as the docs say: {@code 1E+9999} was written in scientific form, the plain
+   * form stopping at a scale of 4,000.
+   */
+  @Test
+  void aComputedNumberWithinTheBoundsIsWrittenPlainly(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on("GET /items", Reply.json(200, "[{\"e\":1e909}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("typed", "keepTypes: true\n", "", "item.e ^ 11"),
+              mapping("text", "", "", "item.e ^ 11"),
+              mapping("small", "keepTypes: true\n", "", "1 / (item.e ^ 11)"))) {
+        String plain = "1" + "0".repeat(9999);
+        assertThat(plugin.getparams("typed", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":" + plain + "}]}}");
+        assertThat(plugin.getparams("text", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":\"" + plain + "\"}]}}");
+        assertThat(plugin.getparams("small", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":0." + "0".repeat(9998) + "1}]}}");
+      }
+    }
+  }
 }

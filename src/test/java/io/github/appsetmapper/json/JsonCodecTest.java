@@ -155,5 +155,15 @@ class JsonCodecTest {
       assertThat(JsonCodec.write(List.of(huge))).isEqualTo("[1E+999999999]");
       assertThat(Numbers.plain(new BigDecimal("1E+1000"))).hasSize(1001);
     }
+
+    @Test
+    void everyNumberAnExpressionComputesIsPlain() {
+      // The scale bound of the expression layer's numbers, on both sides, and just past it.
+      assertThat(Numbers.plain(new BigDecimal("1E+10000"))).isEqualTo("1" + "0".repeat(10_000));
+      assertThat(Numbers.plain(new BigDecimal("1E-10000")))
+          .isEqualTo("0." + "0".repeat(9999) + "1");
+      assertThat(Numbers.plain(new BigDecimal("1E+10001"))).isEqualTo("1E+10001");
+      assertThat(Numbers.plain(new BigDecimal("1E-10001"))).isEqualTo("1E-10001");
+    }
   }
 }

@@ -1,0 +1,91 @@
+package io.github.appsetmapper.expr;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+
+/**
+ * Where a double (or a float) meets an exact number it cannot hold: an integer beyond 2^53 in
+ * magnitude (2^24 for a float), such as a long or a big integer from upstream JSON. SpEL makes both
+ * doubles there, so {@code 9007199254740993 + 0.5} was 9007199254740992 and {@code 9007199254740993
+ * == 9007199254740992.0} was true; {@link CheckedOperator} and {@link CheckedComparison} compute
+ * and compare such a pair as exact decimals instead.
+ *
+ * <p>A double counts as the decimal it is written as ({@link BigDecimal#valueOf(double)}, the
+ * shortest decimal that reads back as it; {@link Float#toString} for a float), not its binary
+ * value: what a mapping wrote as {@code 0.1} means 0.1 ({@code new BigDecimal(0.1)} is
+ * 0.1000000000000000055511151231257827...). SpEL converts a double beside an exact decimal so
+ * already, as sorting and distinct keys do, and a double is written to JSON so. Where the integer
+ * fits (within 2^53), comparing doubles and comparing these decimals give the same answer, and the
+ * double result and its type stay SpEL's.
+ */
+final class MixedNumbers {
+  private static final long DOUBLE_HOLDS = 1L << 53;
+  private static final long FLOAT_HOLDS = 1L << 24;
+
+  private MixedNumbers() {}
+
+  /** Whether {@code left} and {@code right} are such a pair: a finite decimal and an integer. */
+  static boolean atStake(Object left, Object right) {
+    return beyond(left, right) || beyond(right, left);
+  }
+
+  private static boolean beyond(Object binary, Object exact) {
+    long holds;
+    if (binary instanceof Double d && Double.isFinite(d)) {
+      holds = DOUBLE_HOLDS;
+    } else if (binary instanceof Float f && Float.isFinite(f)) {
+      holds = FLOAT_HOLDS;
+    } else {
+      return false;
+    }
+    if (exact instanceof Long || exact instanceof Integer) {
+      long v = ((Number) exact).longValue();
+      return v > holds || v < -holds;
+    }
+    return exact instanceof BigInteger big && big.abs().compareTo(BigInteger.valueOf(holds)) > 0;
+  }
+
+  /** {@code value} as an exact decimal when it is a double or a float; else as it is. */
+  static Object exact(Object value) {
+    if (value instanceof Double d) {
+      return BigDecimal.valueOf(d);
+    }
+    if (value instanceof Float f) {
+      return new BigDecimal(Float.toString(f));
+    }
+    return value;
+  }
+
+  /** The exact order of two numbers (any of Java's integers, decimals, doubles and floats). */
+  static int compare(Number left, Number right) {
+    return decimal(left).compareTo(decimal(right));
+  }
+
+  /**
+   * Whether {@code converted} has the value of {@code original} ({@code 2.0} and {@code 2} do,
+   * {@code 2.5} and {@code 2} do not, nor {@code 1e400} and the infinity a double makes of it). A
+   * double or float that is no number (NaN, an infinity) matches only its own kind of non-number.
+   */
+  static boolean same(Number original, Number converted) {
+    if (!finite(original) || !finite(converted)) {
+      return !finite(original)
+          && Double.compare(original.doubleValue(), converted.doubleValue()) == 0;
+    }
+    return compare(original, converted) == 0;
+  }
+
+  static boolean finite(Number n) {
+    return !(n instanceof Double || n instanceof Float) || Double.isFinite(n.doubleValue());
+  }
+
+  private static BigDecimal decimal(Number n) {
+    Object exact = exact(n);
+    if (exact instanceof BigDecimal d) {
+      return d;
+    }
+    if (exact instanceof BigInteger big) {
+      return new BigDecimal(big);
+    }
+    return BigDecimal.valueOf(n.longValue()); // Long, Integer, Short, Byte
+  }
+}
