@@ -187,7 +187,7 @@ final class ExplainRecorder implements Trace {
             answer.status(), (Map<String, Object>) Redaction.deep(answer.body(), redactor));
     return new ExplainReport(
         mapping,
-        applicationSetName,
+        applicationSetName == null ? null : redactor.redact(applicationSetName),
         (Map<String, Object>) Redaction.deep(input, redactor),
         inOrder,
         stages,

@@ -26,8 +26,19 @@ public final class ErrorAnswers {
    * redacted (a caller may send a secret it holds, the server's token among them), then as {@link
    * LogText#value} writes a field.
    */
-  String field(Object callerText) {
+  public String field(Object callerText) {
     return LogText.value(callerText == null ? null : redact(callerText.toString()));
+  }
+
+  /**
+   * The ApplicationSet's name a request sent, as a log field: {@code -} when none, else as {@link
+   * #field} writes a caller's text. The name rule does not keep a secret out: a token of lowercase
+   * hex is a valid Kubernetes name.
+   */
+  public String appSet(String applicationSetName) {
+    return applicationSetName == null || applicationSetName.isEmpty()
+        ? "-"
+        : field(applicationSetName);
   }
 
   public ErrorAnswer map(Throwable failure) {

@@ -66,7 +66,7 @@ final class ExplainHandler implements HttpHandler {
       LOG.info(
           "explain mapping={} appset={} calls={} wouldAnswer={}",
           name,
-          invocation.applicationSetName(),
+          refusals.errors().appSet(invocation.applicationSetName()),
           report.calls().size(),
           report.answer().status());
       if (!exchange.isResponseStarted()) {

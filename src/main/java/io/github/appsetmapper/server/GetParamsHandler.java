@@ -212,10 +212,8 @@ final class GetParamsHandler implements HttpHandler {
                     stale)));
   }
 
-  private static String appSet(Invocation invocation) {
-    return invocation == null || invocation.applicationSetName().isEmpty()
-        ? "-"
-        : invocation.applicationSetName();
+  private String appSet(Invocation invocation) {
+    return errors.appSet(invocation == null ? null : invocation.applicationSetName());
   }
 
   /** Bookkeeping must never change an answer. */

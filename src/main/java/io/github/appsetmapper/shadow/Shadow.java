@@ -224,7 +224,7 @@ public final class Shadow implements Shadowing, AutoCloseable {
       LOG.info(
           "shadow mapping={} appset={} result={} added={} removed={} changed={}",
           name,
-          invocation.applicationSetName().isEmpty() ? "-" : invocation.applicationSetName(),
+          errors.appSet(invocation.applicationSetName()),
           result,
           diff.added(),
           diff.removed(),

@@ -87,4 +87,56 @@ class ServerTokenEchoTest {
       }
     }
   }
+
+  @Test
+  void theTokenSentAsTheApplicationSetNameIsInNoLogLineReportOrShadowLine() throws Exception {
+    // The token is a valid Kubernetes name (lowercase, digits, '-'): the name rule lets it in.
+    String token = PluginServer.TOKEN;
+    String body =
+        "{\"applicationSetName\":\"" + token + "\",\"input\":{\"parameters\":{\"n\":\"5\"}}}";
+    List<String> outputs = new ArrayList<>();
+    try (LogCapture logs = new LogCapture();
+        PluginServer server = PluginServer.withYaml(dir, Map.of(), Map.of(), MAPPING)) {
+      Answer answered = server.getparams("m", body);
+      assertThat(answered.status()).as(answered.body()).isEqualTo(200);
+      outputs.add(answered.body());
+      for (String format : new String[] {"", "?format=text"}) {
+        Answer explained =
+            server.send(
+                "POST",
+                "/mappings/m/api/v1/getparams.explain" + format,
+                body,
+                "Bearer " + token,
+                "application/json");
+        assertThat(explained.status()).as(explained.body()).isEqualTo(200);
+        outputs.add(explained.body());
+      }
+      outputs.addAll(logs.rendered());
+    }
+    String candidate = MAPPING.replace("\"#toNumber(input.n)\"", "\"#toNumber(input.n) + 1\"");
+    try (LogCapture logs = new LogCapture();
+        ShadowServer shadow =
+            ShadowServer.start(
+                dir.resolve("shadow"), Map.of(), List.of(MAPPING), List.of(candidate))) {
+      assertThat(shadow.getparams("m", body).status()).isEqualTo(200);
+      ShadowServer.until(
+          "the candidate's difference is kept",
+          () -> shadow.send("GET", "/mappings/m/shadow", null, token).body().contains("different"));
+      Answer report = shadow.send("GET", "/mappings/m/shadow", null, token);
+      assertThat(report.body()).contains("\"after\"");
+      outputs.add(report.body());
+      outputs.addAll(logs.rendered());
+    }
+    assertThat(String.join("\n", outputs)).contains("appset=***");
+    assertNoHalfOf(token, outputs);
+  }
+
+  private static void assertNoHalfOf(String token, List<String> outputs) {
+    int run = token.length() / 2;
+    for (String output : outputs) {
+      for (int at = 0; at + run <= token.length(); at++) {
+        assertThat(output).doesNotContain(token.substring(at, at + run));
+      }
+    }
+  }
 }
