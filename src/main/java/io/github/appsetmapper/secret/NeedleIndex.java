@@ -58,8 +58,8 @@ final class NeedleIndex {
     int shortest = Integer.MAX_VALUE;
     for (Needles needles : values) {
       for (byte[] form : needles.forms()) {
-        int run = needles.runs() ? run(form) : form.length;
         for (int at = 0; at + KEY <= form.length; at++) {
+          int run = needles.runs() ? run(form, at) : form.length;
           if (at > 0 && form.length - at < run) {
             break;
           }
@@ -80,13 +80,49 @@ final class NeedleIndex {
   private record Entry(byte[] form, int at, int run) {}
 
   /**
-   * The run of a form that gives its value away: half of it, and at least {@link #RUN} bytes. Half,
-   * so that an echo cut short (a token's first 20 of 26 characters, all but its last) is caught
-   * while a word a secret happens to hold ("registry" in "registry-pass-2024") is not blanked
-   * wherever it stands.
+   * The bytes from {@code at} that give a form's value away: half of the form, and at least {@link
+   * #RUN}, counted in bytes or in characters, whichever is fewer there. Half, so that an echo cut
+   * short (a token's first 20 of 26 characters, all but its last) is caught while a word a secret
+   * happens to hold ("registry" in "registry-pass-2024") is not blanked wherever it stands. In
+   * characters too, because the promise counts characters: half of "abcdefghijklmnop€€€€" is its
+   * first ten, 10 bytes where half its 28 bytes is 14.
    */
-  private static int run(byte[] form) {
-    return Math.min(form.length, Math.max(RUN, (form.length + 1) / 2));
+  private static int run(byte[] form, int at) {
+    int bytes = half(form.length);
+    return Math.min(bytes, bytesHolding(form, at, half(characters(form))));
+  }
+
+  private static int half(int length) {
+    return Math.min(length, Math.max(RUN, (length + 1) / 2));
+  }
+
+  /** The characters (code points) of a UTF-8 form: its bytes that start one. */
+  private static int characters(byte[] form) {
+    int count = 0;
+    for (byte b : form) {
+      if ((b & 0xC0) != 0x80) {
+        count++;
+      }
+    }
+    return count;
+  }
+
+  /**
+   * How many bytes from {@code at} hold {@code count} characters (the rest of one {@code at} falls
+   * inside counts as one), or {@link Integer#MAX_VALUE} when the form ends first.
+   */
+  private static int bytesHolding(byte[] form, int at, int count) {
+    int i = at;
+    for (int c = 0; c < count; c++) {
+      if (i >= form.length) {
+        return Integer.MAX_VALUE;
+      }
+      i++;
+      while (i < form.length && (form[i] & 0xC0) == 0x80) {
+        i++;
+      }
+    }
+    return i - at;
   }
 
   /**
@@ -128,8 +164,8 @@ final class NeedleIndex {
 
   /**
    * Adds to {@code spans} the original-text span of every form found whole in {@code view}, and of
-   * every run of at least half a form (eight bytes at the least) of a value whose runs give it away
-   * (an echo cut short: the first 20 characters of a 26-character token).
+   * every run of at least half a form (eight at the least, as {@link #run} counts) of a value whose
+   * runs give it away (an echo cut short: the first 20 characters of a 26-character token).
    */
   void find(TextView view, Spans spans) {
     byte[] bytes = view.bytes;

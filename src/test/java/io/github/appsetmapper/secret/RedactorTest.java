@@ -59,6 +59,28 @@ class RedactorTest {
     assertThat(runs.redact(encoded)).isEqualTo("***");
   }
 
+  /**
+   * Half a secret is counted in characters, as the promise says, and in bytes where that is fewer:
+   * half of a secret whose last characters take three bytes each is its first ten ASCII ones, fewer
+   * bytes than half its bytes (an outside tester's find).
+   */
+  @Test
+  void halfASecretIsCountedInCharactersWhereItsBytesAreMore() {
+    Redactor redactor = new Redactor();
+    String secret = "abcdefghijklmnop€€€€"; // 20 characters, 28 bytes
+    redactor.hold(secret);
+    assertThat(redactor.redact("x " + secret.substring(0, 10) + " y")).isEqualTo("x *** y");
+    assertThat(redactor.redact("x " + secret.substring(6, 16) + " y")).isEqualTo("x *** y");
+    assertThat(redactor.redact("x " + secret.substring(10) + " y")).isEqualTo("x *** y");
+    assertThat(redactor.redact("x " + secret.substring(0, 9) + " y"))
+        .isEqualTo("x " + secret.substring(0, 9) + " y");
+    // Where characters take more bytes than half the bytes, the bytes count: five of the eight
+    // characters of "€€€€€€€€" are 15 of its 24 bytes, past half of them.
+    Redactor euros = new Redactor();
+    euros.hold("€€€€€€€€");
+    assertThat(euros.redact("x €€€€ y")).isEqualTo("x *** y");
+  }
+
   @Test
   void shortValuesAreNotSecrets() {
     Redactor redactor = new Redactor();
