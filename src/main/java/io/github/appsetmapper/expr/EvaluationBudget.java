@@ -261,6 +261,18 @@ public final class EvaluationBudget {
     return value instanceof Object[] array && array.length > CHEAP_SIZE;
   }
 
+  /**
+   * Before a step outside an expression on values expressions computed (a sort comparing two keys,
+   * a key or a parameter made into text): the deadline checked when either is costly ({@link
+   * #costly}: a sort of 10,000-digit keys compares each pair in about a tenth of a millisecond, and
+   * ran seconds past the deadline), and every 1,024th step.
+   */
+  public static void step(Object a, Object b) {
+    EvaluationBudget budget = CURRENT.get();
+    budget.before(a, b);
+    budget.tick();
+  }
+
   /** Called in loops over text or elements: checks the deadline every so often, cheaply. */
   void tick() {
     if ((++ticks & 1023) == 0) {

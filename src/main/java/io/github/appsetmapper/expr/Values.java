@@ -21,6 +21,8 @@ public final class Values {
       return s;
     }
     if (value instanceof Number n) {
+      // A number of 10,000 digits takes a millisecond to write: a template's or a parameter's.
+      EvaluationBudget.current().before(n, null);
       return plainNumber(n).toString();
     }
     if (value instanceof Map || value instanceof Collection) {
