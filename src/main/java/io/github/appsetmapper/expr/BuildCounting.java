@@ -19,7 +19,6 @@ import org.springframework.expression.spel.ast.OperatorPower;
 import org.springframework.expression.spel.ast.Projection;
 import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
-import org.springframework.expression.spel.ast.ValueRef;
 import org.springframework.expression.spel.standard.SpelExpression;
 
 /**
@@ -173,11 +172,11 @@ public final class BuildCounting {
   }
 
   /** A node whose value is counted whole each time it is computed; never compiled. */
-  static final class Counted extends SpelNodeImpl {
+  static final class Counted extends ValueNode.Around {
     private final String what;
 
     Counted(SpelNodeImpl inner, String what) {
-      super(inner.getStartPosition(), inner.getEndPosition(), inner);
+      super(inner);
       this.what = what;
     }
 
@@ -192,25 +191,15 @@ public final class BuildCounting {
       EvaluationBudget.current().charge(value.getValue(), what);
       return value;
     }
-
-    @Override
-    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
-    }
-
-    @Override
-    public String toStringAST() {
-      return children[0].toStringAST();
-    }
   }
 
   /**
    * The body of a selection, unchanged, marking where SpEL's bound of operations ran out: SpEL
    * throws it without a place, and the innermost loop it leaves is the part that spent it.
    */
-  static final class Marking extends SpelNodeImpl {
+  static final class Marking extends ValueNode.Around {
     Marking(SpelNodeImpl inner) {
-      super(inner.getStartPosition(), inner.getEndPosition(), inner);
+      super(inner);
     }
 
     @Override
@@ -220,16 +209,6 @@ public final class BuildCounting {
       } catch (SpelEvaluationException e) {
         throw marked(e, children[0]);
       }
-    }
-
-    @Override
-    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
-    }
-
-    @Override
-    public String toStringAST() {
-      return children[0].toStringAST();
     }
   }
 

@@ -14,7 +14,6 @@ import org.springframework.expression.spel.ast.OpNE;
 import org.springframework.expression.spel.ast.Operator;
 import org.springframework.expression.spel.ast.OperatorBetween;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
-import org.springframework.expression.spel.ast.ValueRef;
 import org.springframework.expression.spel.support.BooleanTypedValue;
 
 /**
@@ -27,7 +26,7 @@ import org.springframework.expression.spel.support.BooleanTypedValue;
  * texts, large lists). {@link BuildCounting} puts this node in the tree in place of SpEL's; never
  * compiled.
  */
-final class CheckedComparison extends SpelNodeImpl {
+final class CheckedComparison extends ValueNode {
   private final Operator spel;
   private final String symbol;
 
@@ -129,11 +128,6 @@ final class CheckedComparison extends SpelNodeImpl {
       case ">" -> order > 0;
       default -> order >= 0;
     };
-  }
-
-  @Override
-  protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-    return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
   }
 
   @Override

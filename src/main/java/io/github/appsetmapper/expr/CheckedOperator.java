@@ -5,7 +5,6 @@ import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.ast.Operator;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
-import org.springframework.expression.spel.ast.ValueRef;
 
 /**
  * An arithmetic operator ({@code + - * / % ^}, binary or unary) whose result is exact or an error:
@@ -16,7 +15,7 @@ import org.springframework.expression.spel.ast.ValueRef;
  * {@code OperatorOverloader} is asked only for operands it cannot compute itself), so {@link
  * BuildCounting} puts this node in the tree in place of the operator. Never compiled.
  */
-final class CheckedOperator extends SpelNodeImpl {
+final class CheckedOperator extends ValueNode {
   /** The operands of the operator running on this thread, read by its {@link Slot}s. */
   private static final ThreadLocal<TypedValue[]> OPERANDS =
       ThreadLocal.withInitial(() -> new TypedValue[2]);
@@ -100,11 +99,6 @@ final class CheckedOperator extends SpelNodeImpl {
       operands[0] = savedLeft;
       operands[1] = savedRight;
     }
-  }
-
-  @Override
-  protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-    return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
   }
 
   @Override

@@ -5,7 +5,6 @@ import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.ast.FunctionReference;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
-import org.springframework.expression.spel.ast.ValueRef;
 
 /**
  * The node {@link BuildCounting} puts around a function call, a step that may be costly with no
@@ -24,25 +23,15 @@ final class CostlySteps {
   }
 
   /** A function call, after the deadline is checked (its arguments check their own steps). */
-  static final class Call extends SpelNodeImpl {
+  static final class Call extends ValueNode.Around {
     Call(SpelNodeImpl function) {
-      super(function.getStartPosition(), function.getEndPosition(), function);
+      super(function);
     }
 
     @Override
     public TypedValue getValueInternal(ExpressionState state) throws EvaluationException {
       EvaluationBudget.current().checkDeadline();
       return children[0].getValueInternal(state);
-    }
-
-    @Override
-    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
-    }
-
-    @Override
-    public String toStringAST() {
-      return children[0].toStringAST();
     }
   }
 }

@@ -13,7 +13,6 @@ import org.springframework.expression.spel.ast.Literal;
 import org.springframework.expression.spel.ast.OpMinus;
 import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
-import org.springframework.expression.spel.ast.ValueRef;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 /**
@@ -119,11 +118,11 @@ final class InlineMapKeys {
   }
 
   /** An inline map with a computed key, refused when two keys are one text. */
-  static final class Checked extends SpelNodeImpl {
+  static final class Checked extends ValueNode.Around {
     private final int keys;
 
     Checked(SpelNodeImpl map) {
-      super(map.getStartPosition(), map.getEndPosition(), map);
+      super(map);
       this.keys = map.getChildCount() / 2;
     }
 
@@ -166,16 +165,6 @@ final class InlineMapKeys {
         }
       }
       return true;
-    }
-
-    @Override
-    protected ValueRef getValueRef(ExpressionState state) throws EvaluationException {
-      return new ValueRef.TypedValueHolderValueRef(getValueInternal(state), this);
-    }
-
-    @Override
-    public String toStringAST() {
-      return children[0].toStringAST();
     }
   }
 }
