@@ -1,5 +1,6 @@
 package io.github.appsetmapper.json;
 
+import io.github.appsetmapper.text.Printable;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -9,8 +10,6 @@ import java.nio.charset.StandardCharsets;
  * becomes bytes, by the one check of every reader ({@link JsonCodec#halfSurrogate}).
  */
 public final class Utf8 {
-  private static final char[] HEX = "0123456789abcdef".toCharArray();
-
   private Utf8() {}
 
   /** Half of a surrogate pair where text was to become bytes: a bad argument, one line. */
@@ -51,7 +50,7 @@ public final class Utf8 {
    * what is printed says what was there instead of a '?'.
    */
   public static String shown(String text) {
-    return shown(text, "\\u");
+    return Printable.halvesShown(text);
   }
 
   /**
@@ -60,30 +59,6 @@ public final class Utf8 {
    * back as the half again).
    */
   public static String shownInJson(String json) {
-    return shown(json, "\\\\u");
-  }
-
-  private static String shown(String text, String escape) {
-    if (text == null || JsonCodec.halfSurrogate(text) == null) {
-      return text;
-    }
-    StringBuilder out = new StringBuilder(text.length() + 8);
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < text.length()
-          && Character.isLowSurrogate(text.charAt(i + 1))) {
-        out.append(c).append(text.charAt(++i));
-      } else if (Character.isSurrogate(c)) {
-        out.append(escape)
-            .append(HEX[(c >> 12) & 0xf])
-            .append(HEX[(c >> 8) & 0xf])
-            .append(HEX[(c >> 4) & 0xf])
-            .append(HEX[c & 0xf]);
-      } else {
-        out.append(c);
-      }
-    }
-    return out.toString();
+    return Printable.halvesShown(json, "\\\\u");
   }
 }

@@ -52,6 +52,14 @@ public final class Printable {
    * null stays null.
    */
   public static String halvesShown(String text) {
+    return halvesShown(text, "\\u");
+  }
+
+  /**
+   * {@code text} with each half of a surrogate pair written as {@code escape} and its four hex
+   * digits (JSON text, whose strings read {@code \\\\u} back as a backslash and a 'u', uses that).
+   */
+  public static String halvesShown(String text, String escape) {
     if (text == null) {
       return null;
     }
@@ -66,7 +74,7 @@ public final class Printable {
         continue;
       }
       if (half) {
-        out.append("\\u")
+        out.append(escape)
             .append(HEX[(c >> 12) & 0xf])
             .append(HEX[(c >> 8) & 0xf])
             .append(HEX[(c >> 4) & 0xf])
