@@ -1,6 +1,7 @@
 package io.github.appsetmapper.diff;
 
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.secret.Redactor;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,9 +53,6 @@ public final class Redacted {
   }
 
   private static Object walk(Object value, UnaryOperator<String> redact) {
-    if (value instanceof String text) {
-      return redact.apply(text);
-    }
     if (value instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       map.forEach((k, v) -> out.put(redact.apply(String.valueOf(k)), walk(v, redact)));
@@ -65,7 +63,7 @@ public final class Redacted {
       list.forEach(v -> out.add(walk(v, redact)));
       return out;
     }
-    return value;
+    return Redactor.scalar(value, redact);
   }
 
   @SuppressWarnings("unchecked")

@@ -1,10 +1,12 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.json.Numbers;
 import java.util.Map;
 
 /**
- * Every text in a value an expression made (a map's keys and values, a list's items, nested), in
- * order: the one walk the checks on what a row answers or a request sends run over.
+ * Every text in a value an expression made (a map's keys and values, a list's items, nested; a
+ * number as the text it is written as), in order: the one walk the checks on what a row answers or
+ * a request sends run over.
  */
 final class Texts {
   private Texts() {}
@@ -18,6 +20,10 @@ final class Texts {
   static boolean each(Object value, Visitor visitor) {
     if (value instanceof String text) {
       return visitor.text(text);
+    }
+    if (value instanceof Number number) {
+      // Written as text in the answer: an upstream's bare number may be a secret echoed.
+      return visitor.text(Numbers.written(number));
     }
     if (value instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> entry : map.entrySet()) {

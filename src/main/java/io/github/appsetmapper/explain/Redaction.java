@@ -7,14 +7,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every string inside plain data (maps, lists) passed through the redactor. */
+/** Every scalar inside plain data (maps, lists) passed through the redactor: texts and numbers. */
 final class Redaction {
   private Redaction() {}
 
   static Object deep(Object value, Redactor redactor) {
-    if (value instanceof String text) {
-      return redactor.redact(text);
-    }
     if (value instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       map.forEach((k, v) -> out.put(redactor.redact(String.valueOf(k)), deep(v, redactor)));
@@ -25,6 +22,6 @@ final class Redaction {
       list.forEach(v -> out.add(deep(v, redactor)));
       return Collections.unmodifiableList(out);
     }
-    return value;
+    return redactor.redactScalar(value);
   }
 }

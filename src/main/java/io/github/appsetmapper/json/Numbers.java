@@ -209,6 +209,24 @@ public final class Numbers {
     return plainFits(d) ? d.toPlainString() : d.toString();
   }
 
+  /**
+   * A number as an answer or a report writes it: a decimal plainly ({@link #plain}), a double or a
+   * float by the decimal of its shortest text, an integer as it is. What a check of the text an
+   * answer will carry (a secret's, a half character's) reads for a number.
+   */
+  public static String written(Number n) {
+    if (n instanceof BigDecimal d) {
+      return plain(d);
+    }
+    if ((n instanceof Double || n instanceof Float) && Double.isFinite(n.doubleValue())) {
+      return plain(
+          n instanceof Float f
+              ? new BigDecimal(Float.toString(f))
+              : BigDecimal.valueOf(n.doubleValue()));
+    }
+    return n.toString();
+  }
+
   /** Whether {@code d}'s plain text is short enough to write. */
   public static boolean plainFits(BigDecimal d) {
     int scale = d.scale();

@@ -337,10 +337,7 @@ public final class SecretScrubber {
       list.forEach(v -> out.add(data(v, where)));
       return out;
     }
-    if (value instanceof String text) {
-      return checked(text(text), where);
-    }
-    return value;
+    return Redactor.scalar(value, text -> checked(text(text), where));
   }
 
   /** A header value: a Basic credential is scrubbed inside its base64. */

@@ -172,6 +172,29 @@ public final class Redactor {
     holdWhole(value).release();
   }
 
+  /**
+   * A scalar of data that is answered or shown: a text as {@link #redact} gives it, a number
+   * checked as the text it is written as (an upstream may echo a numeric secret as a bare JSON
+   * number, which {@code keepTypes} keeps a number) and replaced by that text redacted when it
+   * holds one; anything else as it is.
+   */
+  public Object redactScalar(Object value) {
+    return scalar(value, this::redact);
+  }
+
+  /** {@link #redactScalar} with another redaction of texts (a recorder's, a report's). */
+  public static Object scalar(Object value, java.util.function.UnaryOperator<String> redact) {
+    if (value instanceof String text) {
+      return redact.apply(text);
+    }
+    if (value instanceof Number number) {
+      String text = io.github.appsetmapper.json.Numbers.written(number);
+      String redacted = redact.apply(text);
+      return redacted.equals(text) ? number : redacted;
+    }
+    return value;
+  }
+
   public String redact(String text) {
     if (text == null || text.length() < MIN_LENGTH) {
       return text;

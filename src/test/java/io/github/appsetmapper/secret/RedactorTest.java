@@ -81,6 +81,24 @@ class RedactorTest {
     assertThat(euros.redact("x €€€€ y")).isEqualTo("x *** y");
   }
 
+  /**
+   * A number is checked as the text it is written as, so that a secret of digits an upstream sent
+   * as a bare number is masked in explain, a shadow difference and a recording as a text is: the
+   * number becomes its redacted text; any other number stays the number it was.
+   */
+  @Test
+  void aNumberHoldingASecretBecomesItsRedactedText() {
+    Redactor redactor = new Redactor();
+    redactor.hold("4815162342108");
+    assertThat(redactor.redactScalar(4815162342108L)).isEqualTo("***");
+    assertThat(redactor.redactScalar(new java.math.BigDecimal("4.815162342108E+12")))
+        .isEqualTo("***");
+    assertThat(redactor.redactScalar(-4815162342108.0)).isEqualTo("-***");
+    assertThat(redactor.redactScalar(1234567L)).isEqualTo(1234567L);
+    assertThat(redactor.redactScalar(true)).isEqualTo(true);
+    assertThat(redactor.redactScalar("x 4815162342108")).isEqualTo("x ***");
+  }
+
   @Test
   void shortValuesAreNotSecrets() {
     Redactor redactor = new Redactor();
