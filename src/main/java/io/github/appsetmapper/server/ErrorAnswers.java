@@ -81,7 +81,8 @@ public final class ErrorAnswers {
   }
 
   /**
-   * Control characters (line breaks, C0, C1, Unicode line separators) become one space each run.
+   * Control characters (line breaks, C0, C1, Unicode line separators) become one space each run;
+   * invisible and bidirectional ones ({@link Printable#unsafe}) their escape.
    */
   private static String oneLine(String message) {
     if (message == null) {
@@ -101,7 +102,9 @@ public final class ErrorAnswers {
       gap = false;
       out.append(c);
     }
-    String text = out.toString().strip();
+    // An invisible or reordering character (a right-to-left override in a path) would change
+    // what the ApplicationSet's status shows: written as its escape, as a log line writes it.
+    String text = Printable.escape(out.toString().strip());
     return Printable.cut(text, 1000);
   }
 }

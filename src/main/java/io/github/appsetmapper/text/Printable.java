@@ -129,10 +129,11 @@ public final class Printable {
    * too.
    */
   public static boolean unsafe(char c) {
+    // FORMAT: the bidirectional controls, zero-width spaces and joiners, the byte order mark: they
+    // reorder or hide what the reader sees.
     return Character.isISOControl(c)
         || c == '\u2028'
         || c == '\u2029'
-        || (c >= '\u202a' && c <= '\u202e')
-        || (c >= '\u2066' && c <= '\u2069');
+        || Character.getType(c) == Character.FORMAT;
   }
 }

@@ -168,6 +168,33 @@ class LogLinesTest {
     }
   }
 
+  /**
+   * Invisible and reordering characters (a zero-width space, a byte order mark, a right-to-left
+   * override) are escaped in the log and in an error's answer, which Argo CD shows in the
+   * ApplicationSet's status: written raw, they hid or reversed what a reader saw there.
+   */
+  @Test
+  void invisibleAndReorderingCharactersAreEscapedInTheLogAndTheAnswer(@TempDir Path dir) {
+    try (PluginServer plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), HELLO);
+        LogCapture logs = new LogCapture()) {
+      Answer unknown =
+          plugin.send(
+              "POST",
+              "/mappings/a%E2%80%8Bb%EF%BB%BFc%E2%80%AEd/api/v1/getparams.execute",
+              "{}",
+              "Bearer " + PluginServer.TOKEN,
+              "application/json");
+      assertThat(unknown.status()).isEqualTo(404);
+      assertThat(unknown.body())
+          .contains("a\\\\u200bb\\\\ufeffc\\\\u202ed")
+          .doesNotContain("\u200b")
+          .doesNotContain("\u202e");
+      String rendered = String.join("\n", logs.rendered());
+      assertThat(rendered).contains("a\\u200bb\\ufeffc\\u202ed");
+      assertThat(rendered).doesNotContain("\u200b").doesNotContain("\ufeff");
+    }
+  }
+
   @Test
   void theJsonFormatEscapesThemToo() {
     LoggerContext context = (LoggerContext) LoggerFactory.getILoggerFactory();
