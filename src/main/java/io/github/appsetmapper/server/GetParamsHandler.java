@@ -52,11 +52,23 @@ final class GetParamsHandler implements HttpHandler {
   }
 
   /**
+   * The largest body answered on the IO thread: what an answer costs grows with its input (the
+   * expressions over it, the secret check over every text it answers), and an input of a megabyte
+   * echoed held the IO thread, and /healthz behind it, for most of a second.
+   */
+  static final int INLINE_BODY_BYTES = 16 * 1024;
+
+  /**
    * Whether the answer may be computed on the IO thread: the mapping makes no upstream call and has
    * no {@code maxDrop} (whose baselines may live in Redis), so nothing blocks (its expressions are
-   * bounded by the evaluation budget and the deadline).
+   * bounded by the evaluation budget and the deadline), and the body is small ({@link
+   * #INLINE_BODY_BYTES}).
    */
   static boolean answersInline(MappingRegistry mappings, HttpServerExchange exchange) {
+    byte[] body = exchange.getAttachment(Exchanges.BODY);
+    if (body != null && body.length > INLINE_BODY_BYTES) {
+      return false;
+    }
     String name = Exchanges.mappingName(exchange);
     if (name == null) {
       name = mappings.defaultName();
