@@ -140,15 +140,11 @@ final class TextView {
     return out.build();
   }
 
-  /** The named references an HTML or XML page writes for the characters it escapes. */
-  private static final String[][] NAMED = {
-    {"amp;", "&"}, {"lt;", "<"}, {"gt;", ">"}, {"quot;", "\""}, {"apos;", "'"}
-  };
-
   /**
-   * HTML and XML character references undone: {@code &amp;}, {@code &lt;}, {@code &gt;}, {@code
-   * &quot;}, {@code &apos;} and numeric ones ({@code &#39;}, {@code &#x2B;}; the ';' optional, as
-   * browsers read them). An error page that quotes a password escapes its {@code & ' " < >}.
+   * HTML and XML character references undone: every named one ({@link HtmlEntities}: {@code &amp;},
+   * {@code &euro;}, {@code &auml;}) and numeric ones ({@code &#39;}, {@code &#x2B;}, any number of
+   * leading zeros; the ';' optional, as browsers read them). An error page that quotes a password
+   * escapes its {@code & ' " < >}, and {@code htmlentities} every non-ASCII character.
    */
   TextView htmlUnescaped() {
     Builder out = new Builder(length);
@@ -162,6 +158,11 @@ final class TextView {
           int k = i + (hexDigits ? 3 : 2);
           int value = 0;
           int digits = 0;
+          int zeros = 0;
+          while (k < length && bytes[k] == '0') { // &#x0001f600;: zeros are no digits of the value
+            k++;
+            zeros++;
+          }
           while (k < length && digits < 7) {
             int d =
                 hexDigits
@@ -174,17 +175,19 @@ final class TextView {
             k++;
             digits++;
           }
-          if (digits > 0 && value <= Character.MAX_CODE_POINT) {
+          if (digits + zeros > 0 && value <= Character.MAX_CODE_POINT) {
             codePoint = value;
             end = k < length && bytes[k] == ';' ? k : k - 1;
           }
         } else {
-          for (String[] named : NAMED) {
-            if (startsWith(i + 1, named[0])) {
-              codePoint = named[1].charAt(0);
-              end = i + named[0].length();
-              break;
+          int[] named = named(i + 1);
+          if (named != null) {
+            end = named[0];
+            for (int n = 1; n < named.length; n++) {
+              out.codePoint(named[n], from[i], to[end]);
             }
+            i = end;
+            continue;
           }
         }
         if (codePoint >= 0) {
@@ -201,16 +204,47 @@ final class TextView {
     return out.build();
   }
 
-  private boolean startsWith(int at, String ascii) {
-    if (at + ascii.length() > length) {
-      return false;
+  /**
+   * The named reference whose name starts at {@code at}: the index of its last byte, then its code
+   * points; null when none. With its ';' the whole name, without it the longest legacy name that
+   * starts there ({@code &copy2024} is the copyright sign and "2024"), as a browser reads it.
+   */
+  private int[] named(int at) {
+    int k = at;
+    while (k < length && k - at < HtmlEntities.LONGEST && isAsciiLetterOrDigit(bytes[k])) {
+      k++;
     }
-    for (int k = 0; k < ascii.length(); k++) {
-      if (bytes[at + k] != ascii.charAt(k)) {
-        return false;
+    if (k == at) {
+      return null;
+    }
+    if (k < length && bytes[k] == ';') {
+      int[] found = HtmlEntities.codePoints(ascii(at, k + 1));
+      if (found != null) {
+        return withEnd(k, found);
       }
     }
-    return true;
+    for (int end = k; end > at; end--) {
+      int[] found = HtmlEntities.codePoints(ascii(at, end));
+      if (found != null) {
+        return withEnd(end - 1, found);
+      }
+    }
+    return null;
+  }
+
+  private static boolean isAsciiLetterOrDigit(byte b) {
+    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
+  }
+
+  private String ascii(int from, int to) {
+    return new String(bytes, from, to - from, java.nio.charset.StandardCharsets.US_ASCII);
+  }
+
+  private static int[] withEnd(int end, int[] codePoints) {
+    int[] out = new int[codePoints.length + 1];
+    out[0] = end;
+    System.arraycopy(codePoints, 0, out, 1, codePoints.length);
+    return out;
   }
 
   /**

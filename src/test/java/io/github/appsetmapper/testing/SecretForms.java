@@ -56,6 +56,8 @@ public final class SecretForms {
     out.put("HTML, decimal references", html(secret, true, false));
     out.put("HTML, hex references", html(secret, true, true));
     out.put("HTML, escaped twice", html(html(secret, false, false), false, false));
+    out.put("HTML, as htmlentities writes it", htmlEntities(secret));
+    out.put("HTML, zero-padded hex references", htmlPadded(secret));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -167,6 +169,53 @@ public final class SecretForms {
         default -> out.append(c);
       }
     }
+    return out.toString();
+  }
+
+  /**
+   * Names of the non-ASCII characters the tested secrets hold, as PHP's htmlentities writes them.
+   */
+  private static final Map<Integer, String> NAMES =
+      Map.of(
+          0xe4, "auml", 0xf6, "ouml", 0xfc, "uuml", 0xdf, "szlig", 0x20ac, "euro", 0xe9, "eacute");
+
+  /**
+   * As PHP's {@code htmlentities} writes it: {@code & < > "} and every non-ASCII character with a
+   * name as its named reference ({@code &euro;}), the rest as {@code &#xH;}.
+   */
+  public static String htmlEntities(String value) {
+    StringBuilder out = new StringBuilder();
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              if (c < 0x80) {
+                out.append(html(Character.toString(c), false, false));
+              } else if (NAMES.containsKey(c)) {
+                out.append('&').append(NAMES.get(c)).append(';');
+              } else {
+                out.append(String.format("&#x%X;", c));
+              }
+            });
+    return out.toString();
+  }
+
+  /**
+   * Every character but letters and digits as a hex reference with leading zeros, {@code
+   * &#x0001F600;}.
+   */
+  public static String htmlPadded(String value) {
+    StringBuilder out = new StringBuilder();
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              if (c < 0x80 && Character.isLetterOrDigit(c)) {
+                out.appendCodePoint(c);
+              } else {
+                out.append(String.format("&#x%08X;", c));
+              }
+            });
     return out.toString();
   }
 

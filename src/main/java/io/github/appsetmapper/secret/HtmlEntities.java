@@ -1,0 +1,60 @@
+package io.github.appsetmapper.secret;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The named character references of HTML (the WHATWG list: {@code &euro;}, {@code &auml;}, {@code
+ * &NotEqualTilde;}, and the legacy ones a browser reads without ';', {@code &copy}), read from a
+ * resource of this jar the first time a text holds one: an error page made by {@code htmlentities}
+ * writes a secret's every non-ASCII character so.
+ */
+final class HtmlEntities {
+  private static final String RESOURCE = "html-entities.tsv";
+
+  /** The longest name with its ';' ({@code &CounterClockwiseContourIntegral;}). */
+  static final int LONGEST = 33;
+
+  private HtmlEntities() {}
+
+  /** The code points a name stands for ("euro;", or "copy" without its ';'), or null. */
+  static int[] codePoints(String name) {
+    return Table.BY_NAME.get(name);
+  }
+
+  /** Read on first use: most texts hold no named reference. */
+  private static final class Table {
+    static final Map<String, int[]> BY_NAME = read();
+  }
+
+  private static Map<String, int[]> read() {
+    Map<String, int[]> byName = new HashMap<>(4096);
+    try (InputStream in = HtmlEntities.class.getResourceAsStream(RESOURCE)) {
+      if (in == null) {
+        throw new IllegalStateException("resource " + RESOURCE + " is missing");
+      }
+      BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
+      for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+        if (line.isBlank() || line.startsWith("#")) {
+          continue;
+        }
+        int tab = line.indexOf('\t');
+        String[] hex = line.substring(tab + 1).split(" ");
+        int[] codePoints = new int[hex.length];
+        for (int i = 0; i < hex.length; i++) {
+          codePoints[i] = Integer.parseInt(hex[i], 16);
+        }
+        byName.put(line.substring(0, tab), codePoints);
+      }
+    } catch (IOException e) { // the resource is ours: a bug
+      throw new UncheckedIOException(RESOURCE + ": " + e.getMessage(), e);
+    }
+    return Map.copyOf(byName);
+  }
+}
