@@ -171,13 +171,9 @@ public final class EvaluationBudget {
   private static long digits(Object value, String what) {
     long digits;
     if (value instanceof java.math.BigInteger big) {
-      digits = (long) (big.bitLength() * 0.302) + 1;
+      digits = digits(big);
     } else if (value instanceof java.math.BigDecimal decimal) {
-      // precision() reads every digit: the bit length rules out a huge one first, cheaply.
-      digits =
-          decimal.unscaledValue().bitLength() * 0.302 > MAX_NUMBER_DIGITS
-              ? Long.MAX_VALUE
-              : decimal.precision();
+      digits = digits(decimal.unscaledValue());
     } else {
       return 8;
     }
@@ -186,6 +182,21 @@ public final class EvaluationBudget {
           what + " would build a number of more than " + MAX_NUMBER_DIGITS + " digits");
     }
     return digits;
+  }
+
+  /**
+   * The digits of {@code n}: from its bit length, which bounds them within one digit, and counted
+   * exactly only near {@link #MAX_NUMBER_DIGITS} (an estimate of 0.302 a bit refused numbers of
+   * 9,970 digits that every operator allows).
+   */
+  private static long digits(java.math.BigInteger n) {
+    int bits = n.bitLength();
+    long most = (long) (bits * 0.30103) + 1;
+    long fewest = (long) ((bits - 1) * 0.30102999) + 1;
+    if (most <= MAX_NUMBER_DIGITS || fewest > MAX_NUMBER_DIGITS) {
+      return most;
+    }
+    return new java.math.BigDecimal(n).precision();
   }
 
   private void add(long units, String what) {

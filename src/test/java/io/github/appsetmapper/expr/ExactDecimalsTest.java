@@ -42,6 +42,21 @@ class ExactDecimalsTest {
 
   private static final String BEYOND = "beyond 10000 digits or a scale beyond \u00b110000";
 
+  /**
+   * A number of 9,990 digits is within the bound in a list as it is alone: the estimate from its
+   * bit length refused it (an outside tester's find).
+   */
+  @Test
+  void aNumberNearTheBoundIsCountedByItsDigitsInAList() {
+    String nines = "9".repeat(999);
+    Object alone = evaluate("#toNumber('" + nines + "') ^ 10");
+    assertThat(alone.toString()).hasSize(9990);
+    assertThat(evaluate("{#toNumber('" + nines + "') ^ 10}.size()")).isEqualTo(1);
+    assertThat(evaluate("{#toNumber('" + nines + ".5') ^ 10}.size()")).isEqualTo(1);
+    // 10,000 digits, the bound itself.
+    assertThat(evaluate("{#toNumber('" + nines + "9') ^ 10}.size()")).isEqualTo(1);
+  }
+
   @ParameterizedTest
   @ValueSource(
       strings = {
