@@ -51,6 +51,10 @@ final class InlineMapKeys {
     if (written != null || !negatedNumber(key)) {
       return written;
     }
+    ExactLiteral exact = ExactLiteral.of((SpelNodeImpl) key.getChild(0));
+    if (exact != null) { // -9007199254740993.0, the negated decimal written
+      return Values.key(((java.math.BigDecimal) exact.getLiteralValue().getValue()).negate());
+    }
     try {
       return Values.key(
           ((SpelNodeImpl) key)
