@@ -29,6 +29,13 @@ final class AllowlistMethodResolver implements MethodResolver {
     if (target instanceof Class<?> || !MethodAllowlist.allows(target, name)) {
       return null;
     }
+    if (target instanceof Number && name.equals("toString") && argumentTypes.isEmpty()) {
+      // As a template writes a number: 100 for a decimal 1E+2, 0.1 for the float 0.1f.
+      return (EvaluationContext c, Object on, Object... arguments) -> {
+        EvaluationBudget.current().checkDeadline();
+        return new TypedValue(Values.text(on));
+      };
+    }
     if (BoundedMethods.handles(target, name)) {
       return BoundedMethods.resolve(target, name, argumentTypes);
     }

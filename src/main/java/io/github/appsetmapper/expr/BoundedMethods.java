@@ -164,7 +164,7 @@ final class BoundedMethods {
     if (!(limit instanceof Number number)) {
       throw new ExpressionLimitException("split: the limit must be a number");
     }
-    int max = number.intValue();
+    int max = NumberArguments.toInt(number);
     Matcher matcher = Regexes.matcher(pattern(regex, "split"), text);
     java.util.ArrayList<String> parts = new java.util.ArrayList<>();
     int index = 0;
@@ -236,10 +236,11 @@ final class BoundedMethods {
       if (!(args[1] instanceof Number number)) {
         throw new ExpressionLimitException(method + ": the start must be a number");
       }
-      from = number.intValue();
+      from = NumberArguments.toInt(number);
     }
-    if (args[0] instanceof Number code) {
-      return last ? text.lastIndexOf(code.intValue(), from) : text.indexOf(code.intValue(), from);
+    if (args[0] instanceof Number number) {
+      int code = NumberArguments.toInt(number);
+      return last ? text.lastIndexOf(code, from) : text.indexOf(code, from);
     }
     String pattern = argument(args[0], method);
     return last

@@ -56,6 +56,10 @@ public final class BuildCounting {
   }
 
   private static SpelNodeImpl rewrite(SpelNodeImpl node) {
+    ExactLiteral exact = ExactLiteral.of(node); // 9223372036854775808.0 is no double's value
+    if (exact != null) {
+      return exact;
+    }
     SpelNodeImpl[] children = children(node);
     for (int i = 0; i < children.length; i++) {
       SpelNodeImpl child = rewrite(children[i]);

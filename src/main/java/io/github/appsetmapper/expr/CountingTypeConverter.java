@@ -1,11 +1,10 @@
 package io.github.appsetmapper.expr;
 
-import io.github.appsetmapper.text.Printable;
 import java.util.Collection;
 import java.util.Map;
 import org.springframework.core.convert.TypeDescriptor;
-import org.springframework.expression.EvaluationException;
 import org.springframework.expression.TypeConverter;
+import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.support.StandardTypeConverter;
 
 /**
@@ -33,24 +32,30 @@ final class CountingTypeConverter implements TypeConverter {
         && (value instanceof Collection || value instanceof Map || value instanceof Object[])) {
       EvaluationBudget.current().charge(value, "converting a list or map to text");
     }
-    Object converted = standard.convertValue(value, sourceType, targetType);
+    if (targetType != null
+        && targetType.getType() == String.class
+        && value instanceof Number number
+        && MixedNumbers.finite(number)) {
+      return Values.text(number); // plain, as a template writes it: 100, never 1E+2
+    }
+    Object converted;
+    try {
+      converted = standard.convertValue(value, sourceType, targetType);
+    } catch (SpelEvaluationException e) {
+      if (value instanceof Number number
+          && targetType != null
+          && Number.class.isAssignableFrom(targetType.getObjectType())) {
+        // 4294967298L for an int: "Type conversion problem, cannot convert from number to number".
+        throw NumberArguments.outOfRange(number, targetType.getObjectType());
+      }
+      throw e;
+    }
     if (value instanceof Number number
         && converted instanceof Number made
         && converted.getClass() != value.getClass()
         && !MixedNumbers.same(number, made)) {
-      throw new EvaluationException(
-          "the number "
-              + shown(number)
-              + " cannot be an argument that takes "
-              + (made instanceof Double || made instanceof Float ? "a double" : "an integer")
-              + ": it would become "
-              + shown(made));
+      throw NumberArguments.changed(number, made);
     }
     return converted;
-  }
-
-  /** A number as a message shows it: plain and cut short, or what a double holds (Infinity). */
-  private static String shown(Number n) {
-    return MixedNumbers.finite(n) ? Printable.cut(Values.text(n), 40) : String.valueOf(n);
   }
 }

@@ -34,7 +34,9 @@ final class InlineMapKeys {
       return name.getName(); // SpEL takes {a: 1} as the text 'a', never a read
     }
     if (key instanceof Literal literal) {
-      return String.valueOf(literal.getLiteralValue().getValue());
+      // The key the instrumented map has: 9007199254740993.0 is that decimal (ExactLiteral).
+      Literal exact = ExactLiteral.of((SpelNodeImpl) key);
+      return Values.key((exact != null ? exact : literal).getLiteralValue().getValue());
     }
     return null;
   }
@@ -49,8 +51,12 @@ final class InlineMapKeys {
     if (written != null || !negatedNumber(key)) {
       return written;
     }
+    ExactLiteral exact = ExactLiteral.of((SpelNodeImpl) key.getChild(0));
+    if (exact != null) { // -9007199254740993.0, the negated decimal written
+      return Values.key(((java.math.BigDecimal) exact.getLiteralValue().getValue()).negate());
+    }
     try {
-      return String.valueOf(
+      return Values.key(
           ((SpelNodeImpl) key)
               .getValue(
                   new ExpressionState(SimpleEvaluationContext.forReadOnlyDataBinding().build())));
@@ -160,7 +166,7 @@ final class InlineMapKeys {
       EvaluationBudget budget = EvaluationBudget.current();
       for (Object key : map.keySet()) {
         budget.before(key, null);
-        if (!texts.add(String.valueOf(key))) {
+        if (!texts.add(Values.key(key))) {
           return false;
         }
       }

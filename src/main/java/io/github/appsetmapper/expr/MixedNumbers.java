@@ -16,7 +16,9 @@ import java.math.BigInteger;
  * 0.1000000000000000055511151231257827...). SpEL converts a double beside an exact decimal so
  * already, as sorting and distinct keys do, and a double is written to JSON so. Where the integer
  * fits (within 2^53), comparing doubles and comparing these decimals give the same answer, and the
- * double result and its type stay SpEL's.
+ * double result and its type stay SpEL's. A literal written with more digits than its double holds
+ * ({@code 9223372036854775808.0}, whose shortest text is {@code 9.223372036854776E18}) is no double
+ * at all: {@link ExactLiteral} makes it the exact decimal written.
  */
 final class MixedNumbers {
   private static final long DOUBLE_HOLDS = 1L << 53;
@@ -78,7 +80,8 @@ final class MixedNumbers {
     return !(n instanceof Double || n instanceof Float) || Double.isFinite(n.doubleValue());
   }
 
-  private static BigDecimal decimal(Number n) {
+  /** A finite number as an exact decimal, a double by the decimal it is written as. */
+  static BigDecimal decimal(Number n) {
     Object exact = exact(n);
     if (exact instanceof BigDecimal d) {
       return d;

@@ -32,6 +32,17 @@ public final class Values {
   }
 
   /**
+   * The text a map's key is in a parameter map: a number written plainly as {@link #text} writes it
+   * ({@code {(item.e): 1}} with {@code e: 1E+2} is the key {@code 100}), anything else as Java
+   * writes it. The deadline is checked where the key is computed ({@link InlineMapKeys}).
+   */
+  static String key(Object key) {
+    return key instanceof Number n && MixedNumbers.finite(n)
+        ? plainNumber(n).toString()
+        : String.valueOf(key);
+  }
+
+  /**
    * A number as a BigDecimal-backed plain text, or the integral types as they are; a decimal whose
    * plain form would be huge keeps its scientific form ({@link Numbers#plain}).
    */
@@ -40,9 +51,19 @@ public final class Values {
       return Numbers.plain(d);
     }
     if (n instanceof Double || n instanceof Float) {
-      return BigDecimal.valueOf(finite(n)).stripTrailingZeros().toPlainString();
+      return decimal(n).toPlainString();
     }
     return n.toString();
+  }
+
+  /**
+   * A finite double as its shortest decimal, a float as {@link Float#toString}'s ({@code 0.1f} is
+   * 0.1, not the 0.10000000149011612 its double is), with no trailing zeros.
+   */
+  private static BigDecimal decimal(Number n) {
+    double d = finite(n);
+    return (n instanceof Float f ? new BigDecimal(Float.toString(f)) : BigDecimal.valueOf(d))
+        .stripTrailingZeros();
   }
 
   /**
@@ -68,7 +89,7 @@ public final class Values {
     }
     if (value instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
-      map.forEach((k, v) -> out.put(String.valueOf(k), parameter(v, keepTypes)));
+      map.forEach((k, v) -> out.put(key(k), parameter(v, keepTypes)));
       return out;
     }
     if (value instanceof Collection<?> list) {
@@ -84,7 +105,7 @@ public final class Values {
         if (!(n instanceof Double || n instanceof Float)) {
           return n;
         }
-        return BigDecimal.valueOf(finite(n)).stripTrailingZeros();
+        return decimal(n);
       }
       if (value instanceof Boolean || value instanceof String) {
         return value;

@@ -72,6 +72,8 @@ class NumberAndKeyLoadTest {
             + " an inline map's key must be text, a number or a boolean",
         "{{item.n}: 'a'} | the inline map {{item.n}:'a'} has the key {item.n}: an inline map's key"
             + " must be text, a number or a boolean",
+        "{1.0: 'a', '1': 'b'} | the inline map {1.0:'a','1':'b'} has the key '1'"
+            + " twice (keys are text: 1 and '1' are one key)",
         "1e400 | the number 1e400 is beyond a decimal's range (about 1.8e308)",
         "{-1e999f} | the number 1e999f is beyond a decimal's range (about 1.8e308)",
       })
@@ -116,5 +118,23 @@ class NumberAndKeyLoadTest {
     CompiledExpression x = compile("{-1: 'a', 1: 'b', -(2): {-3: 'c'}}").parameters().get("x");
     assertThat(x.evaluate(Scope.empty())).isEqualTo(Map.of(-1, "a", 1, "b", -2, Map.of(-3, "c")));
     assertThat(x.evaluate(Scope.empty())).isEqualTo(Map.of(-1, "a", 1, "b", -2, Map.of(-3, "c")));
+  }
+
+  @Test
+  void keysWrittenWithMoreDigitsThanADoubleHoldsAreTheirDecimals() throws MappingException {
+    // As doubles 9007199254740993.0 and 9007199254740992.0 are one key (an outside tester's find).
+    CompiledExpression x =
+        compile(
+                "{9007199254740993.0: 'a', 9007199254740992.0: 'b', -9007199254740993.0: 'c',"
+                    + " -9007199254740992.0: 'd'}")
+            .parameters()
+            .get("x");
+    assertThat(io.github.appsetmapper.expr.Values.parameter(x.evaluate(Scope.empty()), false))
+        .isEqualTo(
+            Map.of(
+                "9007199254740993", "a",
+                "9007199254740992", "b",
+                "-9007199254740993", "c",
+                "-9007199254740992", "d"));
   }
 }

@@ -280,4 +280,73 @@ class ExactNumbersTest {
       }
     }
   }
+
+  /**
+   * An outside tester's finds. A real literal no double holds counts as the decimal written: the
+   * filter {@code item.size >= 9223372036854775808.0 or item.size <= -9223372036854775808.0} kept
+   * no row (a 200 with an empty list, and Argo CD deletes the Applications), the literal counted as
+   * 9.223372036854776E18. An upstream decimal ({@code 9223372036854775808.0}) is read exact. And
+   * {@code indexOf}/{@code split} wrapped a long argument into an int and answered a wrong 200.
+   */
+  @Test
+  void aWrittenDecimalAndAnIntegerArgumentKeepTheirValue(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /items",
+          Reply.json(
+              200,
+              "[{\"name\":\"a\",\"size\":9223372036854775808,\"s\":\"abcdef\",\"big\":4294967298},"
+                  + "{\"name\":\"b\",\"size\":-9223372036854775808},"
+                  + "{\"name\":\"c\",\"size\":9223372036854775808.0},"
+                  + "{\"name\":\"d\",\"size\":9223372036854775807}]"));
+      String sides =
+          "filter: \"item.size >= 9223372036854775808.0 or item.size <= -9223372036854775808.0\"\n";
+      String first = "filter: \"item.name == 'a'\"\n";
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("sides", "", sides, "item.name"),
+              mapping("diff", "", sides, "item.size - 9223372036854775808.0"),
+              mapping("index", "", first, "item.s.indexOf('c', item.big)"),
+              mapping("split", "", first, "item.s.split('b', 4294967297L)"),
+              mapping("half", "", first, "item.s.lastIndexOf('c', 1.5)"))) {
+        assertThat(plugin.getparams("sides", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":\"a\"},{\"value\":\"b\"},"
+                    + "{\"value\":\"c\"}]}}");
+        // The upstream decimal keeps its scale (0.0), as any JSON decimal does.
+        assertThat(plugin.getparams("diff", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":\"0\"},"
+                    + "{\"value\":\"-18446744073709551616\"},{\"value\":\"0.0\"}]}}");
+        String range =
+            " cannot be an argument that takes an integer from -2147483648 to 2147483647";
+        Answer index = plugin.getparams("index", "{}");
+        assertThat(index.status()).isEqualTo(500);
+        assertThat(index.body())
+            .isEqualTo(
+                error(
+                    "index",
+                    "parameters.value",
+                    "item.s.indexOf('c', item.big)",
+                    "the number 4294967298" + range));
+        assertThat(plugin.getparams("split", "{}").body())
+            .isEqualTo(
+                error(
+                    "split",
+                    "parameters.value",
+                    "item.s.split('b', 4294967297L)",
+                    "the number 4294967297" + range));
+        assertThat(plugin.getparams("half", "{}").body())
+            .isEqualTo(
+                error(
+                    "half",
+                    "parameters.value",
+                    "item.s.lastIndexOf('c', 1.5)",
+                    "the number 1.5 cannot be an argument that takes an integer: it would become 1"));
+      }
+    }
+  }
 }

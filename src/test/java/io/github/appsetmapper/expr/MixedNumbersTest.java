@@ -29,32 +29,156 @@ class MixedNumbersTest {
           SpelCompilerMode.OFF, MixedNumbersTest.class.getClassLoader(), false, false, 0, 10_000);
 
   private static final Map<String, Object> SCOPE =
-      Map.of(
-          "x",
-          9007199254740993L, // 2^53 + 1: no double holds it
-          "neg",
-          -9007199254740993L,
-          "l",
-          9007199254740992L, // 2^53: a double holds it
-          "big",
-          new BigInteger("100000000000000000001"),
-          "i",
-          16777217, // 2^24 + 1: no float holds it
-          "d",
-          new BigDecimal("0.5"),
-          "e",
-          new BigDecimal("2"),
-          "two",
-          2,
-          "forty",
-          BigInteger.valueOf(40),
-          "huge",
-          new BigDecimal("1e400"));
+      Map.ofEntries(
+          Map.entry("x", 9007199254740993L), // 2^53 + 1: no double holds it
+          Map.entry("neg", -9007199254740993L),
+          Map.entry("l", 9007199254740992L), // 2^53: a double holds it
+          Map.entry("big", new BigInteger("100000000000000000001")),
+          Map.entry("i", 16777217), // 2^24 + 1: no float holds it
+          Map.entry("d", new BigDecimal("0.5")),
+          Map.entry("e", new BigDecimal("2")),
+          Map.entry("two", 2),
+          Map.entry("forty", BigInteger.valueOf(40)),
+          Map.entry("huge", new BigDecimal("1e400")),
+          Map.entry("size", new BigInteger("9223372036854775808")), // 2^63
+          Map.entry("nsize", new BigInteger("-9223372036854775808")),
+          Map.entry("hundred", new BigDecimal("1E+2")),
+          Map.entry("text", "abcdef"));
 
   private static Object evaluate(String expression) {
     SpelExpression parsed =
         (SpelExpression) new SpelExpressionParser(OFF).parseExpression(expression);
     return Evaluator.evaluate(BuildCounting.instrument(parsed, OFF), SCOPE);
+  }
+
+  /**
+   * A real literal counts as the decimal it is written as, not as its double's shortest text: an
+   * outside tester's find, {@code size >= 9223372036854775808.0} was false for a size of 2^63 (the
+   * literal counted as 9.223372036854776E18), so a filter kept no row.
+   */
+  @Nested
+  class WrittenLiterals {
+    @ParameterizedTest
+    @ValueSource(
+        strings = {
+          "size >= 9223372036854775808.0",
+          "nsize <= -9223372036854775808.0",
+          "size >= 9223372036854775808.0 or size <= -9223372036854775808.0",
+          "size == 9223372036854775808.0d",
+          "x == 9007199254740993.0",
+          "x == 9007199254740993d",
+          "x == 9007199254740993.0f",
+          "-x == -9007199254740993.0",
+          "x between {9007199254740993.0, 9007199254740994.0}",
+          "x != 9007199254740992.0",
+          "0.30000000000000001 != 0.3",
+          "i == 16777217f",
+        })
+    void holdTheirWrittenValue(String expression) {
+      assertThat(evaluate(expression)).as(expression).isEqualTo(true);
+    }
+
+    @Test
+    void areTheExactDecimalWritten() {
+      assertThat(evaluate("size - 9223372036854775808.0")).isEqualTo(BigDecimal.ZERO);
+      assertThat(evaluate("9007199254740993.0")).isEqualTo(new BigDecimal("9007199254740993"));
+      assertThat(evaluate("-9223372036854775808.0"))
+          .isEqualTo(new BigDecimal("-9223372036854775808"));
+      assertThat(evaluate("0.30000000000000001")).isEqualTo(new BigDecimal("0.30000000000000001"));
+      assertThat(evaluate("{9007199254740993.0, -9007199254740993.0}"))
+          .isEqualTo(
+              java.util.List.of(
+                  new BigDecimal("9007199254740993"), new BigDecimal("-9007199254740993")));
+    }
+
+    @Test
+    void aLiteralItsDoubleShowsStaysADouble() {
+      assertThat(evaluate("0.1")).isEqualTo(0.1);
+      assertThat(evaluate("2.5")).isEqualTo(2.5);
+      assertThat(evaluate("1e3")).isEqualTo(1000.0);
+      assertThat(evaluate("0.1f")).isEqualTo(0.1f);
+      assertThat(evaluate("9007199254740992.0")).isEqualTo(9007199254740992.0);
+    }
+  }
+
+  /**
+   * An integer argument of a method the evaluator runs itself ({@code indexOf}, {@code
+   * lastIndexOf}, {@code split}) keeps its value or fails the row, as every converted argument
+   * does: {@code intValue()} read 4294967298 as 2 and 2.5 as 2 (an outside tester's find).
+   */
+  @Nested
+  class IntegerArguments {
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        value = {
+          "text.indexOf('c', 4294967298L) | 4294967298",
+          "text.lastIndexOf('c', 4294967298L) | 4294967298",
+          "text.split('b', 4294967297L) | 4294967297",
+          "text.indexOf(4294967395L) | 4294967395",
+          "text.indexOf('c', size) | 9223372036854775808",
+          "text.charAt(4294967297L) | 4294967297",
+          "text.substring(size) | 9223372036854775808",
+          "text.startsWith('b', 4294967297L) | 4294967297",
+          "{1, 2}.get(4294967297L) | 4294967297",
+          "{1, 2}[4294967297L] | 4294967297",
+          "#shortSha('abcdef', 4294967298L) | 4294967298",
+        })
+    void beyondAnIntFails(String expression, String number) {
+      assertThatThrownBy(() -> evaluate(expression))
+          .as(expression)
+          .isInstanceOf(EvaluationException.class)
+          .hasMessage(
+              "the number "
+                  + number
+                  + " cannot be an argument that takes an integer from -2147483648 to 2147483647");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+        delimiter = '|',
+        value = {
+          "text.indexOf('c', 2.5) | 2.5 | 2",
+          "text.lastIndexOf('c', 1.5) | 1.5 | 1",
+          "text.split('b', 1.5) | 1.5 | 1",
+          "text.indexOf(99.5) | 99.5 | 99",
+          "text.indexOf('c', d) | 0.5 | 0",
+        })
+    void aFractionFails(String expression, String number, String made) {
+      assertThatThrownBy(() -> evaluate(expression))
+          .as(expression)
+          .isInstanceOf(EvaluationException.class)
+          .hasMessage(
+              "the number "
+                  + number
+                  + " cannot be an argument that takes an integer: it would become "
+                  + made);
+    }
+
+    @Test
+    void aWholeArgumentStays() {
+      assertThat(evaluate("text.indexOf('c', 2.0)")).isEqualTo(2);
+      assertThat(evaluate("text.indexOf('c', 2L)")).isEqualTo(2);
+      assertThat(evaluate("text.lastIndexOf('c', e)")).isEqualTo(2);
+      assertThat(evaluate("text.split('b', forty)")).isEqualTo(java.util.List.of("a", "cdef"));
+      assertThat(evaluate("text.indexOf(99)")).isEqualTo(2);
+    }
+  }
+
+  /** A number made into text is written plainly, as a template writes it (one writer). */
+  @Nested
+  class Text {
+    @Test
+    void isPlain() {
+      assertThat(evaluate("'' + hundred")).isEqualTo("100");
+      assertThat(evaluate("hundred.toString()")).isEqualTo("100");
+      assertThat(evaluate("'' + 0.1f")).isEqualTo("0.1");
+      assertThat(evaluate("(0.1f).toString()")).isEqualTo("0.1");
+      assertThat(Values.text(evaluate("0.1f"))).isEqualTo("0.1");
+      assertThat(Values.parameter(evaluate("0.1f"), true)).isEqualTo(new BigDecimal("0.1"));
+      assertThat(Values.parameter(evaluate("{(hundred * 1): 'a', (hundred ^ 200): 'b'}"), false))
+          .isEqualTo(Map.of("100", "a", "1" + "0".repeat(400), "b"));
+    }
   }
 
   @Nested
