@@ -36,6 +36,7 @@ class FunctionBoundsTest {
   private final List<String> failed = new ArrayList<>();
 
   private void check(String function, Runnable assertion) {
+    EvaluationBudget.current().begin(); // each call a new evaluation: nothing built yet
     try {
       assertion.run();
     } catch (AssertionError e) {
@@ -55,6 +56,7 @@ class FunctionBoundsTest {
     Object before;
     try (EvaluationBudget.Scope none = EvaluationBudget.until(Long.MAX_VALUE)) {
       before = call.get();
+      EvaluationBudget.current().begin();
     }
     assertThat(before).as(function + " without a deadline").isNotNull();
     Throwable thrown;
@@ -117,5 +119,21 @@ class FunctionBoundsTest {
       assertThat(Functions.shortSha(big, 8)).isEqualTo("a ba ba ");
       assertThat(Functions.shortSha("abc", 8)).isEqualTo("abc");
     }
+  }
+
+  @Test
+  void jsonCountsANumberAsItIsWrittenBeforeWritingIt() {
+    // 9,000 copies of 1e999: 54 KB of an answer read, 9 million characters written.
+    List<Object> numbers = new ArrayList<>();
+    for (int i = 0; i < 9_000; i++) {
+      numbers.add(new java.math.BigDecimal("1e999"));
+    }
+    EvaluationBudget.current().begin();
+    Throwable thrown = catchThrowable(() -> Functions.json(numbers));
+    assertThat(thrown).isInstanceOf(ExpressionLimitException.class);
+    assertThat(thrown.getMessage())
+        .startsWith("#json would take what this expression builds past 8388608 characters");
+    EvaluationBudget.current().begin();
+    assertThat(Functions.json(List.of(new java.math.BigDecimal("1e3")))).isEqualTo("[1000]");
   }
 }
