@@ -167,7 +167,11 @@ final class CallAccounting implements Page.Owner {
    * budget, as {@link BuiltValues} estimates it: a value computed per row is held with the row.
    */
   void holdBuilt(String what, Object value) throws RequestFailure {
-    long bytes = BuiltValues.bytes(value);
+    holdBytes(what, BuiltValues.bytes(value));
+  }
+
+  /** As {@link #holdBuilt}, with the bytes {@link BuiltValues} estimated already. */
+  void holdBytes(String what, long bytes) throws RequestFailure {
     if (bytes > 0) {
       held.reserve(bytes, null, "values built per row (" + what + ", about " + bytes + " bytes)");
     }

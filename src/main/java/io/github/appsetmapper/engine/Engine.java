@@ -339,7 +339,7 @@ public final class Engine {
       rows = LetStage.after(i + 1, run, rows, base);
     }
     rows = filter.afterEnrich(rows);
-    rows = RowOrdering.apply(mapping, rows, base, run.trace(), run.redactor());
+    rows = RowOrdering.apply(run, rows, base);
     List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
     try {
       AnswerGuards.check(

@@ -35,8 +35,11 @@ final class Escapes {
 
   /** A regex (RE2, and Java's) that matches {@code text} literally. */
   static String regex(String text) {
+    EvaluationBudget budget = EvaluationBudget.current();
+    budget.reserve(text.length(), "#regexQuote"); // never shorter than the text
     StringBuilder out = new StringBuilder(text.length() + 8);
     for (int i = 0; i < text.length(); i++) {
+      budget.tick();
       char c = text.charAt(i);
       if ("\\.+*?()|[]{}^$".indexOf(c) >= 0) {
         out.append('\\');
@@ -48,6 +51,7 @@ final class Escapes {
 
   /** One POSIX shell word: single-quoted, each {@code '} written as {@code '\''}. */
   static String shell(String text) {
+    EvaluationBudget.current().reserve(text.length() + 2L, "#shellQuote"); // never shorter
     return "'" + text.replace("'", "'\\''") + "'";
   }
 }

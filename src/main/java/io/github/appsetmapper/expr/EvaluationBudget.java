@@ -167,7 +167,10 @@ public final class EvaluationBudget {
     }
   }
 
-  /** Digits of a number an operator built; refused past {@link #MAX_NUMBER_DIGITS}. */
+  /**
+   * Digits of a number an operator built, refused past {@link #MAX_NUMBER_DIGITS}; counted as the
+   * characters it is written with ({@link io.github.appsetmapper.json.WrittenNumbers}).
+   */
   private static long digits(Object value, String what) {
     long digits;
     if (value instanceof java.math.BigInteger big) {
@@ -181,7 +184,10 @@ public final class EvaluationBudget {
       throw new ExpressionLimitException(
           what + " would build a number of more than " + MAX_NUMBER_DIGITS + " digits");
     }
-    return digits;
+    // As it is written: 1e999 is one digit and a thousand characters of #json's text.
+    return value instanceof java.math.BigDecimal decimal
+        ? Math.max(digits, io.github.appsetmapper.json.WrittenNumbers.length(decimal))
+        : digits;
   }
 
   /**

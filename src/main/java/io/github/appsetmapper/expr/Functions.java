@@ -16,12 +16,20 @@ public final class Functions {
   /** RFC 1123 label like Argo CD's {@code branch_slug} (gosimple/slug, '_' turned into '-'). */
   public static String slug(String text, int maxLength) {
     // Half a pair is no character: unidecode would drop it, and a slug of "" follow.
-    return text == null ? null : Slug.slug(Utf8.checked(text, "#slug's text"), maxLength);
+    return text == null
+        ? null
+        : EvaluationBudget.current()
+            .built(Slug.slug(Utf8.checked(text, "#slug's text"), maxLength), "#slug");
   }
 
   /** The first {@code length} characters of a commit SHA, like Argo CD's head_short_sha. */
   public static String shortSha(String sha, int length) {
-    return sha == null ? null : Slug.shortSha(sha, length);
+    if (sha == null) {
+      return null;
+    }
+    String cut = Slug.shortSha(sha, length);
+    // A cut is a new string (the whole text is the one read): bounded as any string built.
+    return cut == sha ? cut : EvaluationBudget.current().built(cut, "#shortSha");
   }
 
   // Bounded as the methods' case changes are: a text may grow (ß becomes SS) past 1 MiB.
@@ -263,6 +271,7 @@ public final class Functions {
     if (text == null) {
       return null;
     }
+    EvaluationBudget.step(text, null); // a long text takes milliseconds: not past the deadline
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");
       return HexFormat.of().formatHex(digest.digest(Utf8.bytes(text, "#sha256's text")));

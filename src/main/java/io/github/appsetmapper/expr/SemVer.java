@@ -41,9 +41,12 @@ final class SemVer implements Comparable<SemVer> {
   }
 
   static String max(Collection<?> candidates) {
+    // Checks the deadline as sort does: 38,000 versions of 250 characters took 4 s to parse.
+    EvaluationBudget budget = EvaluationBudget.current();
     String best = null;
     SemVer bestVersion = null;
     for (Object candidate : candidates) {
+      budget.tick();
       if (candidate == null) {
         continue;
       }

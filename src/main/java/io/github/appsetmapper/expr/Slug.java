@@ -28,9 +28,16 @@ public final class Slug {
    */
   public static String slug(String text, int maxLength) {
     Objects.requireNonNull(text, "text");
+    // The deadline checked as the text is read, and the slug bounded as any string built is:
+    // a text of 2.5 million characters made a slug of as many.
+    EvaluationBudget budget = EvaluationBudget.current();
     StringBuilder slug = new StringBuilder(Math.min(text.length(), 256));
     read:
     for (int i = 0; i < text.length(); ) {
+      budget.tick();
+      if (slug.length() > EvaluationBudget.MAX_STRING_CHARS) {
+        budget.reserve(slug.length(), "#slug");
+      }
       int codePoint = text.codePointAt(i);
       i += Character.charCount(codePoint);
       String ascii = substitution(codePoint);

@@ -149,8 +149,8 @@ public final class JsonCodec {
 
   /**
    * Estimates what data this server built takes once written: its heap (as {@link #measure} counts
-   * it) plus its JSON text twice (the text, and its bytes on the way out). For the memory budget of
-   * an answer's parameter maps.
+   * it) plus its JSON text twice (the text, and its bytes on the way out), a number's text as it
+   * will be written ({@link WrittenNumbers}). For the memory budget of an answer's parameter maps.
    */
   public static long estimate(Object data) {
     if (data instanceof String text) {
@@ -176,6 +176,9 @@ public final class JsonCodec {
         list.forEach(element -> todo.push(element == null ? "" : element));
       } else if (value instanceof String text) {
         bytes += STRING_BYTES + 3L * text.length();
+      } else if (value instanceof Number number) {
+        // Its text twice, as a string's (the text, and its bytes on the way out).
+        bytes += BIG_NUMBER_BYTES + 2 * WrittenNumbers.length(number);
       } else {
         bytes += BIG_NUMBER_BYTES;
       }

@@ -96,4 +96,36 @@ class KeyStepsTest {
               "{\"output\":{\"parameters\":[{\"id\":\"3\"},{\"id\":\"2\"},{\"id\":\"1\"},{\"id\":\"4\"}]}}");
     }
   }
+
+  /**
+   * A key kept for every row counts against the memory budget as a let's value does: 600 sort keys
+   * of a million characters each ended a 256 MiB JVM (an outside tester's find) while the same
+   * value as a let was refused with a 503.
+   */
+  @Test
+  void keysTooLargeForTheMemoryBudgetAreRefusedNamingTheStep(@TempDir Path dir) {
+    String key = "item.t.replace('a', item.t)"; // a text of 1,000 characters: a million
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withOptions(
+                dir,
+                Map.of("up", stub.url()),
+                null,
+                1024 * 1024,
+                mapping("sorted", "sortBy: \"" + key + "\""),
+                mapping("distinct", "distinctBy: \"" + key + "\""))) {
+      String t = "a".repeat(1000);
+      stub.on(
+          "GET /rows",
+          Reply.json(200, "[{\"id\":1,\"t\":\"" + t + "\"},{\"id\":2,\"t\":\"" + t + "b\"}]"));
+      for (String step : new String[] {"sortBy", "distinctBy"}) {
+        Answer answer = plugin.getparams(step.equals("sortBy") ? "sorted" : "distinct", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.body())
+            .as(answer.body())
+            .contains("values built per row (" + step + " '" + key + "' on row 0, about ")
+            .contains("memory budget for upstream answers");
+      }
+    }
+  }
 }

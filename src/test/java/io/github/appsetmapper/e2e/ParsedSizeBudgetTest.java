@@ -115,4 +115,43 @@ class ParsedSizeBudgetTest {
       }
     }
   }
+
+  /**
+   * A number counts as it will be written: {@code 1e999} is six bytes of the answer read and a
+   * thousand characters of the answer written with keepTypes. Counted as its digits, 100,000 of
+   * them in a 600 KB answer were a 100 MB answer that ended a 256 MiB JVM (an outside tester's
+   * find).
+   */
+  @Test
+  void aNumberWrittenInFullCountsAsItIsWritten(@TempDir Path dir) {
+    String keepTypes =
+        MAPPING.replace("parameters: {n: item}", "keepTypes: true\nparameters: {n: item}");
+    byte[] body = ("[" + "1e999,".repeat(1999) + "1e999]").getBytes(StandardCharsets.US_ASCII);
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /zeros", new Reply(200, Map.of("Content-Type", "application/json"), body, 0, null));
+      try (PluginServer plugin =
+          PluginServer.withOptions(
+              dir, Map.of("up", stub.url()), null, 2L * 1024 * 1024, keepTypes)) {
+        Answer answer = plugin.getparams("z", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(503);
+        assertThat(answer.body())
+            .startsWith("{\"error\":\"mapping 'z': the answer's parameter maps (")
+            .endsWith("raise --memory-budget\"}");
+        // Within the budget, the same numbers are written in full.
+        stub.on(
+            "GET /zeros",
+            new Reply(
+                200,
+                Map.of("Content-Type", "application/json"),
+                "[1e999]".getBytes(StandardCharsets.US_ASCII),
+                0,
+                null));
+        Answer one = plugin.getparams("z", "{}");
+        assertThat(one.status()).as(one.body()).isEqualTo(200);
+        assertThat(one.body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"n\":1" + "0".repeat(999) + "}]}}");
+      }
+    }
+  }
 }

@@ -166,4 +166,32 @@ class JsonCodecTest {
       assertThat(Numbers.plain(new BigDecimal("1E-10001"))).isEqualTo("1E-10001");
     }
   }
+
+  @Test
+  void aNumberIsEstimatedAsItWillBeWritten() {
+    java.math.BigDecimal huge = new java.math.BigDecimal("1e999");
+    assertThat(JsonCodec.write(huge)).hasSize(1000);
+    // Its text twice (as a string's), and at least what the same text as a string counts.
+    assertThat(JsonCodec.estimate(huge)).isGreaterThanOrEqualTo(2 * 1000L);
+    assertThat(JsonCodec.estimate(java.util.List.of(huge, huge))).isGreaterThanOrEqualTo(4 * 1000L);
+    for (String text :
+        new String[] {"-1e999", "1e-9999", "-0.000001234", "123456.789", "1e10001"}) {
+      java.math.BigDecimal number = new java.math.BigDecimal(text);
+      assertThat(WrittenNumbers.length(number))
+          .as(text)
+          .isGreaterThanOrEqualTo(JsonCodec.write(number).length());
+    }
+    for (Number number :
+        new Number[] {
+          Long.MIN_VALUE,
+          -7,
+          new java.math.BigInteger("-" + "9".repeat(500)),
+          1.5e300,
+          -Float.MAX_VALUE
+        }) {
+      assertThat(WrittenNumbers.length(number))
+          .as(number.toString())
+          .isGreaterThanOrEqualTo(JsonCodec.write(number).length());
+    }
+  }
 }
