@@ -114,11 +114,17 @@ public final class Printable {
   /** Whether the character at {@code i} is escaped: {@link #unsafe(char)}, or half of a pair. */
   private static boolean unsafe(String text, int i) {
     char c = text.charAt(i);
+    // A pair is unsafe when it is half of one, or a format character beyond the BMP (a tag
+    // character hides text, U+E0041): both halves are then written as escapes.
     if (Character.isHighSurrogate(c)) {
-      return i + 1 >= text.length() || !Character.isLowSurrogate(text.charAt(i + 1));
+      return i + 1 >= text.length()
+          || !Character.isLowSurrogate(text.charAt(i + 1))
+          || isFormat(Character.toCodePoint(c, text.charAt(i + 1)));
     }
     if (Character.isLowSurrogate(c)) {
-      return i == 0 || !Character.isHighSurrogate(text.charAt(i - 1));
+      return i == 0
+          || !Character.isHighSurrogate(text.charAt(i - 1))
+          || isFormat(Character.toCodePoint(text.charAt(i - 1), c));
     }
     return unsafe(c);
   }
@@ -128,6 +134,10 @@ public final class Printable {
    * bidirectional control): the one rule, which the JSON log ({@code logging.JsonLines}) applies
    * too.
    */
+  private static boolean isFormat(int codePoint) {
+    return Character.getType(codePoint) == Character.FORMAT;
+  }
+
   public static boolean unsafe(char c) {
     // FORMAT: the bidirectional controls, zero-width spaces and joiners, the byte order mark: they
     // reorder or hide what the reader sees.

@@ -180,18 +180,22 @@ class LogLinesTest {
       Answer unknown =
           plugin.send(
               "POST",
-              "/mappings/a%E2%80%8Bb%EF%BB%BFc%E2%80%AEd/api/v1/getparams.execute",
+              "/mappings/a%E2%80%8Bb%EF%BB%BFc%E2%80%AEd%F3%A0%81%81e/api/v1/getparams.execute",
               "{}",
               "Bearer " + PluginServer.TOKEN,
               "application/json");
       assertThat(unknown.status()).isEqualTo(404);
       assertThat(unknown.body())
-          .contains("a\\\\u200bb\\\\ufeffc\\\\u202ed")
+          .contains("a\\\\u200bb\\\\ufeffc\\\\u202ed\\\\udb40\\\\udc41e")
           .doesNotContain("\u200b")
-          .doesNotContain("\u202e");
+          .doesNotContain("\u202e")
+          .doesNotContain("\udb40\udc41");
       String rendered = String.join("\n", logs.rendered());
-      assertThat(rendered).contains("a\\u200bb\\ufeffc\\u202ed");
-      assertThat(rendered).doesNotContain("\u200b").doesNotContain("\ufeff");
+      assertThat(rendered).contains("a\\u200bb\\ufeffc\\u202ed\\udb40\\udc41e");
+      assertThat(rendered)
+          .doesNotContain("\u200b")
+          .doesNotContain("\ufeff")
+          .doesNotContain("\udb40\udc41");
     }
   }
 
