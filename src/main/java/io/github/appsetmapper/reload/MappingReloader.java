@@ -63,6 +63,9 @@ public final class MappingReloader implements AutoCloseable {
   private Map<Path, FileState> files = new TreeMap<>();
   private String fingerprint = "";
 
+  /** What the timer's previous look saw (see {@link #lookAndReload}). */
+  private String lastLook = "";
+
   /**
    * @param publish receives each new registry (the server swaps it in atomically)
    * @param onReload receives "ok" or "error" after each reload that changed something
@@ -85,7 +88,7 @@ public final class MappingReloader implements AutoCloseable {
         () -> {
           // A task that throws is never run again: nothing but a dying JVM may end the reloads.
           try {
-            reloadIfChanged();
+            lookAndReload();
           } catch (Throwable e) {
             rethrowFatal(e);
             LOG.error("mapping reload failed", e);
@@ -127,14 +130,32 @@ public final class MappingReloader implements AutoCloseable {
                     null)));
     files = first;
     fingerprint = digests.toString();
+    lastLook = fingerprint;
     publish.accept(registry(Map.of(), first.keySet()));
     onReload.accept("ok");
     return loaded;
   }
 
+  /**
+   * The timer's look: loads a change once the files have held still for one interval, the same
+   * content at two looks in a row, so that a file caught while it is being written (a copy, an
+   * editor or a script writing in steps) is not loaded half-written: a half file may well be a
+   * valid mapping that lacks a parameter or a filter. True when it loaded.
+   */
+  public synchronized boolean lookAndReload() {
+    Map<Path, String> digests = digests();
+    String now = digests.toString();
+    boolean settled = now.equals(lastLook);
+    lastLook = now;
+    return settled && reload(digests);
+  }
+
   /** Loads again when any file's content, or the set of files, changed; true when it did. */
   public synchronized boolean reloadIfChanged() {
-    Map<Path, String> digests = digests();
+    return reload(digests());
+  }
+
+  private boolean reload(Map<Path, String> digests) {
     String now = digests.toString();
     if (now.equals(fingerprint)) {
       return false;

@@ -67,4 +67,35 @@ class MappingReloaderTest {
       assertThat(reloads).isEmpty();
     }
   }
+
+  /**
+   * The timer loads a change only once the files held still for one interval: a file caught
+   * half-written (here a valid mapping without its filter and a parameter) is never served.
+   */
+  @Test
+  void theTimerLoadsAChangeOnlyOnceTheFileHeldStillForALook() throws Exception {
+    Path file = dir.resolve("m.yaml");
+    String whole = "name: m\nparameters: {a: \"'one'\"}\n";
+    String next = "name: m\nparameters:\n  a: \"'two'\"\n  b: \"'three'\"\nfilter: \"1 == 1\"\n";
+    Files.writeString(file, whole);
+    try (MappingReloader reloader = reloader()) {
+      assertThat(reloader.loadFirst().ok()).isTrue();
+      assertThat(reloader.lookAndReload()).as("nothing changed").isFalse();
+      // Caught mid-write: the first half of the next version, itself a valid mapping.
+      Files.writeString(file, next.substring(0, next.indexOf("  b:")));
+      assertThat(reloader.lookAndReload()).as("changed since the last look: wait").isFalse();
+      Files.writeString(file, next);
+      assertThat(reloader.lookAndReload()).as("changed again: wait").isFalse();
+      assertThat(published).hasSize(1);
+      assertThat(reloader.lookAndReload()).as("held still for a look: loaded").isTrue();
+      assertThat(published).hasSize(2);
+      assertThat(published.get(1).find("m").orElseThrow().parameters()).hasSize(2);
+      assertThat(reloader.lookAndReload()).as("loaded once").isFalse();
+      // A removed file is a change like any other: gone after it stayed gone for a look.
+      Files.delete(file);
+      assertThat(reloader.lookAndReload()).isFalse();
+      assertThat(reloader.lookAndReload()).isTrue();
+      assertThat(published.get(2).names()).isEmpty();
+    }
+  }
 }
