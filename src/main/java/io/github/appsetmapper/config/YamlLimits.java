@@ -1,6 +1,7 @@
 package io.github.appsetmapper.config;
 
 import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.json.Numbers;
 import io.github.appsetmapper.json.YamlCodec;
 import java.io.StringReader;
 import java.util.ArrayDeque;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Set;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.composer.Composer;
+import org.yaml.snakeyaml.constructor.AbstractConstruct;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
 import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
@@ -146,9 +148,46 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
         && scalar.getValue().isEmpty();
   }
 
+  /** A decimal beyond {@link Numbers#BOUNDS} in a file read as data; {@code text} as written. */
+  public static final class NumberOutOfBounds extends YAMLException {
+    private static final long serialVersionUID = 1L;
+    private final String text;
+
+    NumberOutOfBounds(String text) {
+      super("a number beyond the bounds");
+      this.text = text;
+    }
+
+    /** The number as written, shortened. */
+    public String text() {
+      return text.length() <= 40 ? text : text.substring(0, 37) + "...";
+    }
+  }
+
+  /**
+   * SnakeYAML's safe constructor with decimals read exactly ({@link Numbers#decimal}), as mapping
+   * files and JSON answers are: its own made them doubles, so a test file's expected {@code
+   * 12.50000000000000001} (or a recorded body's) was read as {@code 12.5}.
+   */
   private static final class Constructor extends SafeConstructor {
     Constructor(LoaderOptions options) {
       super(options);
+      this.yamlConstructors.put(Tag.FLOAT, new ExactDecimal());
+    }
+
+    private static final class ExactDecimal extends AbstractConstruct {
+      @Override
+      public Object construct(Node node) {
+        String text = ((ScalarNode) node).getValue();
+        try {
+          return Numbers.decimal(text.replace("_", ""));
+        } catch (Numbers.Refused e) {
+          if (e.outOfBounds()) {
+            throw new NumberOutOfBounds(text);
+          }
+          return text; // .inf, .nan: no JSON number, kept as the text written
+        }
+      }
     }
 
     Object construct(Node document) {

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.json.SameData;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -10,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -67,7 +67,7 @@ public record RowDiff(
       Map<String, Object> match = same == null ? null : same.poll();
       if (match == null) {
         removed.add(row);
-      } else if (!row.equals(match)) {
+      } else if (!SameData.same(row, match)) {
         changed.add(new ChangedRow(keyMap(key, row), parameters(row, match)));
       }
     }
@@ -86,28 +86,31 @@ public record RowDiff(
 
   private static RowDiff unkeyed(
       List<Map<String, Object>> before, List<Map<String, Object>> after) {
-    Map<Map<String, Object>, Integer> unmatched = new HashMap<>();
-    after.forEach(row -> unmatched.merge(row, 1, Integer::sum));
+    // Rows compared as SameData says: the canonical form is the key.
+    Map<Object, Integer> unmatched = new HashMap<>();
+    after.forEach(row -> unmatched.merge(SameData.canonical(row), 1, Integer::sum));
     List<Map<String, Object>> removed = new ArrayList<>();
     for (Map<String, Object> row : before) {
-      Integer count = unmatched.get(row);
+      Object same = SameData.canonical(row);
+      Integer count = unmatched.get(same);
       if (count == null) {
         removed.add(row);
       } else if (count == 1) {
-        unmatched.remove(row);
+        unmatched.remove(same);
       } else {
-        unmatched.put(row, count - 1);
+        unmatched.put(same, count - 1);
       }
     }
     List<Map<String, Object>> added = new ArrayList<>();
     for (Map<String, Object> row : after) {
-      Integer count = unmatched.get(row);
+      Object same = SameData.canonical(row);
+      Integer count = unmatched.get(same);
       if (count != null) {
         added.add(row);
         if (count == 1) {
-          unmatched.remove(row);
+          unmatched.remove(same);
         } else {
-          unmatched.put(row, count - 1);
+          unmatched.put(same, count - 1);
         }
       }
     }
@@ -123,7 +126,7 @@ public record RowDiff(
   private static List<Object> keyOf(List<String> key, Map<String, Object> row) {
     List<Object> values = new ArrayList<>(key.size());
     for (String name : key) {
-      values.add(row.get(name));
+      values.add(SameData.canonical(row.get(name)));
     }
     return values;
   }
@@ -144,7 +147,7 @@ public record RowDiff(
       boolean has = after.containsKey(name);
       Object was = before.get(name);
       Object is = after.get(name);
-      if (had != has || !Objects.equals(was, is)) {
+      if (had != has || !SameData.same(was, is)) {
         out.add(new ParameterChange(name, was, is, had, has));
       }
     }

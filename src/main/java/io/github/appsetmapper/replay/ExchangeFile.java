@@ -72,6 +72,9 @@ public record ExchangeFile(
             path + ":" + (notText.getStartMark().getLine() + 1) + ": " + YamlLimits.LONE_SURROGATE);
       }
       loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
+    } catch (YamlLimits.NumberOutOfBounds e) {
+      throw new IOException(
+          path + ": holds a number beyond the bounds (" + Numbers.BOUNDS + "): " + e.text());
     } catch (RuntimeException e) {
       String tooLong = YamlLimits.valueTooLong(e);
       throw new IOException(

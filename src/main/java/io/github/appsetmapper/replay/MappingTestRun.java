@@ -1,6 +1,5 @@
 package io.github.appsetmapper.replay;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
@@ -9,6 +8,7 @@ import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
+import io.github.appsetmapper.json.SameData;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
@@ -18,7 +18,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -61,14 +60,6 @@ public final class MappingTestRun {
       return problems.isEmpty() ? cases.size() - failed() : 0;
     }
   }
-
-  private static final Comparator<JsonNode> NUMBERS_BY_VALUE =
-      (a, b) -> {
-        if (a.isNumber() && b.isNumber()) {
-          return a.decimalValue().compareTo(b.decimalValue());
-        }
-        return a.equals(b) ? 0 : 1;
-      };
 
   private MappingTestRun() {}
 
@@ -288,11 +279,12 @@ public final class MappingTestRun {
     return i;
   }
 
+  /** Both as their JSON text reads back (keys as text), then by {@link SameData}'s rule. */
   private static boolean sameJson(Object expected, Object actual) {
     try {
-      JsonNode want = JsonCodec.tree(JsonCodec.writeBytes(expected));
-      JsonNode got = JsonCodec.tree(JsonCodec.writeBytes(actual));
-      return want.equals(NUMBERS_BY_VALUE, got);
+      return SameData.same(
+          JsonCodec.read(JsonCodec.writeBytes(expected)),
+          JsonCodec.read(JsonCodec.writeBytes(actual)));
     } catch (JsonRefusal e) {
       return false;
     }
