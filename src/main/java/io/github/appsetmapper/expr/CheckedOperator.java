@@ -1,5 +1,6 @@
 package io.github.appsetmapper.expr;
 
+import java.math.BigDecimal;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.TypedValue;
 import org.springframework.expression.spel.ExpressionState;
@@ -81,7 +82,12 @@ final class CheckedOperator extends ValueNode {
       return new TypedValue(Decimals.result(what, exactResult));
     }
     TypedValue value = over(spel, state, left, right);
-    Decimals.result(what, Arithmetic.finite(what, value.getValue()));
+    Object result = Arithmetic.finite(what, value.getValue());
+    BigDecimal exactInstead = right == null ? null : MixedNumbers.roundedByDouble(op, l, r, result);
+    if (exactInstead != null) {
+      return new TypedValue(Decimals.result(what, exactInstead));
+    }
+    Decimals.result(what, result);
     return value;
   }
 

@@ -91,4 +91,55 @@ final class MixedNumbers {
     }
     return BigDecimal.valueOf(n.longValue()); // Long, Integer, Short, Byte
   }
+
+  /**
+   * Where SpEL's double arithmetic on an integer and a double (or float) rounded: the exact result
+   * of {@code left op right} ({@code +}, {@code -}, {@code *}, {@code %}) when the double SpEL
+   * computed, {@code spel}, is not that number, else null (SpEL's result stands, type and all).
+   * Within 2^53 an integer converts to a double exactly, but the result may still need more digits
+   * than a double holds: {@code item.n + 0.5} with {@code n: 9007199254740992} gave the integer
+   * back, {@code 350224384 + 0.00000000000000001} too. A quotient stays SpEL's: most have no exact
+   * decimal at all.
+   */
+  static BigDecimal roundedByDouble(char op, Object left, Object right, Object spel) {
+    if ((op != '+' && op != '-' && op != '*' && op != '%')
+        || !(spel instanceof Double || spel instanceof Float)
+        || !finite((Number) spel)
+        || !(integerBesideBinary(left, right) || integerBesideBinary(right, left))) {
+      return null;
+    }
+    BigDecimal l = shortest((Number) left);
+    BigDecimal r = shortest((Number) right);
+    BigDecimal exact =
+        switch (op) {
+          case '+' -> l.add(r);
+          case '-' -> l.subtract(r);
+          case '*' -> l.multiply(r);
+          default -> r.signum() == 0 ? null : l.remainder(r);
+        };
+    if (exact == null || decimal((Number) spel).compareTo(exact) == 0) {
+      return null;
+    }
+    return exact;
+  }
+
+  /** Its decimal without the zero a double's text ends with ({@code 1.0E-17} is 1E-17). */
+  private static BigDecimal shortest(Number n) {
+    BigDecimal d = decimal(n);
+    if (d.scale() <= 0) {
+      return d;
+    }
+    BigDecimal stripped = d.stripTrailingZeros();
+    return stripped.scale() < 0 ? stripped.setScale(0) : stripped;
+  }
+
+  private static boolean integerBesideBinary(Object integer, Object binary) {
+    return (integer instanceof Integer
+            || integer instanceof Long
+            || integer instanceof Short
+            || integer instanceof Byte
+            || integer instanceof BigInteger)
+        && (binary instanceof Double || binary instanceof Float)
+        && finite((Number) binary);
+  }
 }

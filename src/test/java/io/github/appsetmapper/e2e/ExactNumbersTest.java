@@ -254,6 +254,53 @@ class ExactNumbersTest {
   }
 
   /**
+   * An integer a double holds beside a double is still computed exactly where the double result
+   * would round (an outside tester's find): {@code item.n + 0.5} with {@code n} at 2^53 gave the
+   * integer back and {@code == item.n} was true. Where the double is right, it stays SpEL's.
+   */
+  @Test
+  void anIntegerADoubleHoldsIsNotRoundedByTheDoubleResult(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream()) {
+      stub.on(
+          "GET /items",
+          Reply.json(200, "[{\"n\":9007199254740992},{\"n\":4503599627370497},{\"n\":3}]"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of(),
+              mapping("half", "keepTypes: true\n", "", "item.n + 0.5"),
+              mapping("same", "", "", "item.n + 0.5 == item.n"),
+              mapping("tiny", "", "filter: \"item.n == 3\"\n", "350224384 + 0.00000000000000001"),
+              mapping("times", "keepTypes: true\n", "filter: \"item.n == 3\"\n", "item.n * 0.1"),
+              mapping("rest", "keepTypes: true\n", "filter: \"item.n == 3\"\n", "item.n % 0.1"),
+              mapping("kept", "keepTypes: true\n", "filter: \"item.n == 3\"\n", "item.n + 0.25"),
+              mapping("ratio", "keepTypes: true\n", "filter: \"item.n == 3\"\n", "item.n / 7.0"))) {
+        assertThat(plugin.getparams("half", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":9007199254740992.5},"
+                    + "{\"value\":4503599627370497.5},{\"value\":3.5}]}}");
+        assertThat(plugin.getparams("same", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":\"false\"},{\"value\":\"false\"},"
+                    + "{\"value\":\"false\"}]}}");
+        assertThat(plugin.getparams("tiny", "{}").body())
+            .isEqualTo(
+                "{\"output\":{\"parameters\":[{\"value\":\"350224384.00000000000000001\"}]}}");
+        assertThat(plugin.getparams("times", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":0.3}]}}");
+        assertThat(plugin.getparams("rest", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":0}]}}");
+        assertThat(plugin.getparams("kept", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":3.25}]}}");
+        // A quotient stays the double's: most have no exact decimal.
+        assertThat(plugin.getparams("ratio", "{}").body())
+            .isEqualTo("{\"output\":{\"parameters\":[{\"value\":0.42857142857142855}]}}");
+      }
+    }
+  }
+
+  /**
    * Every number an expression can compute within its bounds (a scale within &plusmn;10,000) is
    * written plainly, as the docs say: {@code 1E+9999} was written in scientific form, the plain
    * form stopping at a scale of 4,000.
