@@ -1,5 +1,6 @@
 package io.github.appsetmapper.explain;
 
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.secret.Redactor;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,11 +8,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Every scalar inside plain data (maps, lists) passed through the redactor: texts and numbers. */
+/**
+ * Every scalar inside plain data (maps, lists) passed through the redactor: texts and numbers. Each
+ * value is a step of the evaluation's budget ({@link EvaluationBudget#step}): a whole answer
+ * redacted for explain stops with the deadline when one is open on the thread ({@link Explainer}).
+ */
 final class Redaction {
   private Redaction() {}
 
   static Object deep(Object value, Redactor redactor) {
+    EvaluationBudget.step(value, null);
     if (value instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();
       map.forEach((k, v) -> out.put(redactor.redact(String.valueOf(k)), deep(v, redactor)));

@@ -290,6 +290,15 @@ public final class EvaluationBudget {
     budget.tick();
   }
 
+  /**
+   * Checks the deadline now (a clock read): before a step outside expressions whose work grows with
+   * the data it is handed and that is not counted elsewhere, such as the label or reason of a
+   * dropped row (a label's text is redacted whole before it is cut).
+   */
+  public static void check() {
+    CURRENT.get().checkDeadline();
+  }
+
   /** Called in loops over text or elements: checks the deadline every so often, cheaply. */
   void tick() {
     if ((++ticks & 1023) == 0) {

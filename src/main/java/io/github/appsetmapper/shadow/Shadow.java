@@ -6,6 +6,7 @@ import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.diff.DiffPlain;
 import io.github.appsetmapper.diff.InputDiff;
 import io.github.appsetmapper.diff.Outcome;
+import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
@@ -237,10 +238,9 @@ public final class Shadow implements Shadowing, AutoCloseable {
   }
 
   @Override
-  public List<Map<String, Object>> candidate(String name, Invocation invocation)
-      throws RequestFailure {
+  public Answer candidate(String name, Invocation invocation) throws RequestFailure {
     CompiledMapping candidate = candidates.get(name);
-    return candidate == null ? null : engine.execute(candidate, invocation);
+    return candidate == null ? null : engine.answer(candidate, invocation, Trace.NONE);
   }
 
   @Override
