@@ -2,7 +2,6 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.JsonCodec;
-import io.github.appsetmapper.json.WritePace;
 import java.util.List;
 import java.util.Map;
 
@@ -15,9 +14,6 @@ import java.util.Map;
  * deadline: 2s}; now the deadline's 504.
  */
 public final class AnswerBody {
-  /** Each value written is a step of the evaluation's budget (its deadline). */
-  static final WritePace PACE = value -> EvaluationBudget.step(value, null);
-
   private AnswerBody() {}
 
   /**
@@ -25,6 +21,8 @@ public final class AnswerBody {
    * thread) it stops with the deadline, elsewhere (a command's output) nothing stops it.
    */
   public static String of(List<Map<String, Object>> parameters) {
-    return JsonCodec.write(Map.of("output", Map.of("parameters", parameters)), PACE);
+    // Each value written is a step of the evaluation's budget (its deadline).
+    return JsonCodec.write(
+        Map.of("output", Map.of("parameters", parameters)), EvaluationBudget.pace());
   }
 }

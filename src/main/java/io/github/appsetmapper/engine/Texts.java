@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.Numbers;
+import io.github.appsetmapper.json.WritePace;
 import java.util.Map;
 
 /**
@@ -22,7 +23,11 @@ final class Texts {
 
   /** Hands each text in {@code value} to {@code visitor}; false when the visitor stopped it. */
   static boolean each(Object value, Visitor visitor) {
-    EvaluationBudget.step(value, null);
+    return each(value, visitor, EvaluationBudget.pace());
+  }
+
+  private static boolean each(Object value, Visitor visitor, WritePace steps) {
+    steps.before(value);
     if (value instanceof String text) {
       return visitor.text(text);
     }
@@ -32,14 +37,15 @@ final class Texts {
     }
     if (value instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        EvaluationBudget.step(entry.getKey(), null);
-        if (!visitor.text(String.valueOf(entry.getKey())) || !each(entry.getValue(), visitor)) {
+        steps.before(entry.getKey());
+        if (!visitor.text(String.valueOf(entry.getKey()))
+            || !each(entry.getValue(), visitor, steps)) {
           return false;
         }
       }
     } else if (value instanceof Iterable<?> items) {
       for (Object item : items) {
-        if (!each(item, visitor)) {
+        if (!each(item, visitor, steps)) {
           return false;
         }
       }

@@ -292,7 +292,7 @@ public final class Functions {
     try {
       // Paced: what charge counted is written within the deadline, a big number checked before.
       return io.github.appsetmapper.json.JsonCodec.write(
-          Values.parameter(value, true), written -> EvaluationBudget.step(written, null));
+          Values.parameter(value, true), EvaluationBudget.pace());
     } catch (IllegalStateException e) {
       throw new IllegalArgumentException("cannot write as JSON: " + e.getCause().getMessage());
     }
