@@ -40,7 +40,7 @@ public final class Explainer {
       Function<Throwable, ExplainReport.Answer> failures,
       java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around) {
     ExplainRecorder recorder = new ExplainRecorder(engine.redactor(), engine.calls().budget());
-    // Begun before the engine's own: the report is never cut shorter than the answer was.
+    // The getparams' deadline, begun with the engine's (microseconds before it).
     Deadline deadline = Deadline.after(mapping.deadline());
     try {
       ExplainReport.Answer answer;
