@@ -6,6 +6,7 @@ import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.config.InputSpec;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.explain.ExplainFormat;
 import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
@@ -144,7 +145,8 @@ final class RunCommand extends RedactedCommand implements Callable<Integer> {
         return report.answer().ok() ? ExitCode.OK : Math.max(exit[0], ExitCode.FAILED);
       }
       try {
-        out.println(Json.answer(runtime.engine().execute(mapping, invocation)));
+        // Written as getparams writes it, within the deadline: the same 504 where it would be one.
+        out.println(runtime.engine().written(mapping, invocation, Trace.NONE).body());
         out.flush();
         return ExitCode.OK;
       } catch (Exception failure) {

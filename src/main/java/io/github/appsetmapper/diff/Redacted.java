@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.secret.Redactor;
 import java.util.ArrayList;
@@ -44,7 +45,10 @@ public final class Redacted {
 
   /** The start of the value's JSON (redacted whole, then cut) and how long it was. */
   private static String shortened(Object value, UnaryOperator<String> redact) {
-    String text = redact.apply(value instanceof String s ? s : JsonCodec.write(value));
+    // Written whole before it is cut (redacted whole): within the deadline where one is open.
+    String text =
+        redact.apply(
+            value instanceof String s ? s : JsonCodec.write(value, EvaluationBudget.pace()));
     if (text.length() <= SHOWN_CHARS) {
       return text;
     }

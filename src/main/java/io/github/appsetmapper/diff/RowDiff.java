@@ -1,5 +1,6 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.SameData;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,7 +18,9 @@ import java.util.Set;
  * The rows one answer has that the other lacks. With a key (the parameters that identify an
  * Application), rows are matched by it and a matched row whose other parameters differ is
  * <em>changed</em>, parameter by parameter; without one, rows are whole parameter maps, compared as
- * multisets, and a changed row is one removed and one added.
+ * multisets, and a changed row is one removed and one added. Each row hashed or compared checks the
+ * deadline of the thread's evaluation budget first, where one is open (shadow mode compares within
+ * the candidate's deadline; the {@code diff} command has none).
  */
 public record RowDiff(
     List<String> key,
@@ -58,11 +61,13 @@ public record RowDiff(
     // Rows of one key pair in order, so that duplicates of a key are matched one to one.
     Map<List<Object>, Deque<Map<String, Object>>> waiting = new LinkedHashMap<>();
     for (Map<String, Object> row : after) {
+      EvaluationBudget.check();
       waiting.computeIfAbsent(keyOf(key, row), k -> new ArrayDeque<>()).add(row);
     }
     List<Map<String, Object>> removed = new ArrayList<>();
     List<ChangedRow> changed = new ArrayList<>();
     for (Map<String, Object> row : before) {
+      EvaluationBudget.check();
       Deque<Map<String, Object>> same = waiting.get(keyOf(key, row));
       Map<String, Object> match = same == null ? null : same.poll();
       if (match == null) {
@@ -88,9 +93,13 @@ public record RowDiff(
       List<Map<String, Object>> before, List<Map<String, Object>> after) {
     // Rows compared as SameData says: the canonical form is the key.
     Map<Object, Integer> unmatched = new HashMap<>();
-    after.forEach(row -> unmatched.merge(SameData.canonical(row), 1, Integer::sum));
+    for (Map<String, Object> row : after) {
+      EvaluationBudget.check();
+      unmatched.merge(SameData.canonical(row), 1, Integer::sum);
+    }
     List<Map<String, Object>> removed = new ArrayList<>();
     for (Map<String, Object> row : before) {
+      EvaluationBudget.check();
       Object same = SameData.canonical(row);
       Integer count = unmatched.get(same);
       if (count == null) {
@@ -103,6 +112,7 @@ public record RowDiff(
     }
     List<Map<String, Object>> added = new ArrayList<>();
     for (Map<String, Object> row : after) {
+      EvaluationBudget.check();
       Object same = SameData.canonical(row);
       Integer count = unmatched.get(same);
       if (count != null) {

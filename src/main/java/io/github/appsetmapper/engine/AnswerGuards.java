@@ -31,4 +31,17 @@ final class AnswerGuards {
     }
     guard.check(mapping.name(), mapping.maxDrop(), inputKey, applicationSet, rows, deadline);
   }
+
+  /** Tells the trace which guard refused the answer: minItems, maxDrop, or maxDrop_unknown. */
+  static void refusedBy(Trace trace, CompiledMapping mapping, int rows, RequestFailure failure) {
+    try {
+      if (failure.kind() == RequestFailure.Kind.GUARD) {
+        trace.refusedByGuard(rows < mapping.minItems() ? "minItems" : "maxDrop");
+      } else if (failure.kind() == RequestFailure.Kind.GUARD_UNKNOWN) {
+        trace.refusedByGuard("maxDrop_unknown");
+      }
+    } catch (RuntimeException e) {
+      // Bookkeeping never changes an answer.
+    }
+  }
 }

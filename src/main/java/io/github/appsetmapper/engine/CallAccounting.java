@@ -36,7 +36,17 @@ final class CallAccounting implements Page.Owner {
   private final Deadline deadline;
   private final CallTimings timings = new CallTimings();
   private final HeldMemory held;
+
+  /**
+   * The most reasons kept for an answer the cache stood in for: each is redacted, then joined into
+   * the answer's WARN line. Kept whole, 60,000 enrich calls each stale for its own URL were a set,
+   * a redaction and a log line of 60,000 reasons after the answer was made.
+   */
+  static final int KEEP_STALE = 10;
+
   private final Set<String> stale = Collections.synchronizedSet(new LinkedHashSet<>());
+  private final java.util.concurrent.atomic.AtomicLong moreStale =
+      new java.util.concurrent.atomic.AtomicLong();
 
   CallAccounting(MemoryBudget budget, Trace trace, Deadline deadline, Redactor redactor) {
     this.redactor = redactor;
@@ -107,7 +117,7 @@ final class CallAccounting implements Page.Owner {
       UpstreamResponse response = outcome.response();
       held.body(request, response);
       if (outcome.source() == SharedCalls.Source.STALE) {
-        stale.add(step + " " + outcome.staleBecause());
+        staleBecause(step + " " + outcome.staleBecause());
       }
       trace.call(
           new UpstreamCall(
@@ -228,7 +238,23 @@ final class CallAccounting implements Page.Owner {
   /** Why answers came from the cache in place of a failing upstream (empty: none did). */
   List<String> staleReasons() {
     synchronized (stale) {
-      return List.copyOf(stale);
+      long more = moreStale.get();
+      if (more == 0) {
+        return List.copyOf(stale);
+      }
+      List<String> out = new java.util.ArrayList<>(stale);
+      out.add("and " + more + " more");
+      return out;
+    }
+  }
+
+  private void staleBecause(String reason) {
+    synchronized (stale) {
+      if (stale.size() < KEEP_STALE || stale.contains(reason)) {
+        stale.add(reason);
+      } else {
+        moreStale.incrementAndGet();
+      }
     }
   }
 

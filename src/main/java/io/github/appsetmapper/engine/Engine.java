@@ -171,7 +171,6 @@ public final class Engine {
     return redactor;
   }
 
-  /** The upstream calls shared by every getparams: the cache, coalescing, the memory budget. */
   /** Getparams waiting now for the answer of an identical one in flight. */
   public int waitingGetparams() {
     return answers.waiting();
@@ -198,12 +197,13 @@ public final class Engine {
   }
 
   /**
-   * One getparams answer for the server: identical getparams in flight (same compiled mapping,
-   * input and ApplicationSet) are computed once and the answer shared.
+   * One getparams answer for the server, its wire JSON written within the deadline ({@link
+   * Answer#body}): identical getparams in flight (same compiled mapping, input and ApplicationSet)
+   * are computed once and the answer shared.
    */
   public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws RequestFailure {
-    return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace));
+    return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace, true));
   }
 
   /**
@@ -252,10 +252,20 @@ public final class Engine {
   /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
   public List<Map<String, Object>> execute(
       CompiledMapping mapping, Invocation invocation, Trace trace) throws RequestFailure {
-    return compute(mapping, invocation, trace).parameters();
+    return compute(mapping, invocation, trace, false).parameters();
   }
 
-  private Answer compute(CompiledMapping mapping, Invocation invocation, Trace trace)
+  /**
+   * As {@link #execute(CompiledMapping, Invocation, Trace)}, its wire JSON written within the
+   * deadline as getparams writes it, never shared: explain's would-be answer is getparams' own.
+   */
+  public Answer written(CompiledMapping mapping, Invocation invocation, Trace trace)
+      throws RequestFailure {
+    return compute(mapping, invocation, trace, true);
+  }
+
+  private Answer compute(
+      CompiledMapping mapping, Invocation invocation, Trace trace, boolean written)
       throws RequestFailure {
     CallAccounting books =
         new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
@@ -275,12 +285,15 @@ public final class Engine {
     try (EvaluationBudget.Scope evaluations =
         EvaluationBudget.until(books.deadline().endNanos(), clock.instant())) {
       List<Map<String, Object>> parameters = run(run, invocation);
+      // Written while the deadline holds: its work grows with the answer (a 504, never a late 200).
+      String body = written ? AnswerBody.of(parameters) : null;
       List<String> stale = books.staleReasons();
       // Nearly always none: no stream for them per getparams.
       return new Answer(
           parameters,
           stale.isEmpty() ? List.of() : stale.stream().map(redactor::redact).toList(),
-          false);
+          false,
+          body);
     } catch (RequestFailure e) {
       if (e.kind() == RequestFailure.Kind.DEADLINE
           || (books.deadline().expired() && mayBeTheDeadline(e.kind()))) {
@@ -350,24 +363,10 @@ public final class Engine {
           answer.size(),
           run.books().deadline());
     } catch (RequestFailure e) {
-      refusedByGuard(run.trace(), mapping, answer.size(), e);
+      AnswerGuards.refusedBy(run.trace(), mapping, answer.size(), e);
       throw e;
     }
     return answer;
-  }
-
-  /** Tells the trace which guard refused the answer: minItems, maxDrop, or maxDrop_unknown. */
-  private static void refusedByGuard(
-      Trace trace, CompiledMapping mapping, int rows, RequestFailure failure) {
-    try {
-      if (failure.kind() == RequestFailure.Kind.GUARD) {
-        trace.refusedByGuard(rows < mapping.minItems() ? "minItems" : "maxDrop");
-      } else if (failure.kind() == RequestFailure.Kind.GUARD_UNKNOWN) {
-        trace.refusedByGuard("maxDrop_unknown");
-      }
-    } catch (RuntimeException e) {
-      // Bookkeeping never changes an answer.
-    }
   }
 
   /** Whether getparams of {@code mapping} may call an upstream (a list or an enrich step). */

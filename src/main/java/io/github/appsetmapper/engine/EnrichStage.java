@@ -430,7 +430,7 @@ final class EnrichStage {
   }
 
   private String label(Row row) {
-    return trace.explaining() ? RowLabels.of(mapping, row, base, run.redactor()) : null;
+    return RowLabels.ofDropped(trace, mapping, row, base, run.redactor());
   }
 
   private static String kind(Object value) {

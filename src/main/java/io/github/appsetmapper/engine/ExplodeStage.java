@@ -69,7 +69,7 @@ final class ExplodeStage {
     trace.dropped(
         STAGE,
         row.index(),
-        trace.explaining() ? RowLabels.of(run.mapping(), row, base, run.redactor()) : null,
+        RowLabels.ofDropped(trace, run.mapping(), row, base, run.redactor()),
         reason);
   }
 

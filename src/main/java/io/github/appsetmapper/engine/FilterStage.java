@@ -177,12 +177,12 @@ final class FilterStage {
   }
 
   private void drop(String stage, Row row, Scope scope, CompiledExpression falsePart) {
+    String label = RowLabels.ofDropped(trace, mapping, row, base, redactor);
     if (!trace.explaining()) {
       trace.dropped(stage, row.index(), null, "filter");
       return;
     }
-    trace.dropped(
-        stage, row.index(), RowLabels.of(mapping, row, base, redactor), reason(scope, falsePart));
+    trace.dropped(stage, row.index(), label, reason(scope, falsePart));
   }
 
   /** Which part was false: the operand of an {@code and}, every operand of an {@code or}. */

@@ -84,7 +84,7 @@ final class RowOrdering {
 
   private static String label(
       CompiledMapping mapping, Row row, Scope base, Trace trace, Redactor redactor) {
-    return trace.explaining() ? RowLabels.of(mapping, row, base, redactor) : null;
+    return RowLabels.ofDropped(trace, mapping, row, base, redactor);
   }
 
   private record Keyed(Row row, Object key) {}

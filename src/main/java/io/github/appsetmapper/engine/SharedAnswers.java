@@ -72,7 +72,8 @@ final class SharedAnswers {
       } finally {
         waiting.decrementAndGet();
       }
-      return new Answer(shared.parameters(), shared.stale(), true);
+      // The leader's body too: written once, within the leader's deadline (which ends first).
+      return new Answer(shared.parameters(), shared.stale(), true, shared.body());
     }
     try {
       Answer answer = computation.run();

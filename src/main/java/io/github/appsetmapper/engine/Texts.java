@@ -1,12 +1,17 @@
 package io.github.appsetmapper.engine;
 
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.Numbers;
+import io.github.appsetmapper.json.WritePace;
 import java.util.Map;
 
 /**
  * Every text in a value an expression made (a map's keys and values, a list's items, nested; a
  * number as the text it is written as), in order: the one walk the checks on what a row answers or
- * a request sends run over.
+ * a request sends run over. Each text is a step of the evaluation's budget ({@link
+ * EvaluationBudget#step}): a number of thousands of digits (a millisecond to make into text) or a
+ * long text checks the deadline before it is handed on, a run of cheap ones every 1,024th; one
+ * row's value may hold as many as the memory budget allows.
  */
 final class Texts {
   private Texts() {}
@@ -18,6 +23,11 @@ final class Texts {
 
   /** Hands each text in {@code value} to {@code visitor}; false when the visitor stopped it. */
   static boolean each(Object value, Visitor visitor) {
+    return each(value, visitor, EvaluationBudget.pace());
+  }
+
+  private static boolean each(Object value, Visitor visitor, WritePace steps) {
+    steps.before(value);
     if (value instanceof String text) {
       return visitor.text(text);
     }
@@ -27,13 +37,15 @@ final class Texts {
     }
     if (value instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> entry : map.entrySet()) {
-        if (!visitor.text(String.valueOf(entry.getKey())) || !each(entry.getValue(), visitor)) {
+        steps.before(entry.getKey());
+        if (!visitor.text(String.valueOf(entry.getKey()))
+            || !each(entry.getValue(), visitor, steps)) {
           return false;
         }
       }
     } else if (value instanceof Iterable<?> items) {
       for (Object item : items) {
-        if (!each(item, visitor)) {
+        if (!each(item, visitor, steps)) {
           return false;
         }
       }

@@ -1,8 +1,13 @@
 package io.github.appsetmapper.explain;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.expr.EvaluationBudget;
+import io.github.appsetmapper.expr.ExpressionLimitException;
+import io.github.appsetmapper.upstream.call.Deadline;
+import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
@@ -10,7 +15,10 @@ import java.util.function.Function;
 /**
  * Runs one getparams through the engine with a recording trace and returns the report. A failure
  * does not escape: it becomes the report's would-be answer, through {@code failures} (the same
- * mapping of failures to statuses that getparams uses).
+ * mapping of failures to statuses that getparams uses). The would-be answer is getparams' own: its
+ * JSON written within the deadline ({@link Engine#written}), and the report's copy of it redacted
+ * within the same deadline, so an answer too large to finish in time is the deadline's 504 here
+ * too, never a 200 the real call would not give.
  */
 public final class Explainer {
   private Explainer() {}
@@ -32,19 +40,44 @@ public final class Explainer {
       Function<Throwable, ExplainReport.Answer> failures,
       java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around) {
     ExplainRecorder recorder = new ExplainRecorder(engine.redactor(), engine.calls().budget());
+    // The getparams' deadline, begun with the engine's (microseconds before it).
+    Deadline deadline = Deadline.after(mapping.deadline());
     try {
       ExplainReport.Answer answer;
       try {
         List<Map<String, Object>> parameters =
-            engine.execute(mapping, invocation, around.apply(recorder));
+            engine.written(mapping, invocation, around.apply(recorder)).parameters();
         answer = ExplainReport.Answer.parameters(parameters);
       } catch (Exception | StackOverflowError failure) {
         answer = failures.apply(failure);
       }
-      return recorder.report(
-          mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
+      // The report redacts every value of the answer again: work that grows with it.
+      try (EvaluationBudget.Scope scope = EvaluationBudget.until(deadline.endNanos())) {
+        return report(recorder, mapping, invocation, answer);
+      } catch (ExpressionLimitException e) {
+        if (!e.deadline()) {
+          throw e;
+        }
+        RequestFailure late =
+            new RequestFailure(
+                    "deadline "
+                        + Durations.format(mapping.deadline())
+                        + " exceeded while the answer was redacted for explain",
+                    RequestFailure.Kind.DEADLINE)
+                .inMapping(mapping.name());
+        return report(recorder, mapping, invocation, failures.apply(late));
+      }
     } finally {
       recorder.release();
     }
+  }
+
+  private static ExplainReport report(
+      ExplainRecorder recorder,
+      CompiledMapping mapping,
+      Invocation invocation,
+      ExplainReport.Answer answer) {
+    return recorder.report(
+        mapping.name(), invocation.applicationSetName(), invocation.parameters(), answer);
   }
 }

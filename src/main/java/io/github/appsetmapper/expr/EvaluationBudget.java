@@ -290,6 +290,28 @@ public final class EvaluationBudget {
     budget.tick();
   }
 
+  /**
+   * Checks the deadline now (a clock read): before a step outside expressions whose work grows with
+   * the data it is handed and that is not counted elsewhere, such as the label or reason of a
+   * dropped row (a label's text is redacted whole before it is cut).
+   */
+  public static void check() {
+    CURRENT.get().checkDeadline();
+  }
+
+  /**
+   * The steps of one walk or write over values on this thread (an answer's JSON, the texts of a
+   * row's values): each value is a {@link #step}, this thread's budget looked up once for the walk
+   * rather than once per value.
+   */
+  public static io.github.appsetmapper.json.WritePace pace() {
+    EvaluationBudget budget = CURRENT.get();
+    return value -> {
+      budget.before(value, null);
+      budget.tick();
+    };
+  }
+
   /** Called in loops over text or elements: checks the deadline every so often, cheaply. */
   void tick() {
     if ((++ticks & 1023) == 0) {

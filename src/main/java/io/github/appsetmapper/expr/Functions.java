@@ -290,7 +290,9 @@ public final class Functions {
   /** The value as compact JSON text. */
   static String writeJson(Object value) {
     try {
-      return io.github.appsetmapper.json.JsonCodec.write(Values.parameter(value, true));
+      // Paced: what charge counted is written within the deadline, a big number checked before.
+      return io.github.appsetmapper.json.JsonCodec.write(
+          Values.parameter(value, true), EvaluationBudget.pace());
     } catch (IllegalStateException e) {
       throw new IllegalArgumentException("cannot write as JSON: " + e.getCause().getMessage());
     }

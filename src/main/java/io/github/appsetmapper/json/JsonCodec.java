@@ -196,13 +196,21 @@ public final class JsonCodec {
     return WRITER.valueToTree(data);
   }
 
-  /** Compact JSON text. */
   /** Compact JSON text, as the mapper writes it ({@link PlainWriter}). */
   public static String write(Object value) {
+    return write(value, WritePace.NONE);
+  }
+
+  /**
+   * As {@link #write(Object)}, asking {@code pace} before each value (a number of thousands of
+   * digits takes a millisecond to write: an answer of many is checked against its deadline as it is
+   * written, not after).
+   */
+  public static String write(Object value, WritePace pace) {
     BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
     try (SegmentedStringWriter text = new SegmentedStringWriter(buffers)) {
       try (JsonGenerator out = WRITER.createGenerator(text)) {
-        PlainWriter.write(WRITER, out, value);
+        PlainWriter.write(WRITER, out, value, pace);
       }
       return text.getAndClear();
     } catch (IOException e) {
@@ -217,7 +225,7 @@ public final class JsonCodec {
     BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
     try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
       try (JsonGenerator out = WRITER.createGenerator(bytes)) {
-        PlainWriter.write(WRITER, out, value);
+        PlainWriter.write(WRITER, out, value, WritePace.NONE);
       }
       return bytes.getClearAndRelease();
     } catch (IOException e) {

@@ -476,7 +476,8 @@ public final class Metrics {
 
   /**
    * A candidate run: {@code same}, {@code different}, {@code failed} (the candidate answered an
-   * error the live did not), {@code skipped_busy} or {@code skipped_headroom}.
+   * error the live did not), {@code skipped_busy}, {@code skipped_headroom} or {@code
+   * skipped_deadline}.
    */
   public void shadowRun(String mapping, String result) {
     counter(

@@ -1,11 +1,10 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.logging.LogText;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import java.util.List;
-import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +30,12 @@ final class CandidateHandler implements HttpHandler {
     String name = Exchanges.mappingName(exchange);
     try {
       Invocation invocation = GetParamsParser.parse(Exchanges.body(exchange));
-      List<Map<String, Object>> rows = shadowing.candidate(name, invocation);
-      if (rows == null) {
+      Answer answer = shadowing.candidate(name, invocation);
+      if (answer == null) {
         throw new HttpError(404, "no candidate mapping '" + name + "' under --shadow");
       }
-      LOG.info("candidate={} status=200 rows={}", LogText.value(name), rows.size());
-      Exchanges.send(exchange, 200, Json.answer(rows));
+      LOG.info("candidate={} status=200 rows={}", LogText.value(name), answer.parameters().size());
+      Exchanges.send(exchange, 200, answer.body());
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
       LOG.info(

@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.engine.AnswerBody;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.Utf8;
 import java.util.List;
@@ -9,9 +10,12 @@ import java.util.Map;
 public final class Json {
   private Json() {}
 
-  /** {@code {"output":{"parameters":[...]}}}, exactly what Argo CD reads. */
+  /**
+   * {@code {"output":{"parameters":[...]}}}, exactly what Argo CD reads ({@link AnswerBody}; a
+   * getparams' is written by the engine, within its deadline).
+   */
   public static String answer(List<Map<String, Object>> parameters) {
-    return write(Map.of("output", Map.of("parameters", parameters)));
+    return AnswerBody.of(parameters);
   }
 
   public static String error(String message) {

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.compile.CompiledMapping;
+import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
 import io.github.appsetmapper.upstream.call.RequestFailure;
@@ -17,7 +18,7 @@ public interface Shadowing {
   Shadowing NONE =
       new Shadowing() {
         @Override
-        public List<Map<String, Object>> candidate(String name, Invocation invocation) {
+        public Answer candidate(String name, Invocation invocation) {
           return null;
         }
 
@@ -46,8 +47,11 @@ public interface Shadowing {
       List<Map<String, Object>> rows,
       ErrorAnswer failure) {}
 
-  /** The candidate of this name answering a getparams (its own route), or null: none. */
-  List<Map<String, Object>> candidate(String name, Invocation invocation) throws RequestFailure;
+  /**
+   * The candidate of this name answering a getparams (its own route), its wire JSON written within
+   * its deadline ({@link Answer#body}), or null: none.
+   */
+  Answer candidate(String name, Invocation invocation) throws RequestFailure;
 
   /** The differences kept for the mapping of this name, as JSON, or null: unknown name. */
   String report(String name);

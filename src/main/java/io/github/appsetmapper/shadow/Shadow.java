@@ -6,15 +6,19 @@ import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.diff.DiffPlain;
 import io.github.appsetmapper.diff.InputDiff;
 import io.github.appsetmapper.diff.Outcome;
+import io.github.appsetmapper.engine.Answer;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
+import io.github.appsetmapper.expr.EvaluationBudget;
+import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
 import io.github.appsetmapper.server.Shadowing;
+import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.util.ArrayList;
@@ -194,6 +198,8 @@ public final class Shadow implements Shadowing, AutoCloseable {
       CapturingTrace captured,
       Outcome liveOutcome) {
     Map<String, UpstreamResponse> answers = captured == null ? Map.of() : captured.answers();
+    // The comparison ends with the candidate's deadline: it grows with both answers.
+    Deadline deadline = Deadline.after(candidate.deadline());
     live.begin(answers);
     Outcome outcome;
     try {
@@ -209,18 +215,31 @@ public final class Shadow implements Shadowing, AutoCloseable {
       live.end(answers);
     }
     List<String> key = !candidate.key().isEmpty() ? candidate.key() : liveMapping.key();
-    InputDiff diff =
-        InputDiff.of(
-            JsonCodec.write(invocation.parameters()),
-            invocation.applicationSetName(),
-            invocation.parameters(),
-            key,
-            liveOutcome,
-            outcome);
+    InputDiff diff;
+    Map<String, Object> kept = null;
+    try (EvaluationBudget.Scope scope = EvaluationBudget.until(deadline.endNanos())) {
+      diff =
+          InputDiff.of(
+              JsonCodec.write(invocation.parameters()),
+              invocation.applicationSetName(),
+              invocation.parameters(),
+              key,
+              liveOutcome,
+              outcome);
+      if (diff.changed()) {
+        kept = DiffPlain.input(diff, redactor::redact, settings.maxRows());
+      }
+    } catch (ExpressionLimitException e) {
+      if (!e.deadline()) {
+        throw e;
+      }
+      skipped(candidate.name(), "deadline");
+      return;
+    }
     String name = candidate.name();
     String result = !diff.changed() ? "same" : outcome.failed() ? "failed" : "different";
     if (diff.changed()) {
-      differences.difference(name, DiffPlain.input(diff, redactor::redact, settings.maxRows()));
+      differences.difference(name, kept);
       LOG.info(
           "shadow mapping={} appset={} result={} added={} removed={} changed={}",
           name,
@@ -237,10 +256,9 @@ public final class Shadow implements Shadowing, AutoCloseable {
   }
 
   @Override
-  public List<Map<String, Object>> candidate(String name, Invocation invocation)
-      throws RequestFailure {
+  public Answer candidate(String name, Invocation invocation) throws RequestFailure {
     CompiledMapping candidate = candidates.get(name);
-    return candidate == null ? null : engine.execute(candidate, invocation);
+    return candidate == null ? null : engine.answer(candidate, invocation, Trace.NONE);
   }
 
   @Override
