@@ -121,19 +121,7 @@ final class Routes implements HttpHandler {
                     exchange.dispatch(tracked(new ShadowReportHandler(shadowing, refusals)))));
     // The 405 of a route: the token first, as on every route (without it a caller learns
     // nothing, not even which paths and methods exist).
-    HttpHandler wrongMethod =
-        bearer(
-            options,
-            exchange ->
-                refusals.refuse(
-                    exchange,
-                    new HttpError(
-                        405,
-                        "method "
-                            + exchange.getRequestMethod()
-                            + " not allowed; use "
-                            + Refusals.allowed(exchange)),
-                    null));
+    HttpHandler wrongMethod = bearer(options, this::wrongMethod);
     // The router compares methods regardless of case ("post" took the POST route): each route
     // checks its own exactly, as RFC 9110 has methods case-sensitive.
     RoutingHandler routing =
@@ -185,18 +173,23 @@ final class Routes implements HttpHandler {
     return exchange -> {
       if (Refusals.is(exchange, "GET") || Refusals.is(exchange, "HEAD")) {
         next.handleRequest(exchange);
-        return;
+      } else {
+        wrongMethod(exchange);
       }
-      refusals.refuse(
-          exchange,
-          new HttpError(
-              405,
-              "method "
-                  + exchange.getRequestMethod()
-                  + " not allowed; use "
-                  + Refusals.allowed(exchange)),
-          null);
     };
+  }
+
+  /** The 405, naming the methods the route takes, also in {@code Allow}. */
+  private void wrongMethod(HttpServerExchange exchange) {
+    refusals.refuse(
+        exchange,
+        new HttpError(
+            405,
+            "method "
+                + exchange.getRequestMethod()
+                + " not allowed; use "
+                + Refusals.allowed(exchange)),
+        null);
   }
 
   private final java.util.concurrent.ExecutorService scraper =

@@ -115,6 +115,7 @@ class ExactMethodsTest {
     "post, /mappings/simple/shadow/api/v1/getparams.execute, POST",
     "get, /mappings/simple/shadow, GET",
     "get, /mappings, GET",
+    "HEAD, /mappings, GET",
     "get, /mappings/, GET",
     "get, /healthz, 'GET, HEAD'",
     "head, /healthz, 'GET, HEAD'",
