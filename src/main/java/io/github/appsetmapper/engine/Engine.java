@@ -1,12 +1,10 @@
 package io.github.appsetmapper.engine;
 
 import com.github.benmanes.caffeine.cache.Ticker;
-import io.github.appsetmapper.compile.CompiledEnrich;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.Durations;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.ExpressionLimitException;
-import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.upstream.RetryingUpstream;
@@ -20,7 +18,6 @@ import io.github.appsetmapper.upstream.call.Upstream;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 
 /**
@@ -203,7 +200,40 @@ public final class Engine {
    */
   public Answer answer(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws RequestFailure {
-    return answers.compute(mapping, invocation, () -> compute(mapping, invocation, trace, true));
+    long now = System.nanoTime();
+    return answers.compute(
+        mapping, invocation, () -> compute(mapping, invocation, trace, now, true));
+  }
+
+  /**
+   * As {@link #answer(CompiledMapping, Invocation, Trace)}, the deadline measured from {@code
+   * arrivedNanos} (the {@link System#nanoTime()} the request arrived at) and, when {@code steps} is
+   * positive and the mapping makes no call, within a slice of that many evaluation steps on this
+   * thread ({@link EvaluationBudget#slice}).
+   *
+   * @return the answer, or null when the slice ran out: the run was abandoned before any guard
+   *     counted it, and the caller runs it again without a slice (a mapping that makes no call is
+   *     pure, and is never coalesced: {@link SharedAnswers})
+   */
+  public Answer answer(
+      CompiledMapping mapping, Invocation invocation, Trace trace, long arrivedNanos, int steps)
+      throws RequestFailure {
+    if (steps <= 0 || makesCalls(mapping)) {
+      return answers.compute(
+          mapping, invocation, () -> compute(mapping, invocation, trace, arrivedNanos, true));
+    }
+    EvaluationBudget.slice(steps);
+    try {
+      Answer answer = compute(mapping, invocation, trace, arrivedNanos, true);
+      return EvaluationBudget.sliceSpent() ? null : answer;
+    } catch (RequestFailure | RuntimeException e) {
+      if (EvaluationBudget.sliceSpent()) {
+        return null;
+      }
+      throw e;
+    } finally {
+      EvaluationBudget.endSlice();
+    }
   }
 
   /**
@@ -236,11 +266,11 @@ public final class Engine {
         applicationSet == null || applicationSet.isEmpty() ? null : applicationSet);
   }
 
-  private static String mappingTag(CompiledMapping mapping) {
+  static String mappingTag(CompiledMapping mapping) {
     return "mapping:" + mapping.name();
   }
 
-  private static String inputTag(CompiledMapping mapping, String inputKey) {
+  static String inputTag(CompiledMapping mapping, String inputKey) {
     return "input:" + mapping.name() + ":" + inputKey;
   }
 
@@ -252,7 +282,7 @@ public final class Engine {
   /** As {@link #execute(CompiledMapping, Invocation)}, telling {@code trace} what happens. */
   public List<Map<String, Object>> execute(
       CompiledMapping mapping, Invocation invocation, Trace trace) throws RequestFailure {
-    return compute(mapping, invocation, trace, false).parameters();
+    return compute(mapping, invocation, trace, System.nanoTime(), false).parameters();
   }
 
   /**
@@ -261,14 +291,19 @@ public final class Engine {
    */
   public Answer written(CompiledMapping mapping, Invocation invocation, Trace trace)
       throws RequestFailure {
-    return compute(mapping, invocation, trace, true);
+    return compute(mapping, invocation, trace, System.nanoTime(), true);
   }
 
   private Answer compute(
-      CompiledMapping mapping, Invocation invocation, Trace trace, boolean written)
+      CompiledMapping mapping,
+      Invocation invocation,
+      Trace trace,
+      long arrivedNanos,
+      boolean written)
       throws RequestFailure {
-    CallAccounting books =
-        new CallAccounting(calls.budget(), trace, Deadline.after(mapping.deadline()), redactor);
+    Deadline deadline =
+        new Deadline(mapping.deadline(), arrivedNanos + mapping.deadline().toNanos());
+    CallAccounting books = new CallAccounting(calls.budget(), trace, deadline, redactor);
     // What holes compute from secrets is scrubbed as secrets while this getparams runs (and for
     // the grace period after, for the log line and explain that follow it).
     DerivedSecrets derived = redactor.derived();
@@ -284,7 +319,7 @@ public final class Engine {
     // one time for the whole answer (#now, #daysSince).
     try (EvaluationBudget.Scope evaluations =
         EvaluationBudget.until(books.deadline().endNanos(), clock.instant())) {
-      List<Map<String, Object>> parameters = run(run, invocation);
+      List<Map<String, Object>> parameters = Stages.run(run, invocation, guard);
       // Written while the deadline holds: its work grows with the answer (a 504, never a late 200).
       String body = written ? AnswerBody.of(parameters) : null;
       List<String> stale = books.staleReasons();
@@ -312,61 +347,6 @@ public final class Engine {
       books.release();
       derived.close();
     }
-  }
-
-  /**
-   * The stages, in order: input, list, explode, the lets and label of each row, each enrich (the
-   * parts of the filter that read none of its results or a later one's before it, the lets that
-   * read its result after it), filter, sortBy/distinctBy/limit, parameters, the guards. Each takes
-   * the rows the one before gave.
-   */
-  private List<Map<String, Object>> run(Execution run, Invocation invocation)
-      throws RequestFailure {
-    CompiledMapping mapping = run.mapping();
-    Map<String, Object> input = InputValidator.validate(mapping, invocation.parameters());
-    // The input's key (a SHA-256 of its sorted JSON) only where it is used: cache tags for a
-    // mapping that makes calls, the maxDrop baseline.
-    boolean calls = makesCalls(mapping);
-    String inputKey = calls || mapping.maxDrop() != null ? InputKeys.of(input) : null;
-    if (calls) {
-      run.fetcher().owners(Set.of(mappingTag(mapping), inputTag(mapping, inputKey)));
-    }
-    Scope base = Scopes.base(input, invocation.applicationSetName(), mapping.vars());
-    List<Row> rows = ListStage.rows(run, base);
-    run.trace().stage("list", rows.size());
-    // Labelled by the item first, so that explode and the lets name the rows they fail on.
-    rows = RowLabels.labelled(mapping, rows, base, run.redactor());
-    rows = ExplodeStage.run(run, rows, base);
-    rows = LetStage.after(0, run, rows, base);
-    if (RowLabels.readsRowSteps(mapping)) {
-      rows = RowLabels.labelled(mapping, rows, base, run.redactor());
-    }
-    EnrichStage enrich = new EnrichStage(run, base);
-    FilterStage filter = new FilterStage(mapping, base, run.trace(), run.redactor());
-    for (int i = 0; i < mapping.enrich().size(); i++) {
-      CompiledEnrich step = mapping.enrich().get(i);
-      // What of the filter can run now does, so that this step makes no call for what it drops.
-      rows = filter.beforeEnrich(i, rows);
-      rows = enrich.run(step, rows, base);
-      run.trace().stage("enrich." + step.name(), rows.size());
-      rows = LetStage.after(i + 1, run, rows, base);
-    }
-    rows = filter.afterEnrich(rows);
-    rows = RowOrdering.apply(run, rows, base);
-    List<Map<String, Object>> answer = Parameters.answer(run, rows, base);
-    try {
-      AnswerGuards.check(
-          mapping,
-          guard,
-          inputKey,
-          invocation.applicationSetName(),
-          answer.size(),
-          run.books().deadline());
-    } catch (RequestFailure e) {
-      AnswerGuards.refusedBy(run.trace(), mapping, answer.size(), e);
-      throw e;
-    }
-    return answer;
   }
 
   /** Whether getparams of {@code mapping} may call an upstream (a list or an enrich step). */

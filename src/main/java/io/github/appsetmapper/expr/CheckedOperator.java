@@ -69,7 +69,12 @@ final class CheckedOperator extends ValueNode {
     // Before a costly computation, not after: a quotient or a power of big numbers, or any
     // operation on one past EvaluationBudget.CHEAP_DIGITS, may take milliseconds.
     EvaluationBudget budget = EvaluationBudget.current();
-    if ((op == '/' || op == '%' || op == '^') && Decimals.big(l, r)) {
+    if (op == '^' && Decimals.big(l, r)) {
+      // A power of big numbers may build thousands of digits from two short ones: never under a
+      // slice (EvaluationBudget.slice), where a quotient of short ones stays cheap.
+      budget.costlyStep();
+    } else if ((op == '/' || op == '%') && Decimals.big(l, r)) {
+      budget.before(l, r);
       budget.checkDeadline();
     } else {
       budget.before(l, r);

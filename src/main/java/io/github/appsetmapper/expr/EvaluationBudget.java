@@ -30,6 +30,14 @@ public final class EvaluationBudget {
   private long objects;
   private int ticks;
 
+  /** Whether a slice is open on this thread ({@link #slice}), and the step that ends it. */
+  private boolean slicing;
+
+  private int sliceEnd;
+
+  /** Whether the open slice ran out: sticky until {@link #endSlice}, as a passed deadline is. */
+  private boolean spent;
+
   private EvaluationBudget() {}
 
   /** A deadline for this thread's evaluations, until closed. */
@@ -73,6 +81,55 @@ public final class EvaluationBudget {
   }
 
   /**
+   * Until {@link #endSlice}, evaluations on this thread stop once they have taken about {@code
+   * steps} more steps (the steps the deadline machinery counts, looked at every 1,024th), or at the
+   * first costly step (an operation on a value past {@link #CHEAP_SIZE} or {@link #CHEAP_DIGITS}, a
+   * string built past {@link #CHEAP_SIZE}), whichever comes first: they fail as if the deadline had
+   * run out, and keep failing at every check. For work that must stay small where it runs (a
+   * getparams answered on the server's IO thread), which is abandoned and run again elsewhere when
+   * the slice ran out. Allocates nothing.
+   */
+  public static void slice(int steps) {
+    EvaluationBudget budget = CURRENT.get();
+    budget.slicing = true;
+    budget.spent = false;
+    budget.sliceEnd = budget.ticks + steps;
+  }
+
+  /**
+   * Whether this thread's open slice ran out ({@link #slice}): what ran under it is to be
+   * discarded.
+   */
+  public static boolean sliceSpent() {
+    return CURRENT.get().spent;
+  }
+
+  /** Closes the slice {@link #slice} opened on this thread. */
+  public static void endSlice() {
+    EvaluationBudget budget = CURRENT.get();
+    budget.slicing = false;
+    budget.spent = false;
+  }
+
+  /**
+   * Fails when this thread's slice ran out ({@link #slice}); for a step outside expressions that
+   * must not run once it has (a guard that counts its refusals), nothing when no slice is open.
+   */
+  public static void checkSlice() {
+    EvaluationBudget budget = CURRENT.get();
+    if (budget.slicing) {
+      budget.checkDeadline();
+    }
+  }
+
+  /** The slice ran out: this run is abandoned (see {@link #slice}). */
+  private ExpressionLimitException outOfSlice() {
+    spent = true;
+    return new ExpressionLimitException(
+        "the evaluation outgrew the inline step slice; it runs again on a worker", true);
+  }
+
+  /**
    * What the last evaluation on this thread built, in characters as {@link #charge} counts them: an
    * upper bound of the new text its value can hold (0: it only read what already existed).
    */
@@ -99,6 +156,9 @@ public final class EvaluationBudget {
 
   /** Before building a string of {@code chars}: refuses it when it would be too large. */
   void reserve(long chars, String what) {
+    if (slicing && chars > CHEAP_SIZE) {
+      throw outOfSlice();
+    }
     if (chars > MAX_STRING_CHARS) {
       throw new ExpressionLimitException(
           what
@@ -250,8 +310,19 @@ public final class EvaluationBudget {
    */
   void before(Object a, Object b) {
     if (costly(a) || costly(b)) {
-      checkDeadline();
+      costlyStep();
     }
+  }
+
+  /**
+   * Before a step that may take milliseconds: checks the deadline; under a slice ({@link #slice})
+   * the slice ends here, the step is left to the run that has no slice.
+   */
+  void costlyStep() {
+    if (slicing) {
+      throw outOfSlice();
+    }
+    checkDeadline();
   }
 
   /**
@@ -320,6 +391,9 @@ public final class EvaluationBudget {
   }
 
   void checkDeadline() {
+    if (slicing && (spent || ticks - sliceEnd >= 0)) {
+      throw outOfSlice();
+    }
     if (deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos > 0) {
       throw new ExpressionLimitException("the deadline ran out while evaluating", true);
     }

@@ -123,6 +123,7 @@ public final class Metrics {
       guardCounter(mapping, guard);
     }
     staleCounter(mapping);
+    movedCounter(mapping);
   }
 
   /**
@@ -238,6 +239,23 @@ public final class Metrics {
             "mapping",
             mapping)
         .increment();
+  }
+
+  /**
+   * A getparams of a mapping without upstream calls begun on the IO thread and moved to a worker:
+   * its expressions outgrew the inline step slice, so it was run again from the start there.
+   */
+  public void movedToWorker(String mapping) {
+    movedCounter(mapping).increment();
+  }
+
+  private Counter movedCounter(String mapping) {
+    return counter(
+        "appset_mapper.getparams.moved",
+        "getparams begun on the IO thread and moved to a worker: their expressions outgrew the"
+            + " inline step slice",
+        "mapping",
+        mapping);
   }
 
   /** A getparams answered with the answer of an identical getparams in flight. */

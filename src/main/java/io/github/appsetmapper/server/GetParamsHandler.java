@@ -6,6 +6,7 @@ import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.GetparamsTracing;
 import io.github.appsetmapper.engine.Invocation;
 import io.github.appsetmapper.engine.Trace;
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.metrics.Metrics;
 import io.github.appsetmapper.metrics.MetricsTrace;
@@ -77,19 +78,39 @@ final class GetParamsHandler implements HttpHandler {
     return mapping != null && !Engine.makesCalls(mapping) && mapping.maxDrop() == null;
   }
 
+  /**
+   * The evaluation steps a getparams answered on the IO thread may take ({@link
+   * EvaluationBudget#slice}): past them, or at its first costly step, it is abandoned and run again
+   * from the start on a worker, so that a heavy expression over a small input holds neither the IO
+   * thread nor /healthz and the other connections behind it. The bench's static answer, or one with
+   * a few functions over a short list, takes about a hundred (InlineSliceTest).
+   */
+  static final int INLINE_STEPS = 16 * 1024;
+
   @Override
   public void handleRequest(HttpServerExchange exchange) {
     long started = System.nanoTime();
-    String mappingName = null;
-    Invocation invocation = null;
-    MetricsTrace trace = null;
-    CompiledMapping live = null;
-    Trace watched = null;
     GetparamsTracing.Traced traced = traced(exchange);
     String traceId = traced.traceId();
     if (traceId != null) {
       exchange.getResponseHeaders().put(TRACE_HEADER, traceId);
     }
+    answer(exchange, started, traced, exchange.isInIoThread());
+  }
+
+  /**
+   * Answers, on the IO thread within {@link #INLINE_STEPS} ({@code inline}) or on a worker. A run
+   * moved from the IO thread keeps its arrival ({@code started}: its deadline, its time in the log
+   * and metrics) and its trace, and is logged, counted and traced once, by the run that answers.
+   */
+  private void answer(
+      HttpServerExchange exchange, long started, GetparamsTracing.Traced traced, boolean inline) {
+    String traceId = traced.traceId();
+    String mappingName = null;
+    Invocation invocation = null;
+    MetricsTrace trace = null;
+    CompiledMapping live = null;
+    Trace watched = null;
     boolean coalesced = false;
     boolean stale = false;
     try {
@@ -111,7 +132,14 @@ final class GetParamsHandler implements HttpHandler {
       invocation = GetParamsParser.parse(Exchanges.body(exchange));
       trace = new MetricsTrace(metrics, mapping.name(), mapping.metricHosts());
       watched = shadowing.watch(mapping, traced.around(trace, mapping));
-      Answer answer = engine.answer(mapping, invocation, watched);
+      Answer answer =
+          engine.answer(mapping, invocation, watched, started, inline ? INLINE_STEPS : 0);
+      if (answer == null) {
+        // Outgrew the slice: nothing was answered, logged or counted; the worker starts over.
+        bookkeep(() -> metrics.movedToWorker(mapping.name()));
+        exchange.dispatch(moved -> answer(moved, started, traced, false));
+        return;
+      }
       List<Map<String, Object>> parameters = answer.parameters();
       // Written by the engine within the deadline (an answer of many large numbers takes seconds).
       String body = answer.body();

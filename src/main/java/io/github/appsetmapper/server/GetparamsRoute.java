@@ -2,7 +2,6 @@ package io.github.appsetmapper.server;
 
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Methods;
 import io.undertow.util.PathTemplateMatch;
 import java.util.Map;
 
@@ -11,8 +10,9 @@ import java.util.Map;
  * io.undertow.server.RoutingHandler}: the path Argo CD calls on every refresh. The router reaches
  * the same handler with the same {@code {name}}, but tries its templates one by one and builds a
  * map and substrings for each (a few percent of a static getparams' CPU). Anything not exactly of
- * this form, a trailing slash or an empty name among them, goes to the router as before;
- * GetparamsRouteTest compares the two on the router itself.
+ * this form, a trailing slash or an empty name among them, or a method not exactly {@code POST}
+ * ({@code post} among them: the router's 405), goes to the router as before; GetparamsRouteTest
+ * compares the two on the router itself.
  */
 final class GetparamsRoute implements HttpHandler {
   static final String TEMPLATE = "/mappings/{name}/api/v1/getparams.execute";
@@ -48,8 +48,7 @@ final class GetparamsRoute implements HttpHandler {
 
   @Override
   public void handleRequest(HttpServerExchange exchange) throws Exception {
-    String name =
-        Methods.POST.equals(exchange.getRequestMethod()) ? name(exchange.getRelativePath()) : null;
+    String name = Refusals.is(exchange, "POST") ? name(exchange.getRelativePath()) : null;
     if (name == null) {
       router.handleRequest(exchange);
       return;

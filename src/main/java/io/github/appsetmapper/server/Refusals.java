@@ -75,11 +75,26 @@ final class Refusals {
         exchange, () -> Exchanges.send(exchange, answer.status(), Json.error(answer.message())));
   }
 
-  /** The one method a route takes: GET for the catalogue, POST for the rest. */
+  /**
+   * The methods a route takes: GET and HEAD for the probes and metrics, GET for the catalogue and a
+   * shadow's differences, POST for the rest.
+   */
   static String allowed(HttpServerExchange exchange) {
     String path = exchange.getRequestPath();
+    if (path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics")) {
+      return "GET, HEAD";
+    }
     return path.equals("/mappings") || path.equals("/mappings/") || path.endsWith("/shadow")
         ? "GET"
         : "POST";
+  }
+
+  /**
+   * Whether the request's method is exactly {@code method}: case-sensitive, as RFC 9110 has it
+   * ({@code HttpString.equals} ignores case, so {@code post} was POST). Allocates nothing: a
+   * method's text is kept by its {@code HttpString}.
+   */
+  static boolean is(HttpServerExchange exchange, String method) {
+    return exchange.getRequestMethod().toString().equals(method);
   }
 }

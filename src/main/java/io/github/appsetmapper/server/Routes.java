@@ -20,8 +20,12 @@ import java.util.concurrent.atomic.AtomicReference;
  * and only then takes a worker for the work itself. The work is counted by a {@link
  * GracefulShutdownHandler}, which a shutdown waits on.
  *
+ * <p>Each route takes its methods exactly (RFC 9110: a method is case-sensitive; Undertow's router
+ * and {@code HttpString} compare them regardless of case), any other gets the 405 with {@code
+ * Allow}.
+ *
  * <pre>
- * GET  /healthz, /readyz, /metrics
+ * GET  /healthz, /readyz, /metrics (and HEAD)
  * GET  /mappings                                     bearer                       catalog
  * POST /mappings/{name}/api/v1/getparams.execute     bearer, accepting, body      getparams
  * POST /api/v1/getparams.execute                     bearer, accepting, body      getparams
@@ -115,17 +119,25 @@ final class Routes implements HttpHandler {
                 options,
                 exchange ->
                     exchange.dispatch(tracked(new ShadowReportHandler(shadowing, refusals)))));
+    // The 405 of a route: the token first, as on every route (without it a caller learns
+    // nothing, not even which paths and methods exist).
+    HttpHandler wrongMethod = bearer(options, this::wrongMethod);
+    // The router compares methods regardless of case ("post" took the POST route): each route
+    // checks its own exactly, as RFC 9110 has methods case-sensitive.
     RoutingHandler routing =
         new RoutingHandler(false)
-            .get("/mappings", catalog)
-            .get("/mappings/", catalog)
-            .post(GetparamsRoute.TEMPLATE, getparams)
-            .post("/api/v1/getparams.execute", getparams)
-            .post("/mappings/{name}/api/v1/getparams.explain", explain)
-            .post("/mappings/{name}/guard/reset", guardReset)
-            .post("/mappings/{name}/cache/invalidate", invalidate)
-            .post("/mappings/{name}/shadow/api/v1/getparams.execute", candidate)
-            .get("/mappings/{name}/shadow", differences)
+            .get("/mappings", exactly("GET", catalog, wrongMethod))
+            .get("/mappings/", exactly("GET", catalog, wrongMethod))
+            .post(GetparamsRoute.TEMPLATE, exactly("POST", getparams, wrongMethod))
+            .post("/api/v1/getparams.execute", exactly("POST", getparams, wrongMethod))
+            .post(
+                "/mappings/{name}/api/v1/getparams.explain", exactly("POST", explain, wrongMethod))
+            .post("/mappings/{name}/guard/reset", exactly("POST", guardReset, wrongMethod))
+            .post("/mappings/{name}/cache/invalidate", exactly("POST", invalidate, wrongMethod))
+            .post(
+                "/mappings/{name}/shadow/api/v1/getparams.execute",
+                exactly("POST", candidate, wrongMethod))
+            .get("/mappings/{name}/shadow", exactly("GET", differences, wrongMethod))
             // The token first, as on every route: without it a caller learns nothing, not even
             // which paths and methods exist.
             .setFallbackHandler(
@@ -140,27 +152,44 @@ final class Routes implements HttpHandler {
                                     + exchange.getRequestPath()
                                     + "'; getparams is POST /mappings/<name>/api/v1/getparams.execute"),
                             null)))
-            .setInvalidMethodHandler(
-                bearer(
-                    options,
-                    exchange ->
-                        refusals.refuse(
-                            exchange,
-                            new HttpError(
-                                405,
-                                "method "
-                                    + exchange.getRequestMethod()
-                                    + " not allowed; use "
-                                    + Refusals.allowed(exchange)),
-                            null)));
-    // Health, readiness and metrics take any method, no token and no body: probes stay cheap.
+            .setInvalidMethodHandler(wrongMethod);
     this.byName =
         new ReadDeadline(options.readTimeout(), refusals, new GetparamsRoute(getparams, routing));
+    // Health, readiness and metrics take GET and HEAD, no token and no body: probes stay cheap.
     this.routes =
         new PathHandler(byName)
-            .addExactPath("/healthz", exchange -> Exchanges.send(exchange, 200, HEALTHY))
-            .addExactPath("/readyz", this::readiness)
-            .addExactPath("/metrics", this::metrics);
+            .addExactPath("/healthz", probe(exchange -> Exchanges.send(exchange, 200, HEALTHY)))
+            .addExactPath("/readyz", probe(this::readiness))
+            .addExactPath("/metrics", probe(this::metrics));
+  }
+
+  /** {@code next} for a request whose method is exactly {@code method}, else {@code refuse}. */
+  private static HttpHandler exactly(String method, HttpHandler next, HttpHandler refuse) {
+    return exchange -> (Refusals.is(exchange, method) ? next : refuse).handleRequest(exchange);
+  }
+
+  /** A probe's route: GET or HEAD, exactly, else the 405 (no token: the paths are public). */
+  private HttpHandler probe(HttpHandler next) {
+    return exchange -> {
+      if (Refusals.is(exchange, "GET") || Refusals.is(exchange, "HEAD")) {
+        next.handleRequest(exchange);
+      } else {
+        wrongMethod(exchange);
+      }
+    };
+  }
+
+  /** The 405, naming the methods the route takes, also in {@code Allow}. */
+  private void wrongMethod(HttpServerExchange exchange) {
+    refusals.refuse(
+        exchange,
+        new HttpError(
+            405,
+            "method "
+                + exchange.getRequestMethod()
+                + " not allowed; use "
+                + Refusals.allowed(exchange)),
+        null);
   }
 
   private final java.util.concurrent.ExecutorService scraper =

@@ -71,9 +71,12 @@ class RoutesTest {
       assertThat(plugin.send("GET", "/readyz", null, null, null))
           .extracting(Answer::status, Answer::body)
           .containsExactly(200, "{\"status\":\"ready\"}");
-      // Any method, as probes and load balancers send them; no other path below them.
+      // GET and HEAD, as probes and load balancers send them; any other method is refused
+      // (ExactMethodsTest); no other path below them.
       assertThat(plugin.send("HEAD", "/healthz", null, null, null).status()).isEqualTo(200);
-      assertThat(plugin.send("POST", "/readyz", "", null, null).status()).isEqualTo(200);
+      assertThat(plugin.send("POST", "/readyz", "", null, null))
+          .extracting(Answer::status, Answer::body)
+          .containsExactly(405, "{\"error\":\"method POST not allowed; use GET, HEAD\"}");
       assertThat(plugin.send("GET", "/metrics", null, null, null).body())
           .contains("appset_mapper_cache_entries");
       // Nothing below them: another path is like any other, the token first.
