@@ -44,14 +44,14 @@ final class ValueMethods {
       return count == 1 ? executor(Number.class, (n, args) -> Equality.same(n, args[0])) : null;
     }
     if (target instanceof Collection) {
-      return count != 1
-          ? null
-          : switch (name) {
-            case "contains" ->
-                executor(Collection.class, (list, args) -> indexOf(list, args[0]) >= 0);
-            case "indexOf" -> executor(Collection.class, (list, args) -> indexOf(list, args[0]));
-            default -> executor(Collection.class, (list, args) -> containsAll(list, args[0]));
-          };
+      if (count != 1 || name.equals("indexOf") && !(target instanceof List)) {
+        return null; // a map's keySet() or values() has no indexOf, as before
+      }
+      return switch (name) {
+        case "contains" -> executor(Collection.class, (list, args) -> contains(list, args[0]));
+        case "indexOf" -> executor(Collection.class, (list, args) -> indexOf(list, args[0]));
+        default -> executor(Collection.class, (list, args) -> containsAll(list, args[0]));
+      };
     }
     return switch (name) {
       case "get" -> count == 1 ? executor(Map.class, (map, args) -> get(map, args[0])) : null;
@@ -94,6 +94,19 @@ final class ValueMethods {
     Object canonical = Equality.canonical(key);
     Object value = map.get(canonical);
     return value != null || map.containsKey(canonical) ? value : fallback;
+  }
+
+  /**
+   * Whether {@code list} holds an element {@link Equality#same} as {@code wanted}. A set is a map's
+   * {@code keySet()}: text keys, or an inline map's number keys in their canonical form, so the
+   * canonical form of {@code wanted} is looked up at once (linear in a large map's keys, once per
+   * row of a projection, it would be quadratic).
+   */
+  private static boolean contains(Collection<?> list, Object wanted) {
+    if (list instanceof Set<?> keys) {
+      return keys.contains(Equality.canonical(wanted));
+    }
+    return indexOf(list, wanted) >= 0;
   }
 
   /** The index of the first element {@link Equality#same} as {@code wanted}, or -1. */

@@ -155,6 +155,10 @@ class ValueEqualityTest {
       assertThat(Values.parameter(evaluate("{1.0: 'a', 2: 'b', 2.5: 'c'}"), false))
           .isEqualTo(Map.of("1", "a", "2", "b", "2.5", "c"));
       assertThat(evaluate("{1: 'a'}.keySet().contains(1.0)")).isEqualTo(true);
+      assertThat(evaluate("m.keySet().contains('a')")).isEqualTo(true);
+      assertThat(evaluate("m.keySet().contains(1)")).isEqualTo(false);
+      // A map's keys and values have no indexOf, as a set or a collection had none.
+      assertThatThrownBy(() -> evaluate("m.values().indexOf(1)")).hasMessageContaining("indexOf");
     }
   }
 
