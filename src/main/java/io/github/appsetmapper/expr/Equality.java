@@ -15,7 +15,7 @@ import java.util.Set;
  * 1.0} differ, so {@code {1.0}.contains(1)} was false where {@code 1.0 == 1} is true. Every place
  * that compares or hashes values does it here: a list's {@code contains}, {@code indexOf} and
  * {@code containsAll}, a map's {@code containsValue}, a number's {@code equals}, {@code ==} and
- * {@code !=} on two lists or two maps, a number as a map's key ({@link #number}: an inline map's
+ * {@code !=} on two lists or two maps, a number as a map's key ({@link #canonical}: an inline map's
  * keys and an index are made canonical, so {@code {1: 'a'}[1.0]} finds 'a'), and distinctBy keys.
  *
  * <p>{@link #hash} agrees with {@link #same}: a number hashes as its canonical form (an {@code
