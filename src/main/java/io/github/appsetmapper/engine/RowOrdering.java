@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledExpression;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.config.MappingSpec.SortOrder;
+import io.github.appsetmapper.expr.Equality;
 import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.secret.Redactor;
@@ -54,7 +55,8 @@ final class RowOrdering {
                   + " go",
               null);
         }
-        if (seen.add(key)) {
+        // A list or map key by value too: [1] and [1.0] are one key, as == says.
+        if (seen.add(Equality.key(key))) {
           hold(run, "distinctBy", mapping.distinctBy(), row, bytes);
           distinct.add(row);
         } else {

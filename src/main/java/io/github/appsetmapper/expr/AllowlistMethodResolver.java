@@ -14,9 +14,11 @@ import org.springframework.expression.spel.support.DataBindingMethodResolver;
  * Resolves only allowlisted instance methods on data values; the load-time check refuses the rest
  * already, this is the second wall at run time. Methods that take a regex or can grow a string run
  * as {@link BoundedMethods}, never as the JDK's (and so are never compiled to bytecode that would
- * call the JDK's directly), as do those whose JDK version is quadratic ({@code containsAll}, a
- * string's {@code contains}/{@code indexOf}/{@code lastIndexOf}). Every other allowlisted method is
- * at most linear in what it reads, and checks the deadline before it runs.
+ * call the JDK's directly), as do those whose JDK version is quadratic (a string's {@code
+ * contains}/{@code indexOf}/{@code lastIndexOf}). Those that compare values (a list's {@code
+ * contains}, {@code indexOf}, {@code containsAll}, a map's key and value lookups, a number's {@code
+ * equals}) run as {@link ValueMethods}: numbers equal by value, as {@code ==} says. Every other
+ * allowlisted method is at most linear in what it reads, and checks the deadline before it runs.
  */
 final class AllowlistMethodResolver implements MethodResolver {
   private final MethodResolver instanceMethods =
@@ -35,6 +37,9 @@ final class AllowlistMethodResolver implements MethodResolver {
         EvaluationBudget.current().checkDeadline();
         return new TypedValue(Values.text(on));
       };
+    }
+    if (ValueMethods.handles(target, name)) {
+      return ValueMethods.resolve(target, name, argumentTypes);
     }
     if (BoundedMethods.handles(target, name)) {
       return BoundedMethods.resolve(target, name, argumentTypes);

@@ -18,9 +18,9 @@ import org.springframework.expression.TypedValue;
  * whatever builds a string ({@code replace}, {@code concat}, case changes, a collection's or map's
  * {@code toString}) is refused before it would pass {@link EvaluationBudget#MAX_STRING_CHARS}. Nine
  * chained {@code replace} calls then fail the row cleanly instead of filling the heap. Those whose
- * JDK version takes quadratic time run in linear time here: a collection's {@code containsAll}
- * (hashing) and a string's {@code contains}, {@code indexOf}, {@code lastIndexOf} and {@code
- * replace} ({@link TextSearch}).
+ * JDK version takes quadratic time run in linear time here: a string's {@code contains}, {@code
+ * indexOf}, {@code lastIndexOf} and {@code replace} ({@link TextSearch}); a collection's {@code
+ * containsAll} hashes in {@link ValueMethods}.
  */
 final class BoundedMethods {
   private static final Set<String> STRING_METHODS =
@@ -44,9 +44,6 @@ final class BoundedMethods {
     if (target instanceof CharSequence) {
       return STRING_METHODS.contains(name);
     }
-    if (target instanceof Collection && name.equals("containsAll")) {
-      return true;
-    }
     return (target instanceof Collection || target instanceof Map) && name.equals("toString");
   }
 
@@ -54,11 +51,6 @@ final class BoundedMethods {
   static MethodExecutor resolve(Object target, String name, List<TypeDescriptor> arguments) {
     int count = arguments.size();
     if (!(target instanceof CharSequence)) {
-      if (name.equals("containsAll")) {
-        return count == 1
-            ? executor(Collection.class, (list, args) -> containsAll(list, args[0]))
-            : null;
-      }
       return count == 0 ? executor(Object.class, (text, args) -> Rendering.text(text)) : null;
     }
     return switch (name) {
@@ -246,34 +238,6 @@ final class BoundedMethods {
     return last
         ? TextSearch.lastIndexOf(text, pattern, from)
         : TextSearch.indexOf(text, pattern, from);
-  }
-
-  /**
-   * {@code Collection.containsAll} by hashing: the JDK's checks each element against the whole
-   * list, 125,000 against 125,000 took a minute. Same answer: JSON values hash as they compare.
-   */
-  private static boolean containsAll(Collection<?> list, Object other) {
-    if (!(other instanceof Collection<?> wanted)) {
-      throw new ExpressionLimitException(
-          "containsAll: expected a list argument, got " + Rendering.kind(other));
-    }
-    EvaluationBudget budget = EvaluationBudget.current();
-    Collection<?> lookup = list;
-    if (!(list instanceof Set) && wanted.size() > 1) {
-      java.util.HashSet<Object> set = new java.util.HashSet<>();
-      for (Object element : list) {
-        budget.tick();
-        set.add(element);
-      }
-      lookup = set;
-    }
-    for (Object element : wanted) {
-      budget.tick();
-      if (!lookup.contains(element)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static String concat(String text, Object other) {

@@ -7,6 +7,7 @@ import org.springframework.expression.spel.ExpressionState;
 import org.springframework.expression.spel.SpelEvaluationException;
 import org.springframework.expression.spel.SpelMessage;
 import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.Indexer;
 import org.springframework.expression.spel.ast.InlineList;
 import org.springframework.expression.spel.ast.InlineMap;
 import org.springframework.expression.spel.ast.OpDivide;
@@ -17,6 +18,7 @@ import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.Operator;
 import org.springframework.expression.spel.ast.OperatorPower;
 import org.springframework.expression.spel.ast.Projection;
+import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.standard.SpelExpression;
@@ -67,6 +69,8 @@ public final class BuildCounting {
         child = new Counted(child, "a projection");
       } else if (node instanceof Selection) {
         child = new Marking(child);
+      } else if (node instanceof Indexer && !(child instanceof PropertyOrFieldReference)) {
+        child = new CanonicalKeys.Index(child); // {1: 'a'}[1.0] is 'a', as 1 == 1.0
       }
       if (child != children[i]) {
         children[i] = child;
@@ -94,13 +98,12 @@ public final class BuildCounting {
     if (node instanceof InlineList list && !list.isConstant()) {
       return new Counted(node, "an inline list");
     }
-    if (node instanceof InlineMap map && !map.isConstant()) {
-      return new Counted(
-          InlineMapKeys.allWritten(map) ? node : new InlineMapKeys.Checked(node), "an inline map");
-    }
-    if (node instanceof InlineMap map && !InlineMapKeys.allWritten(map)) {
+    if (node instanceof InlineMap map) {
       // SpEL folds {-1: 'a'} into a constant, built once: its keys are checked all the same.
-      return new InlineMapKeys.Checked(node);
+      SpelNodeImpl checked = InlineMapKeys.allWritten(map) ? node : new InlineMapKeys.Checked(node);
+      // Its number keys in one form, as an index is: {1: 'a'}[1.0] finds 'a'.
+      SpelNodeImpl keyed = new CanonicalKeys.InlineMap(checked, map.isConstant());
+      return map.isConstant() ? keyed : new Counted(keyed, "an inline map");
     }
     return node;
   }

@@ -94,7 +94,10 @@ final class CheckedComparison extends ValueNode {
     return BooleanTypedValue.forValue(exact);
   }
 
-  /** The answer for a pair {@link MixedNumbers} computes; null for SpEL's own. */
+  /**
+   * The answer for a pair {@link MixedNumbers} computes, or two lists or maps {@link Equality}
+   * compares; null for SpEL's own.
+   */
   private Boolean exact(ExpressionState state, Object left, Object right) {
     if (symbol.equals("between")) {
       if (left instanceof Number value
@@ -115,6 +118,10 @@ final class CheckedComparison extends ValueNode {
         return fromLow >= 0 && toHigh <= 0;
       }
       return null;
+    }
+    if ((symbol.equals("==") || symbol.equals("!=")) && Equality.structured(left, right)) {
+      // Two lists or two maps: equal element by element as == says ({1} == {1.0}), not by equals.
+      return Equality.same(left, right) == symbol.equals("==");
     }
     if (!(left instanceof Number l && right instanceof Number r && MixedNumbers.atStake(l, r))) {
       return null;

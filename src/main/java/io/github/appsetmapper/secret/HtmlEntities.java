@@ -28,6 +28,23 @@ final class HtmlEntities {
     return Table.BY_NAME.get(name);
   }
 
+  /**
+   * A name no entry has in the case written, in another case: capitalised ({@code &AUML;} as {@code
+   * &Auml;}, the capital letter) or in lower case ({@code &EURO;} as {@code &euro;}), the one
+   * {@code capitalFirst} says first. Browsers read names in their own case only, but a page
+   * upper-cased whole, a hand-made error page or an XML library may not: a secret quoted so must
+   * still be found (a wrong guess costs a view, not a match).
+   */
+  static int[] anyCase(String name, boolean capitalFirst) {
+    if (name.length() < 2) {
+      return null;
+    }
+    String lower = name.toLowerCase(java.util.Locale.ROOT);
+    String capitalised = Character.toUpperCase(name.charAt(0)) + lower.substring(1);
+    int[] first = codePoints(capitalFirst ? capitalised : lower);
+    return first != null ? first : codePoints(capitalFirst ? lower : capitalised);
+  }
+
   /** Read on first use: most texts hold no named reference. */
   private static final class Table {
     static final Map<String, int[]> BY_NAME = read();

@@ -140,6 +140,9 @@ final class NeedleIndex {
     // gateway) still gives it away.
     texts.add(value.toLowerCase(java.util.Locale.ROOT));
     texts.add(value.toUpperCase(java.util.Locale.ROOT));
+    // Its compatibility composed form (NFKC), as the text is looked at too (Normalized): an echo
+    // decomposed (a and U+0308 for ä) or in fullwidth letters is the same text there.
+    texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFKC));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

@@ -13,8 +13,10 @@ import java.util.function.LongSupplier;
  * text that leaves the process is scrubbed of it in whatever form it took on the wire. The text is
  * searched as it is and with its encodings undone (percent-encoding in either case and with '+' for
  * a space, twice for a re-encoded link; JSON string escapes; base64 in both alphabets at every
- * alignment, which covers {@code Basic} credentials and a secret inside any base64 string): the
- * characters a match came from become {@code ***}.
+ * alignment, which covers {@code Basic} credentials and a secret inside any base64 string; HTML
+ * character references, a name in any case; each view in Unicode's NFKC form too, which finds a
+ * secret echoed decomposed or in fullwidth letters: {@link Normalized}): the characters a match
+ * came from become {@code ***}.
  *
  * <p>Redact before cutting: a text cut first leaves a secret's prefix that no longer matches.
  * {@link #excerpt} does both in that order; every shortened message goes through it.
@@ -220,6 +222,11 @@ public final class Redactor {
       for (int offset = 0; offset < 4; offset++) {
         find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans);
       }
+      // In another Unicode form (decomposed, fullwidth): null, at no cost, for an ASCII view.
+      TextView composed = Normalized.of(view);
+      if (composed != null) {
+        find(composed, needles, process, spans);
+      }
     }
     return spans.isEmpty() ? text : spans.mask(text, MASK);
   }
@@ -270,8 +277,9 @@ public final class Redactor {
    * The text and its views with encodings undone: percent-encoding (form encoding too) and JSON
    * string escapes alone, and up to {@value #MAX_LAYERS} layers of both at once, which covers them
    * nested in any order (a JSON string holding JSON, percent-encoded into a next link, echoed in
-   * JSON again), each also with HTML character references undone. At most sixteen views, each built
-   * only when the text holds what it would undo.
+   * JSON again), each also with HTML character references undone (twice when a name is in another
+   * case: {@link TextView#htmlUnescaped(boolean)}). At most sixteen views (and those second
+   * readings), each built only when the text holds what it would undo.
    */
   private static List<TextView> decodings(TextView plain) {
     List<TextView> out = new ArrayList<>(8);
@@ -305,7 +313,11 @@ public final class Redactor {
       TextView html = out.get(v);
       // Escaped as often as layers are undone above (a page quoting a page: &amp;amp;).
       for (int depth = 0; depth < MAX_LAYERS && html.contains('&'); depth++) {
-        html = html.htmlUnescaped();
+        TextView next = html.htmlUnescaped();
+        if (next.folded) { // &AUML; read as ä; a page upper-cased whole meant Ä
+          out.add(html.htmlUnescaped(true));
+        }
+        html = next;
         out.add(html);
       }
     }

@@ -19,15 +19,19 @@ final class TextView {
 
   final int length;
 
-  private TextView(byte[] bytes, int[] from, int[] to, int length) {
+  /** Whether an HTML name was read in another case than its own ({@code &EURO;}): see below. */
+  final boolean folded;
+
+  private TextView(byte[] bytes, int[] from, int[] to, int length, boolean folded) {
     this.bytes = bytes;
     this.from = from;
     this.to = to;
     this.length = length;
+    this.folded = folded;
   }
 
   /** No bytes: a decoding that found nothing to decode. */
-  private static final TextView EMPTY = new TextView(new byte[0], new int[0], new int[0], 0);
+  private static final TextView EMPTY = new TextView(new byte[0], new int[0], new int[0], 0, false);
 
   /** The text as UTF-8 (a lone surrogate as '?', as {@link String#getBytes} writes it). */
   static TextView of(String text) {
@@ -147,104 +151,17 @@ final class TextView {
    * escapes its {@code & ' " < >}, and {@code htmlentities} every non-ASCII character.
    */
   TextView htmlUnescaped() {
-    Builder out = new Builder(length);
-    for (int i = 0; i < length; i++) {
-      byte b = bytes[i];
-      if (b == '&') {
-        int end = -1;
-        int codePoint = -1;
-        if (i + 2 < length && bytes[i + 1] == '#') {
-          boolean hexDigits = bytes[i + 2] == 'x' || bytes[i + 2] == 'X';
-          int k = i + (hexDigits ? 3 : 2);
-          int value = 0;
-          int digits = 0;
-          int zeros = 0;
-          while (k < length && bytes[k] == '0') { // &#x0001f600;: zeros are no digits of the value
-            k++;
-            zeros++;
-          }
-          while (k < length && digits < 7) {
-            int d =
-                hexDigits
-                    ? hex(bytes[k])
-                    : bytes[k] >= '0' && bytes[k] <= '9' ? bytes[k] - '0' : -1;
-            if (d < 0) {
-              break;
-            }
-            value = value * (hexDigits ? 16 : 10) + d;
-            k++;
-            digits++;
-          }
-          if (digits + zeros > 0 && value <= Character.MAX_CODE_POINT) {
-            codePoint = value;
-            end = k < length && bytes[k] == ';' ? k : k - 1;
-          }
-        } else {
-          int[] named = named(i + 1);
-          if (named != null) {
-            end = named[0];
-            for (int n = 1; n < named.length; n++) {
-              out.codePoint(named[n], from[i], to[end]);
-            }
-            i = end;
-            continue;
-          }
-        }
-        if (codePoint >= 0) {
-          if (codePoint <= 0xFFFF && Character.isSurrogate((char) codePoint)) {
-            codePoint = '?';
-          }
-          out.codePoint(codePoint, from[i], to[end]);
-          i = end;
-          continue;
-        }
-      }
-      out.add(b, from[i], to[i]);
-    }
-    return out.build();
+    return htmlUnescaped(false);
   }
 
   /**
-   * The named reference whose name starts at {@code at}: the index of its last byte, then its code
-   * points; null when none. With its ';' the whole name, without it the longest legacy name that
-   * starts there ({@code &copy2024} is the copyright sign and "2024"), as a browser reads it.
+   * As {@link #htmlUnescaped()}, a name in another case than its own read capitalised first with
+   * {@code capitalFirst} ({@code &AUML;} as Ä: a page upper-cased whole), else lower-cased first
+   * ({@code &EACUTE;} as é: a writer that upper-cases names only). {@link #folded} tells whether a
+   * second reading may differ.
    */
-  private int[] named(int at) {
-    int k = at;
-    while (k < length && k - at < HtmlEntities.LONGEST && isAsciiLetterOrDigit(bytes[k])) {
-      k++;
-    }
-    if (k == at) {
-      return null;
-    }
-    if (k < length && bytes[k] == ';') {
-      int[] found = HtmlEntities.codePoints(ascii(at, k + 1));
-      if (found != null) {
-        return withEnd(k, found);
-      }
-    }
-    for (int end = k; end > at; end--) {
-      int[] found = HtmlEntities.codePoints(ascii(at, end));
-      if (found != null) {
-        return withEnd(end - 1, found);
-      }
-    }
-    return null;
-  }
-
-  private static boolean isAsciiLetterOrDigit(byte b) {
-    return (b >= 'a' && b <= 'z') || (b >= 'A' && b <= 'Z') || (b >= '0' && b <= '9');
-  }
-
-  private String ascii(int from, int to) {
-    return new String(bytes, from, to - from, java.nio.charset.StandardCharsets.US_ASCII);
-  }
-
-  private static int[] withEnd(int end, int[] codePoints) {
-    int[] out = new int[codePoints.length + 1];
-    out[0] = end;
-    System.arraycopy(codePoints, 0, out, 1, codePoints.length);
-    return out;
+  TextView htmlUnescaped(boolean capitalFirst) {
+    return HtmlView.unescaped(this, capitalFirst);
   }
 
   /**
@@ -303,7 +220,7 @@ final class TextView {
     return value;
   }
 
-  private static int hex(byte b) {
+  static int hex(byte b) {
     if (b >= '0' && b <= '9') {
       return b - '0';
     }
@@ -334,11 +251,12 @@ final class TextView {
   }
 
   /** Grows the three arrays together. */
-  private static final class Builder {
+  static final class Builder {
     private byte[] bytes;
     private int[] from;
     private int[] to;
     private int length;
+    boolean folded;
 
     Builder(int capacity) {
       int size = Math.max(capacity, 16);
@@ -371,7 +289,7 @@ final class TextView {
     }
 
     TextView build() {
-      return new TextView(bytes, from, to, length);
+      return new TextView(bytes, from, to, length, folded);
     }
   }
 }

@@ -283,4 +283,62 @@ class RedactorTest {
     assertThat(scrubbed.getCause().getMessage()).isEqualTo("java.io.IOException: echo ***=");
     assertThat(scrubbed.getStackTrace()).isEqualTo(failure.getStackTrace());
   }
+
+  /**
+   * A secret echoed in another Unicode form, or quoted with HTML names in another case, is found:
+   * an upstream's library may decompose {@code ä} into {@code a} and U+0308, write fullwidth
+   * letters, or upper-case a page whole.
+   */
+  @Nested
+  class OtherForms {
+    @Test
+    void aDecomposedEchoOfAComposedSecretAndTheOtherWayRound() {
+      Redactor composed = new Redactor();
+      composed.hold("p\u00e4ssw\u00f6rd-2024");
+      assertThat(composed.redact("bad password pa\u0308sswo\u0308rd-2024 (401)"))
+          .isEqualTo("bad password *** (401)");
+      Redactor decomposed = new Redactor();
+      decomposed.hold("pa\u0308sswo\u0308rd-2024");
+      assertThat(decomposed.redact("bad password p\u00e4ssw\u00f6rd-2024 (401)"))
+          .isEqualTo("bad password *** (401)");
+      // Percent-encoded decomposed: the view with percent undone is normalised too.
+      assertThat(composed.redact("next=/x?pw=pa%CC%88sswo%CC%88rd-2024&p=2"))
+          .isEqualTo("next=/x?pw=***&p=2");
+    }
+
+    @Test
+    void compatibilityFormsAreOneText() {
+      Redactor redactor = new Redactor();
+      redactor.hold("Secret-Token-42");
+      assertThat(
+              redactor.redact(
+                  "got \uff33\uff45\uff43\uff52\uff45\uff54\uff0d\uff34\uff4f"
+                      + "\uff4b\uff45\uff4e\uff0d\uff14\uff12 ok"))
+          .isEqualTo("got *** ok");
+      Redactor ligature = new Redactor();
+      ligature.hold("\ufb01nal-answer-42");
+      assertThat(ligature.redact("said final-answer-42!")).isEqualTo("said ***!");
+    }
+
+    @Test
+    void htmlNamesInAnotherCase() {
+      Redactor redactor = new Redactor();
+      redactor.hold("caf\u00e9-\u20ac-p\u00e4ss");
+      // Names upper-cased only: read as the lower-case names (é, not É).
+      assertThat(redactor.redact("<p>caf&EACUTE;-&EURO;-p&AUML;ss</p>")).isEqualTo("<p>***</p>");
+      // A page upper-cased whole: the secret too, so the capital letters.
+      assertThat(redactor.redact("<P>CAF&EACUTE;-&EURO;-P&AUML;SS</P>")).isEqualTo("<P>***</P>");
+      assertThat(redactor.redact("<p>caf&eacute;-&Euro;-p&auml;ss</p>")).isEqualTo("<p>***</p>");
+    }
+
+    @Test
+    void textWithoutAnyOfItStaysAsItIs() {
+      Redactor redactor = new Redactor();
+      redactor.hold("p\u00e4ssw\u00f6rd-2024");
+      String ascii = "an ordinary answer of plain ASCII words, long enough to be searched";
+      assertThat(redactor.redact(ascii)).isSameAs(ascii);
+      String other = "e\u0301t\u00e9 \uff21\uff22 &EURO; caf\u00e9";
+      assertThat(redactor.redact(other)).isSameAs(other);
+    }
+  }
 }

@@ -2,6 +2,7 @@ package io.github.appsetmapper.testing;
 
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.text.Normalizer;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -58,6 +59,12 @@ public final class SecretForms {
     out.put("HTML, escaped twice", html(html(secret, false, false), false, false));
     out.put("HTML, as htmlentities writes it", htmlEntities(secret));
     out.put("HTML, zero-padded hex references", htmlPadded(secret));
+    // The names upper-cased only: &EURO; where HTML's name is &euro; (a hand-made error page).
+    out.put("HTML, names in upper case", upperNames(htmlEntities(secret)));
+    // In another Unicode form: decomposed (e and U+0301 for é, as macOS writes file names), and
+    // in fullwidth letters (NFKC makes both the secret's text again).
+    out.put("Unicode, decomposed (NFD)", Normalizer.normalize(secret, Normalizer.Form.NFD));
+    out.put("Unicode, fullwidth letters", fullwidth(secret));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -92,6 +99,9 @@ public final class SecretForms {
     forms.add(html(secret, false, false));
     forms.add(html(secret, true, false));
     forms.add(html(secret, true, true));
+    // Its other Unicode forms give it away as well as its own (a reader sees the same text).
+    forms.add(Normalizer.normalize(secret, Normalizer.Form.NFD));
+    forms.add(fullwidth(secret));
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     for (int align = 0; align < 3; align++) {
       byte[] padded = new byte[align + bytes.length];
@@ -197,6 +207,27 @@ public final class SecretForms {
                 out.append(String.format("&#x%X;", c));
               }
             });
+    return out.toString();
+  }
+
+  /** Each named reference's name upper-cased ({@code &euro;} as {@code &EURO;}). */
+  public static String upperNames(String html) {
+    return java.util.regex.Pattern.compile("&([A-Za-z][A-Za-z0-9]*;)")
+        .matcher(html)
+        .replaceAll(m -> "&" + m.group(1).toUpperCase(Locale.ROOT));
+  }
+
+  /**
+   * Every printable ASCII character as its fullwidth form (U+FF01 to U+FF5E), a space as U+3000.
+   */
+  public static String fullwidth(String value) {
+    StringBuilder out = new StringBuilder();
+    value
+        .codePoints()
+        .forEach(
+            c ->
+                out.appendCodePoint(
+                    c == ' ' ? 0x3000 : c > ' ' && c < 0x7f ? c - 0x21 + 0xFF01 : c));
     return out.toString();
   }
 
