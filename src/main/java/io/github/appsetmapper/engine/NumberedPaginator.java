@@ -82,7 +82,10 @@ final class NumberedPaginator implements Paginator {
                 + number
                 + " answered the same as page "
                 + same
-                + " (an API that repeats its last page for any higher number?); end the listing"
+                + (same == number - 1
+                    ? " (an API that repeats its last page for any higher number?)"
+                    : " (an API that cycles its pages?)")
+                + "; end the listing"
                 + " with endStatus or stopOnShortPage, or use linkHeader");
       }
     }
