@@ -5,11 +5,14 @@ import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * {@code cursor}: the request again with the cursor the body gives (sent as {@code param}, and as
  * {@code page.cursor}). It ends when {@code until} is true or the cursor is absent, null or empty;
- * what holds the cursor must exist. A cursor equal to the one before is an error, not a loop.
+ * what holds the cursor must exist. A cursor given before in the walk is an error (a loop), never
+ * its pages read again; what any page promised ({@link WalkPromises}) must be kept by the end.
  */
 final class CursorPaginator implements Paginator {
   private final PageSource source;
@@ -17,7 +20,12 @@ final class CursorPaginator implements Paginator {
   private final Scope scope;
   private final ElementCount elements;
   private String last;
-  private long elementsSoFar;
+
+  /** Each cursor given so far, and the page that gave it: at most {@code maxPages}. */
+  private final Map<String, Integer> given = new HashMap<>();
+
+  private final WalkPromises promises =
+      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false);
 
   CursorPaginator(
       PageSource source, CompiledPaginate.Cursor cursor, Scope scope, ElementCount elements) {
@@ -39,16 +47,14 @@ final class CursorPaginator implements Paginator {
 
   @Override
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
-    elementsSoFar += elements.elements(page);
+    promises.read(page, number, elements.elements(page), PageSignals.of(page, false, "page"));
     boolean until =
         cursor.until() != null
             && Boolean.TRUE.equals(Expressions.onResponse(cursor.until(), page, scope));
     String after =
         until ? null : Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
     if (after == null) {
-      String more =
-          PageSignals.of(page, false, "page")
-              .more(page, number, elementsSoFar, uri -> PageSignals.pageParameter(uri, "page", 1));
+      String more = promises.unkept(number);
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(
@@ -67,7 +73,24 @@ final class CursorPaginator implements Paginator {
           page.request(),
           "the cursor did not change ('"
               + cursor.from().getPath()
-              + "' gave the same value twice)");
+              + "' gave '"
+              + page.excerpt(after)
+              + "' twice)");
+    }
+    Integer before = given.putIfAbsent(after, number);
+    if (before != null) {
+      page.refusedBy("cursor-stuck");
+      throw RequestFailure.of(
+          page.request(),
+          "cursor.from '"
+              + cursor.from().getPath()
+              + "' gave '"
+              + page.excerpt(after)
+              + "' at page "
+              + number
+              + ", as page "
+              + before
+              + " did: a loop, its pages would be read again");
     }
     last = after;
     UpstreamRequest request = source.render(number + 1, after);

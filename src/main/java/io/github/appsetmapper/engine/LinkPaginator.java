@@ -5,23 +5,31 @@ import io.github.appsetmapper.upstream.call.HostPolicy;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
+import java.util.Arrays;
 import java.util.HashSet;
+import java.util.Locale;
 import java.util.Set;
 
 /**
  * {@code linkHeader} and {@code next}: the next page is a URL the answer gives, in its {@code Link}
  * header or at a JsonPath of its body (whose holder must exist; the URL itself may be absent on the
  * last page, as Bitbucket does). A URL to another origin is followed only when {@code allowedHosts}
- * lists its host and the request carries no credentials; a URL already fetched is a loop, an error.
+ * lists its host and the request carries no credentials; a URL already fetched (its query in any
+ * order, its fragment aside) is a loop, an error. What any page promised ({@link WalkPromises})
+ * must be kept when the links run out.
  */
 final class LinkPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.LinkHeader link;
   private final CompiledPaginate.NextUrl next;
   private final ElementCount elements;
-  private final Set<URI> fetched = new HashSet<>();
+
+  /** The pages fetched, as {@link #same} keys them: at most {@code maxPages}. */
+  private final Set<String> fetched = new HashSet<>();
+
+  private final WalkPromises promises =
+      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false);
   private UpstreamRequest first;
-  private long elementsSoFar;
 
   LinkPaginator(
       PageSource source,
@@ -48,18 +56,16 @@ final class LinkPaginator implements Paginator {
   @Override
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
     UpstreamRequest current = page.request();
-    fetched.add(current.uri());
-    elementsSoFar += elements.elements(page);
+    fetched.add(same(current.uri()));
     PageSignals signals = PageSignals.of(page, link != null, "page");
+    promises.read(page, number, elements.elements(page), signals);
     String target =
         link != null
             ? signals.link(link.rel().toLowerCase(java.util.Locale.ROOT))
             : Cursors.value(page, next.next(), next.holder(), "next", false);
     if (target == null || target.isBlank()) {
       // The end, unless the page says more remain: a short 200 is what Argo CD must never get.
-      String more =
-          signals.more(
-              page, number, elementsSoFar, uri -> PageSignals.pageParameter(uri, "page", 1));
+      String more = promises.unkept(number);
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(
@@ -76,9 +82,10 @@ final class LinkPaginator implements Paginator {
     } catch (IllegalArgumentException e) {
       throw RequestFailure.of(current, "invalid next-page URL");
     }
-    if (fetched.contains(uri)) {
+    if (fetched.contains(same(uri))) {
       throw RequestFailure.of(
-          current, "the next page is one already fetched (" + uri + "), a loop");
+          current,
+          "the next page is one already fetched (" + page.excerpt(uri.toString()) + "), a loop");
     }
     if (!HostPolicy.sameOrigin(first.uri(), uri)) {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
@@ -103,5 +110,26 @@ final class LinkPaginator implements Paginator {
       }
     }
     return current.withUri(uri);
+  }
+
+  /**
+   * What two URLs of one page share: scheme and host in lower case, the port (the scheme's default
+   * left out), the path, and the query's parameters sorted; the fragment, never sent, is left out.
+   * {@code ?a=1&b=2} and {@code ?b=2&a=1} are one page, which as two URLs let a loop run to {@code
+   * maxPages}.
+   */
+  static String same(URI uri) {
+    String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    String host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+    int port = uri.getPort();
+    if (port == ("https".equals(scheme) ? 443 : "http".equals(scheme) ? 80 : -2)) {
+      port = -1;
+    }
+    String path = uri.getRawPath() == null || uri.getRawPath().isEmpty() ? "/" : uri.getRawPath();
+    String query = uri.getRawQuery();
+    String[] pairs = query == null || query.isEmpty() ? new String[0] : query.split("&", -1);
+    Arrays.sort(pairs);
+    String user = uri.getRawUserInfo() == null ? "" : uri.getRawUserInfo() + "@";
+    return scheme + "://" + user + host + ":" + port + path + "?" + String.join("&", pairs);
   }
 }

@@ -35,7 +35,7 @@ final class ListingWalk {
           pages.add(page);
           return pages;
         }
-        if (paginator.endsAt(page.status())) {
+        if (paginator.endsAt(page, number)) {
           return pages;
         }
         if (page.response().isSuccess()) {

@@ -5,24 +5,32 @@ import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
-import java.util.Arrays;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.Map;
 
 /**
  * {@code page}: numbered pages. A short page does not end the listing (GitLab, GitHub and most APIs
  * cap the page size below what is asked), so the end is read, in this order, from: a {@code Link}
  * header ({@code rel="next"}: more; only {@code prev}/{@code first}/{@code last}: the last page);
  * else {@code X-Next-Page} (empty: the last page); else {@code X-Total-Pages}, {@code X-Total} or
- * {@code X-Total-Count}; else, with {@code stopOnShortPage}, a page with fewer elements than {@code
- * size}; else an empty page. Every count is of elements ({@link Page#elements}), never of the rows
- * a path selects from them. A page the same as the one before (an API that clamps the page number)
- * is an error, not rows twice.
+ * {@code X-Total-Count} (the largest any page of the walk gave); else, with {@code
+ * stopOnShortPage}, a page with fewer elements than {@code size}; else an empty page. Whatever
+ * chose the end, what any page promised ({@link WalkPromises}) wins: the listing goes on, or an
+ * empty page (an end status) is a 502. Every count is of elements ({@link Page#elements}), never of
+ * the rows a path selects from them. A page the same as any before it (an API that clamps the page
+ * number, or cycles) is an error, not rows twice.
  */
 final class NumberedPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Numbered page;
   private final ElementCount elementCount;
-  private long elementsSoFar;
-  private byte[] before;
+  private final WalkPromises promises = new WalkPromises(this::numberOf, true);
+
+  /** The digest of each page with elements read so far, and its number: at most maxPages. */
+  private final Map<String, Integer> bodies = new HashMap<>();
 
   NumberedPaginator(PageSource source, CompiledPaginate.Numbered page, ElementCount elementCount) {
     this.source = source;
@@ -41,35 +49,55 @@ final class NumberedPaginator implements Paginator {
   }
 
   @Override
-  public boolean endsAt(int status) {
-    return page.endStatus().contains(status);
+  public boolean endsAt(Page current, int number) throws RequestFailure {
+    if (!page.endStatus().contains(current.status())) {
+      return false;
+    }
+    String more = promises.unkept(number);
+    if (more != null) {
+      current.refusedBy("listing-cut");
+      throw RequestFailure.of(
+          current.request(),
+          "page "
+              + number
+              + " answered "
+              + current.status()
+              + " while "
+              + more
+              + "; the listing would be cut short");
+    }
+    return true;
   }
 
   @Override
   public UpstreamRequest next(Page current, int number) throws RequestFailure {
     int elements = elementCount.elements(current);
-    elementsSoFar += elements;
-    byte[] body = current.response().body();
-    if (before != null && elements > 0 && Arrays.equals(before, body)) {
-      current.refusedBy("identical-page");
-      throw RequestFailure.of(
-          current.request(),
-          "page "
-              + number
-              + " answered the same as page "
-              + (number - 1)
-              + " (an API that repeats its last page for any higher number?); end the listing"
-              + " with endStatus or stopOnShortPage, or use linkHeader");
+    if (elements > 0) {
+      Integer same = bodies.putIfAbsent(digest(current.response().body()), number);
+      if (same != null) {
+        current.refusedBy("identical-page");
+        throw RequestFailure.of(
+            current.request(),
+            "page "
+                + number
+                + " answered the same as page "
+                + same
+                + (same == number - 1
+                    ? " (an API that repeats its last page for any higher number?)"
+                    : " (an API that cycles its pages?)")
+                + "; end the listing"
+                + " with endStatus or stopOnShortPage, or use linkHeader");
+      }
     }
-    before = body;
     PageSignals signals =
         PageSignals.of(current, true, page.param() != null ? page.param() : "page");
+    promises.read(current, number, elements, signals);
     if (!last(signals, number, elements)) {
       return request(number + 1);
     }
     // A signal that more pages remain wins over the rule that chose the end: numbered pages can
     // go on. An empty page that says so contradicts itself.
-    String more = signals.more(current, number, elementsSoFar, this::numberOf);
+    String more = promises.unkept(number);
     if (more == null) {
       return null;
     }
@@ -86,7 +114,8 @@ final class NumberedPaginator implements Paginator {
    * Whether the page, the {@code number}th with {@code elements} elements, is the last. An empty
    * page ends the listing unless its own next signal (a next link, {@code X-Next-Page}) says where
    * more are: a total it contradicts ("10 elements", 6 read, and none here) is then a 502 at this
-   * page, never walked on empty page after empty page to {@code maxPages}.
+   * page, never walked on empty page after empty page to {@code maxPages}. The totals are the
+   * largest any page gave: a page without them is measured against its walk's.
    */
   private boolean last(PageSignals signals, int number, int elements) {
     if (signals.link("next") != null) {
@@ -103,11 +132,11 @@ final class NumberedPaginator implements Paginator {
     if (elements == 0) {
       return true;
     }
-    if (signals.totalPages() != null) {
-      return number >= signals.totalPages();
+    if (promises.totalPages() != null) {
+      return number >= promises.totalPages();
     }
-    if (signals.total() != null) {
-      return elementsSoFar >= signals.total();
+    if (promises.total() != null) {
+      return promises.elements() >= promises.total();
     }
     return page.stopOnShortPage() && page.size() != null && elements < page.size();
   }
@@ -128,5 +157,14 @@ final class NumberedPaginator implements Paginator {
       uri = PercentEncoding.withQuery(uri, page.sizeParam(), String.valueOf(page.size()));
     }
     return uri == request.uri() ? request : request.withUri(uri);
+  }
+
+  /** A page's body as the walk remembers it: its SHA-256. */
+  private static String digest(byte[] body) {
+    try {
+      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
+    }
   }
 }

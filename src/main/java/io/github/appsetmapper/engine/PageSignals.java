@@ -1,11 +1,9 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.net.URI;
 import java.util.List;
-import java.util.function.Function;
 
 /**
  * What a page's headers say about the pages after it: its {@code Link} header, {@code X-Next-Page}
@@ -171,64 +169,6 @@ record PageSignals(
       if (link.rels().contains(rel)) {
         return link.target();
       }
-    }
-    return null;
-  }
-
-  /**
-   * Why more pages remain after {@code page}, the {@code number}th, when {@code elementsSoFar}
-   * elements were read ({@link Page#elements}: what a total counts, never the rows a path selects);
-   * null when no signal says so: a {@code last} link beyond this page, a total of pages above
-   * {@code number}, a total of elements above those read.
-   *
-   * @param pageOf the page number a URL asks for, or null when it does not say; a last link whose
-   *     number cannot be told says nothing (GitLab's names the project by id, not by path, and adds
-   *     parameters: another URL for the same page)
-   */
-  String more(Page page, int number, long elementsSoFar, Function<URI, Integer> pageOf)
-      throws RequestFailure {
-    String last = link("last");
-    if (last != null) {
-      URI current = page.request().uri();
-      Integer lastNumber;
-      try {
-        lastNumber = pageOf.apply(current.resolve(last.trim()));
-      } catch (Unreadable e) {
-        // A page number given but not a number (`+5`, `5e0`, `5.0`, `٥`...): which page it names
-        // cannot be told, and taken as no signal it let the listing stop at page 1 with a 200.
-        page.refusedBy("malformed-signal");
-        throw RequestFailure.of(
-            page.request(),
-            "its Link header's rel=\"last\" gives the page as '"
-                + page.excerpt(e.value)
-                + "', not a page number; the listing cannot tell where it ends");
-      } catch (IllegalArgumentException e) {
-        lastNumber = null;
-      }
-      Integer here;
-      try {
-        here = pageOf.apply(current);
-      } catch (Unreadable e) {
-        here = null; // a URL we followed: its number is ours to count
-      }
-      if (lastNumber != null && lastNumber > (here != null ? here : number)) {
-        return "its Link header has a rel=\"last\" page beyond this one";
-      }
-    }
-    if (totalPages != null && totalPages > number) {
-      return "X-Total-Pages says "
-          + Plural.of(totalPages, "page")
-          + ", "
-          + Plural.was(number)
-          + " read";
-    }
-    if (total != null && total > elementsSoFar) {
-      return totalHeader
-          + " says "
-          + Plural.of(total, "element")
-          + ", "
-          + Plural.was(elementsSoFar)
-          + " read";
     }
     return null;
   }

@@ -7,8 +7,8 @@ import io.github.appsetmapper.upstream.call.UpstreamRequest;
 
 /**
  * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
- * walk over the pages (it remembers what it saw: the last cursor, the URLs fetched, the page
- * before). {@link ListingWalk} drives it.
+ * walk over the pages (it remembers what it saw: the cursors given, the URLs fetched, the pages
+ * read, and what each promised, {@link WalkPromises}). {@link ListingWalk} drives it.
  */
 sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, NumberedPaginator {
 
@@ -35,8 +35,11 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
    */
   UpstreamRequest next(Page page, int number) throws RequestFailure;
 
-  /** Whether a page after the first answering {@code status} ends the listing, not failing it. */
-  default boolean endsAt(int status) {
+  /**
+   * Whether {@code page}, the {@code number}th (after the first), ends the listing with its status
+   * rather than failing it; a 502 when an earlier page promised more.
+   */
+  default boolean endsAt(Page page, int number) throws RequestFailure {
     return false;
   }
 

@@ -114,8 +114,8 @@ class PagingModesTest {
             .isEqualTo(
                 "{\"error\":\"mapping 'c': list GET "
                     + stub.url()
-                    + "/things?after=same: the cursor did not change ('$['next']' gave the same"
-                    + " value twice)\"}");
+                    + "/things?after=same: the cursor did not change ('$['next']' gave 'same'"
+                    + " twice)\"}");
       }
     }
   }

@@ -1,0 +1,324 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.StubUpstream;
+import io.github.appsetmapper.testing.StubUpstream.Reply;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What any page of a walk promised (a total of elements, a total of pages, a {@code rel="last"}
+ * link, in page mode a next page) is remembered until the walk ends, and the walk ending before it
+ * is kept is a 502, never a 200 with rows lost (red team round 5, HIGH); and no mode reads a page,
+ * cursor or link twice in one walk (MEDIUM).
+ */
+class ListingPromisesTest {
+  private static final String TOKEN = "promise-token-2b7e9c41d0";
+
+  private static String mapping(String name, String items, String paginate) {
+    return """
+        name: %s
+        vars: {up: {default: "http://unset.invalid"}}
+        secrets: {api: {env: PROMISE_TOKEN}}
+        list:
+          request:
+            url: "#{vars.up}/%s"
+            auth: {bearer: {secret: api}}
+          items: "%s"
+          paginate: %s
+        parameters: {id: item}
+        """
+        .formatted(name, name, items, paginate);
+  }
+
+  private static PluginServer serve(Path dir, StubUpstream stub, String... yamls) {
+    return PluginServer.withYaml(
+        dir, Map.of("up", stub.url()), Map.of("PROMISE_TOKEN", TOKEN), yamls);
+  }
+
+  private static String answer(Answer answer) {
+    return answer.status() + " " + answer.body();
+  }
+
+  /** GitLab's first page of five merge requests, two a page: every signal it has. */
+  private static Reply gitlabFirst(StubUpstream stub, String path) {
+    return Reply.json(200, "[\"a\",\"b\"]")
+        .withHeader("X-Total", "5")
+        .withHeader("X-Total-Pages", "3")
+        .withHeader("X-Next-Page", "2")
+        .withHeader(
+            "Link",
+            "<"
+                + stub.url()
+                + path
+                + "?page=2>; rel=\"next\", <"
+                + stub.url()
+                + path
+                + "?page=3>; rel=\"last\"");
+  }
+
+  /** Page 1 as GitLab answers it, and every later page as {@code later} says (by its query). */
+  private static Function<StubUpstream.Received, Reply> gitlab(
+      StubUpstream stub, String path, Function<String, Reply> later) {
+    return r -> {
+      String uri = r.rawUri();
+      int q = uri.indexOf('?');
+      String query = q < 0 ? "" : uri.substring(q + 1);
+      return query.isEmpty() || query.equals("page=1")
+          ? gitlabFirst(stub, path)
+          : later.apply(query);
+    };
+  }
+
+  @Test
+  void anEmptyPageWithoutHeadersDoesNotEndWhatPageOnePromised(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin = serve(dir, stub, mapping("mrs", "$[*]", "{page: {param: page}}"))) {
+      stub.on("GET /mrs", gitlab(stub, "/mrs", query -> Reply.json(200, "[]")));
+      Answer answer = plugin.getparams("mrs", "{}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+      assertThat(answer.body())
+          .contains(
+              "page 2 is empty while page 1's Link header has a rel=\\\"last\\\" link to page 3,"
+                  + " beyond page 2; the listing would be cut short")
+          .doesNotContain(TOKEN);
+    }
+  }
+
+  @Test
+  void aLaterPageThatOnlySaysItIsTheLastGoesOnToWhatPageOnePromised(@TempDir Path dir) {
+    // Page 2 carries only an empty X-Next-Page, or only a rel="first" link: read alone, the last
+    // page, and a 200 with 4 of 5 rows.
+    Reply[] seconds = {
+      Reply.json(200, "[\"c\",\"d\"]").withHeader("X-Next-Page", ""),
+      Reply.json(200, "[\"c\",\"d\"]")
+          .withHeader("Link", "<http://x.invalid/mrs?page=1>; rel=\"first\"")
+    };
+    for (Reply second : seconds) {
+      try (StubUpstream stub = new StubUpstream();
+          PluginServer plugin = serve(dir, stub, mapping("mrs", "$[*]", "{page: {param: page}}"))) {
+        stub.on(
+            "GET /mrs",
+            gitlab(stub, "/mrs", query -> query.equals("page=2") ? second : Reply.json(200, "[]")));
+        Answer answer = plugin.getparams("mrs", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+        assertThat(answer.body())
+            .contains(
+                "page 3 is empty while page 1's X-Total says 5 elements, 4 were read; the listing"
+                    + " would be cut short");
+        // The page it promised comes: the whole listing, a 200.
+        stub.on(
+            "GET /mrs",
+            gitlab(
+                stub,
+                "/mrs",
+                query -> query.equals("page=2") ? second : Reply.json(200, "[\"e\"]")));
+        assertThat(answer(plugin.getparams("mrs", "{}")))
+            .isEqualTo(
+                "200 {\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"c\"},"
+                    + "{\"id\":\"d\"},{\"id\":\"e\"}]}}");
+      }
+    }
+  }
+
+  @Test
+  void linkAndCursorModesRememberWhatAnEarlierPagePromised(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("linked", "$[*]", "{linkHeader: next}"),
+                mapping("cursored", "$.data[*]", "{cursor: {param: after, from: \"$.next\"}}"))) {
+      stub.on("GET /linked", gitlab(stub, "/linked", query -> Reply.json(200, "[]")));
+      Answer linked = plugin.getparams("linked", "{}");
+      assertThat(linked.status()).as(linked.body()).isEqualTo(502);
+      assertThat(linked.body())
+          .contains(
+              "the listing ends at page 2 (no next link) while page 1's Link header has a"
+                  + " rel=\\\"last\\\" link to page 3, beyond page 2");
+      stub.on(
+          "GET /cursored",
+          r ->
+              r.rawUri().contains("after=")
+                  ? Reply.json(200, "{\"data\":[\"c\"],\"next\":null}")
+                  : Reply.json(200, "{\"data\":[\"a\",\"b\"],\"next\":\"B\"}")
+                      .withHeader("X-Total-Count", "5"));
+      Answer cursored = plugin.getparams("cursored", "{}");
+      assertThat(cursored.status()).as(cursored.body()).isEqualTo(502);
+      assertThat(cursored.body())
+          .contains(
+              "the listing ends at page 2 (no cursor) while page 1's X-Total-Count says 5"
+                  + " elements, 3 were read");
+    }
+  }
+
+  @Test
+  void aTotalThatShrinksBetweenPagesIsA502NamingBoth(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(dir, stub, mapping("shrink", "$[*]", "{page: {param: page}, maxPages: 5}"))) {
+      // An item removed while the listing was read: with numbered pages a row can move onto a
+      // page already read, lost unseen. The larger promise holds.
+      stub.on(
+          "GET /shrink",
+          r ->
+              switch (r.rawUri().substring(r.rawUri().indexOf('?') + 1)) {
+                case "page=1" -> Reply.json(200, "[\"a\",\"b\"]").withHeader("X-Total", "5");
+                case "page=2" ->
+                    Reply.json(200, "[\"d\",\"e\"]")
+                        .withHeader("X-Total", "4")
+                        .withHeader("X-Next-Page", "");
+                default -> Reply.json(200, "[]").withHeader("X-Total", "4");
+              });
+      Answer answer = plugin.getparams("shrink", "{}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+      assertThat(answer.body())
+          .contains(
+              "page 3 is empty while page 1's X-Total says 5 elements (page 3's says 4: the"
+                  + " listing changed while it was read), 4 were read");
+      // A total that grows is kept by the pages read.
+      stub.on(
+          "GET /shrink",
+          r ->
+              r.rawUri().endsWith("page=1")
+                  ? Reply.json(200, "[\"a\",\"b\"]").withHeader("X-Total", "3")
+                  : Reply.json(200, "[\"c\",\"d\"]")
+                      .withHeader("X-Total", "4")
+                      .withHeader("X-Next-Page", ""));
+      assertThat(answer(plugin.getparams("shrink", "{}")))
+          .isEqualTo(
+              "200 {\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"c\"},"
+                  + "{\"id\":\"d\"}]}}");
+    }
+  }
+
+  @Test
+  void aNextPageAPagePromisedMustNotBeAnEndStatusNorEmpty(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(dir, stub, mapping("ended", "$[*]", "{page: {param: page, endStatus: [404]}}"))) {
+      stub.on(
+          "GET /ended",
+          r ->
+              r.rawUri().endsWith("page=1")
+                  ? Reply.json(200, "[\"a\",\"b\"]").withHeader("X-Next-Page", "2")
+                  : Reply.json(404, "{\"message\":\"404 Not found\"}"));
+      Answer gone = plugin.getparams("ended", "{}");
+      assertThat(gone.status()).as(gone.body()).isEqualTo(502);
+      assertThat(gone.body())
+          .contains("page 2 answered 404 while page 1 said a page follows (X-Next-Page: 2)");
+      stub.on(
+          "GET /ended",
+          r ->
+              r.rawUri().endsWith("page=1")
+                  ? Reply.json(200, "[\"a\",\"b\"]")
+                      .withHeader("Link", "<" + stub.url() + "/ended?page=2>; rel=\"next\"")
+                  : Reply.json(200, "[]"));
+      Answer empty = plugin.getparams("ended", "{}");
+      assertThat(empty.status()).as(empty.body()).isEqualTo(502);
+      assertThat(empty.body())
+          .contains(
+              "page 2 is empty while page 1 said a page follows (a rel=\\\"next\\\" link); the"
+                  + " listing would be cut short");
+      // Without a promise, the end status is the end.
+      stub.on(
+          "GET /ended",
+          r ->
+              r.rawUri().endsWith("page=1")
+                  ? Reply.json(200, "[\"a\",\"b\"]")
+                  : Reply.json(404, "{\"message\":\"404 Not found\"}"));
+      assertThat(answer(plugin.getparams("ended", "{}")))
+          .isEqualTo("200 {\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"}]}}");
+    }
+  }
+
+  @Test
+  void aCursorSeenEarlierInTheWalkIsALoopNamedRedacted(@TempDir Path dir) {
+    for (String limits : new String[] {"maxPages: 7", "maxPages: 7, onMaxPages: stop"}) {
+      try (StubUpstream stub = new StubUpstream();
+          PluginServer plugin =
+              serve(
+                  dir,
+                  stub,
+                  mapping(
+                      "loop",
+                      "$.data[*]",
+                      "{cursor: {param: after, from: \"$.next\"}, " + limits + "}"))) {
+        String a = "A-" + TOKEN;
+        stub.on(
+            "GET /loop",
+            r -> {
+              if (r.rawUri().contains("after=A")) {
+                return Reply.json(200, "{\"data\":[\"A\"],\"next\":\"B\"}");
+              }
+              if (r.rawUri().contains("after=B")) {
+                return Reply.json(200, "{\"data\":[\"B\"],\"next\":\"" + a + "\"}");
+              }
+              return Reply.json(200, "{\"data\":[\"first\"],\"next\":\"" + a + "\"}");
+            });
+        Answer answer = plugin.getparams("loop", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+        assertThat(answer.body())
+            .contains("cursor.from '$['next']' gave 'A-")
+            .contains("' at page 3, as page 1 did: a loop")
+            .doesNotContain(TOKEN)
+            .doesNotContain("onMaxPages");
+        assertThat(stub.calls()).isEqualTo(3);
+      }
+    }
+  }
+
+  @Test
+  void aNextLinkToAPageFetchedIsALoopWhateverTheOrderOfItsQuery(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(dir, stub, mapping("spun", "$[*]", "{linkHeader: next, onMaxPages: stop}"))) {
+      stub.on(
+          "GET /spun",
+          r -> {
+            boolean first = !r.rawUri().contains("b=");
+            return Reply.json(200, first ? "[\"a\"]" : "[\"b\"]")
+                .withHeader(
+                    "Link",
+                    "<"
+                        + stub.url()
+                        + (first ? "/spun?b=2&a=1" : "/spun?a=1&b=2#again")
+                        + ">; rel=\"next\"");
+          });
+      Answer answer = plugin.getparams("spun", "{}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+      assertThat(answer.body()).contains("the next page is one already fetched (");
+      assertThat(stub.calls()).isEqualTo(2);
+    }
+  }
+
+  @Test
+  void aNumberedPageTheSameAsAnyEarlierOneIsAnError(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("cycle", "$[*]", "{page: {param: page}, maxPages: 6, onMaxPages: stop}"))) {
+      // An API that answers page 3 as page 1 (numbers taken modulo 2): rows twice before.
+      stub.on(
+          "GET /cycle",
+          r -> {
+            int page = Integer.parseInt(r.rawUri().substring(r.rawUri().indexOf("page=") + 5));
+            return Reply.json(200, page % 2 == 1 ? "[\"a\"]" : "[\"b\"]");
+          });
+      Answer answer = plugin.getparams("cycle", "{}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+      assertThat(answer.body())
+          .contains("page 3 answered the same as page 1 (an API that cycles its pages?)");
+      assertThat(stub.calls()).isEqualTo(3);
+    }
+  }
+}
