@@ -1,7 +1,7 @@
 package io.github.appsetmapper.diff;
 
+import io.github.appsetmapper.expr.Equality;
 import io.github.appsetmapper.expr.EvaluationBudget;
-import io.github.appsetmapper.json.SameData;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -72,7 +72,7 @@ public record RowDiff(
       Map<String, Object> match = same == null ? null : same.poll();
       if (match == null) {
         removed.add(row);
-      } else if (!SameData.same(row, match)) {
+      } else if (!Equality.same(row, match)) {
         changed.add(new ChangedRow(keyMap(key, row), parameters(row, match)));
       }
     }
@@ -91,16 +91,16 @@ public record RowDiff(
 
   private static RowDiff unkeyed(
       List<Map<String, Object>> before, List<Map<String, Object>> after) {
-    // Rows compared as SameData says: the canonical form is the key.
+    // Rows compared as Equality says: numbers by value.
     Map<Object, Integer> unmatched = new HashMap<>();
     for (Map<String, Object> row : after) {
       EvaluationBudget.check();
-      unmatched.merge(SameData.canonical(row), 1, Integer::sum);
+      unmatched.merge(Equality.key(row), 1, Integer::sum);
     }
     List<Map<String, Object>> removed = new ArrayList<>();
     for (Map<String, Object> row : before) {
       EvaluationBudget.check();
-      Object same = SameData.canonical(row);
+      Object same = Equality.key(row);
       Integer count = unmatched.get(same);
       if (count == null) {
         removed.add(row);
@@ -113,7 +113,7 @@ public record RowDiff(
     List<Map<String, Object>> added = new ArrayList<>();
     for (Map<String, Object> row : after) {
       EvaluationBudget.check();
-      Object same = SameData.canonical(row);
+      Object same = Equality.key(row);
       Integer count = unmatched.get(same);
       if (count != null) {
         added.add(row);
@@ -136,7 +136,7 @@ public record RowDiff(
   private static List<Object> keyOf(List<String> key, Map<String, Object> row) {
     List<Object> values = new ArrayList<>(key.size());
     for (String name : key) {
-      values.add(SameData.canonical(row.get(name)));
+      values.add(Equality.key(row.get(name)));
     }
     return values;
   }
@@ -157,7 +157,7 @@ public record RowDiff(
       boolean has = after.containsKey(name);
       Object was = before.get(name);
       Object is = after.get(name);
-      if (had != has || !SameData.same(was, is)) {
+      if (had != has || !Equality.same(was, is)) {
         out.add(new ParameterChange(name, was, is, had, has));
       }
     }

@@ -16,7 +16,8 @@ import java.util.Set;
  * that compares or hashes values does it here: a list's {@code contains}, {@code indexOf} and
  * {@code containsAll}, a map's {@code containsValue}, a number's {@code equals}, {@code ==} and
  * {@code !=} on two lists or two maps, a number as a map's key ({@link #canonical}: an inline map's
- * keys and an index are made canonical, so {@code {1: 'a'}[1.0]} finds 'a'), and distinctBy keys.
+ * keys and an index are made canonical, so {@code {1: 'a'}[1.0]} finds 'a'), distinctBy keys, and
+ * outside expressions {@code test}, {@code diff} and shadow comparisons.
  *
  * <p>{@link #hash} agrees with {@link #same}: a number hashes as its canonical form (an {@code
  * Integer} or a {@code Long} for a whole number one holds, else the exact decimal without trailing
@@ -26,8 +27,13 @@ import java.util.Set;
 public final class Equality {
   private Equality() {}
 
-  /** Whether {@code a} and {@code b} are one value: numbers by value, lists and maps deeply. */
-  static boolean same(Object a, Object b) {
+  /**
+   * Whether {@code a} and {@code b} are one value: numbers by value, lists and maps deeply. Also
+   * the rule of every comparison that tells an author what changed ({@code test}'s expectations,
+   * {@code diff}'s and shadow's rows), so that what {@code ==} calls one value is never reported as
+   * a change, nor a difference in the 17th digit missed.
+   */
+  public static boolean same(Object a, Object b) {
     if (a == b) {
       return true;
     }

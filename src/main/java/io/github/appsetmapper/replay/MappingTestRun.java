@@ -6,9 +6,9 @@ import io.github.appsetmapper.compile.MappingLoader;
 import io.github.appsetmapper.compile.VarValues;
 import io.github.appsetmapper.engine.Engine;
 import io.github.appsetmapper.engine.Invocation;
+import io.github.appsetmapper.expr.Equality;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
-import io.github.appsetmapper.json.SameData;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.ErrorAnswer;
 import io.github.appsetmapper.server.ErrorAnswers;
@@ -279,10 +279,10 @@ public final class MappingTestRun {
     return i;
   }
 
-  /** Both as their JSON text reads back (keys as text), then by {@link SameData}'s rule. */
+  /** Both as their JSON text reads back (keys as text), then by {@link Equality}'s rule. */
   private static boolean sameJson(Object expected, Object actual) {
     try {
-      return SameData.same(
+      return Equality.same(
           JsonCodec.read(JsonCodec.writeBytes(expected)),
           JsonCodec.read(JsonCodec.writeBytes(actual)));
     } catch (JsonRefusal e) {
