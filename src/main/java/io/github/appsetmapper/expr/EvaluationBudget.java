@@ -222,47 +222,9 @@ public final class EvaluationBudget {
           todo.push(element == null ? Boolean.FALSE : element);
         }
       } else {
-        add(digits(next, what), what);
+        add(BuiltDigits.of(next, what), what);
       }
     }
-  }
-
-  /**
-   * Digits of a number an operator built, refused past {@link #MAX_NUMBER_DIGITS}; counted as the
-   * characters it is written with ({@link io.github.appsetmapper.json.WrittenNumbers}).
-   */
-  private static long digits(Object value, String what) {
-    long digits;
-    if (value instanceof java.math.BigInteger big) {
-      digits = digits(big);
-    } else if (value instanceof java.math.BigDecimal decimal) {
-      digits = digits(decimal.unscaledValue());
-    } else {
-      return 8;
-    }
-    if (digits > MAX_NUMBER_DIGITS) {
-      throw new ExpressionLimitException(
-          what + " would build a number of more than " + MAX_NUMBER_DIGITS + " digits");
-    }
-    // As it is written: 1e999 is one digit and a thousand characters of #json's text.
-    return value instanceof java.math.BigDecimal decimal
-        ? Math.max(digits, io.github.appsetmapper.json.WrittenNumbers.length(decimal))
-        : digits;
-  }
-
-  /**
-   * The digits of {@code n}: from its bit length, which bounds them within one digit, and counted
-   * exactly only near {@link #MAX_NUMBER_DIGITS} (an estimate of 0.302 a bit refused numbers of
-   * 9,970 digits that every operator allows).
-   */
-  private static long digits(java.math.BigInteger n) {
-    int bits = n.bitLength();
-    long most = (long) (bits * 0.30103) + 1;
-    long fewest = (long) ((bits - 1) * 0.30102999) + 1;
-    if (most <= MAX_NUMBER_DIGITS || fewest > MAX_NUMBER_DIGITS) {
-      return most;
-    }
-    return new java.math.BigDecimal(n).precision();
   }
 
   private void add(long units, String what) {

@@ -3,13 +3,9 @@ package io.github.appsetmapper.reload;
 import io.github.appsetmapper.compile.CompileOptions;
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.compile.MappingLoader;
-import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.Problem;
-import io.github.appsetmapper.config.YamlLimits;
-import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.MappingStatus;
-import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -379,28 +375,7 @@ public final class MappingReloader implements AutoCloseable {
   }
 
   private Map<Path, String> digests() {
-    Map<Path, String> out = new TreeMap<>();
-    for (Path path : paths) {
-      List<Path> found;
-      try {
-        found = MappingSources.expand(List.of(path));
-      } catch (IOException e) {
-        continue;
-      }
-      for (Path file : found) {
-        try {
-          out.put(file, BoundedFiles.sha256(file, YamlLimits.MAPPING.fileBytes()));
-        } catch (java.nio.file.NoSuchFileException e) {
-          // Gone between the listing and the read (a dangling symlink too): removed.
-        } catch (IOException e) {
-          // A FIFO, a device, a directory, a file on a hung mount or one not readable: there, so
-          // loaded as a change, so that its refusal is reported (its read is refused too) and
-          // what it served keeps serving, never taken for a removed file.
-          out.put(file, "unreadable: " + BoundedFiles.reason(e));
-        }
-      }
-    }
-    return out;
+    return MappingFiles.digests(paths);
   }
 
   private static String names(List<CompiledMapping> mappings) {
