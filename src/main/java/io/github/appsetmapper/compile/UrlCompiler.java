@@ -160,10 +160,25 @@ final class UrlCompiler {
       if (scheme == null
           || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
           || uri.getHost() == null) {
-        problems.add(template.source().pos(), "'" + text + "' is not an absolute http(s) URL");
+        problems.add(
+            template.source().pos(),
+            "'" + text + "' is not an absolute http(s) URL" + goTemplateHint(text));
       }
     } catch (URISyntaxException e) {
-      problems.add(template.source().pos(), "invalid URL '" + text + "': " + e.getReason());
+      problems.add(
+          template.source().pos(),
+          "invalid URL '" + text + "': " + e.getReason() + goTemplateHint(text));
     }
+  }
+
+  /**
+   * Argo CD's own templates are Go's ({@code {{ .branch }}}): a URL written so is the likeliest
+   * reason for an invalid one, and "Illegal character in path" alone does not say it.
+   */
+  private static String goTemplateHint(String text) {
+    return text.contains("{{")
+        ? " (a hole here is #{...}, as in #{item.name}; {{ }} is Go's template syntax, which Argo"
+            + " CD applies to the Application, not this mapping)"
+        : "";
   }
 }

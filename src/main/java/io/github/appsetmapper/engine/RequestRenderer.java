@@ -77,6 +77,19 @@ final class RequestRenderer {
       }
       String text = template.isSingleHole() ? Values.text(value) : (String) value;
       String problem = headerProblem(text);
+      if (problem != null && template.readsSecret() && !template.readsInput()) {
+        // Made from a secret (the only thing here a request cannot change): this server's
+        // problem, a 500 as for a secret sent by auth, never the value.
+        trace.refusedRequest("header-value");
+        throw RequestFailure.at(
+            request.step(),
+            "headers." + header.getKey(),
+            RequestFailure.Kind.SECRET,
+            "a header value "
+                + problem
+                + ": it is made from a secret, whose value cannot be sent"
+                + " in a header");
+      }
       if (problem != null) {
         throw refused(
             request,

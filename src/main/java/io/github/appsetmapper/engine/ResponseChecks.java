@@ -46,14 +46,14 @@ record ResponseChecks(
     }
     return RequestFailure.of(
         request,
-        "answered "
+        response.answered(request)
             + response.status()
             + ", which is not a complete answer (200 and 203 are; list others in acceptStatus)");
   }
 
   /** "answered 500", with what the upstream said ({@link UpstreamWords}). */
   RequestFailure statusMessage(UpstreamRequest request, UpstreamResponse response) {
-    String message = "answered " + response.status() + response.bodyNote();
+    String message = response.answered(request) + response.status() + response.bodyNote();
     if (response.attempts() > 1) {
       message += " after " + response.attempts() + " attempts";
     }

@@ -143,6 +143,10 @@ final class NeedleIndex {
     // Its compatibility composed form (NFKC), as the text is looked at too (Normalized): an echo
     // decomposed (a and U+0308 for ä) or in fullwidth letters is the same text there.
     texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFKC));
+    // Its bytes in hex, as a debug page or a dump shows a token: either case.
+    String hex = java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
+    texts.add(hex);
+    texts.add(hex.toUpperCase(java.util.Locale.ROOT));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);

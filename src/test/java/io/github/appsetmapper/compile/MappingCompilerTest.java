@@ -822,6 +822,8 @@ class MappingCompilerTest {
                       request: {url: "ftp://files.example.com/a"}
                     f:
                       request: {url: "https://exa mple.com/a"}
+                    g:
+                      request: {url: "https://example.com/t/{{ .item.name }}"}
                   parameters:
                     x: "'a'"
                   """))
@@ -830,7 +832,11 @@ class MappingCompilerTest {
               "m.yaml:7:20 enrich.e.request.url: 'ftp://files.example.com/a' is not an absolute"
                   + " http(s) URL",
               "m.yaml:9:20 enrich.f.request.url: invalid URL 'https://exa mple.com/a': Illegal"
-                  + " character in authority");
+                  + " character in authority",
+              "m.yaml:11:20 enrich.g.request.url: invalid URL 'https://example.com/t/{{"
+                  + " .item.name }}': Illegal character in path (a hole here is #{...}, as in"
+                  + " #{item.name}; {{ }} is Go's template syntax, which Argo CD applies to the"
+                  + " Application, not this mapping)");
     }
   }
 

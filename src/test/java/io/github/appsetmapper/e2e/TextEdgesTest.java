@@ -102,6 +102,38 @@ class TextEdgesTest {
     }
   }
 
+  /**
+   * A header template made from a secret that cannot be sent is this server's problem, a 500 as
+   * with {@code auth}: it was a 502, as if the upstream had failed (an outside tester's find).
+   */
+  @Test
+  void aHeaderTemplateMadeFromABadSecretIsA500(@TempDir Path dir) {
+    String mapping =
+        HEADERS
+            .replace(
+                "headers: {X-Name: \"#{input.name}\"}",
+                "headers: {PRIVATE-TOKEN: \"#{secret.api}\"}")
+            .replace("          auth: {bearer: {secret: api}}\n", "");
+    for (String token : new String[] {"line\nbreak-token", "t\u00f6k\u20acn-value"}) {
+      try (StubUpstream stub = new StubUpstream();
+          PluginServer plugin =
+              PluginServer.withYaml(
+                  dir, Map.of("up", stub.url()), Map.of("EDGE_TOKEN", token), mapping)) {
+        stub.on("GET /items", Reply.json(200, "[{\"id\":1}]"));
+        Answer answer =
+            plugin.getparams("headers", "{\"input\":{\"parameters\":{\"name\":\"x\"}}}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(500);
+        assertThat(answer.body())
+            .startsWith(
+                "{\"error\":\"mapping 'headers': list.headers.PRIVATE-TOKEN: a header value cannot hold")
+            .contains("it is made from a secret, whose value cannot be sent in a header")
+            .doesNotContain("break-token")
+            .doesNotContain("n-value");
+        assertThat(stub.calls()).isZero();
+      }
+    }
+  }
+
   @Test
   void halfASurrogatePairInTheRequestIsA400AndFromUpstreamA502(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();

@@ -65,6 +65,8 @@ public final class SecretForms {
     // in fullwidth letters (NFKC makes both the secret's text again).
     out.put("Unicode, decomposed (NFD)", Normalizer.normalize(secret, Normalizer.Form.NFD));
     out.put("Unicode, fullwidth letters", fullwidth(secret));
+    out.put("hex of its bytes, lower case", hex(secret));
+    out.put("hex of its bytes, upper case", hex(secret).toUpperCase(Locale.ROOT));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -102,6 +104,8 @@ public final class SecretForms {
     // Its other Unicode forms give it away as well as its own (a reader sees the same text).
     forms.add(Normalizer.normalize(secret, Normalizer.Form.NFD));
     forms.add(fullwidth(secret));
+    forms.add(hex(secret));
+    forms.add(hex(secret).toUpperCase(Locale.ROOT));
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     for (int align = 0; align < 3; align++) {
       byte[] padded = new byte[align + bytes.length];
@@ -120,6 +124,11 @@ public final class SecretForms {
       }
     }
     return pieces;
+  }
+
+  /** Its UTF-8 bytes in lower-case hex. */
+  public static String hex(String value) {
+    return java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
   }
 
   /** The pieces of {@code secret} found in {@code text} (empty: no leak). */

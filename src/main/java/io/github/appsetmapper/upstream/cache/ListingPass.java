@@ -165,7 +165,8 @@ public final class ListingPass {
     if ((response.status() >= 500 || response.status() == 429)
         && canStandIn(RequestFailure.Kind.FAILED)) {
       RequestFailure failure =
-          RequestFailure.of(request, "answered " + response.status() + response.bodyNote());
+          RequestFailure.of(
+              request, response.answered(request) + response.status() + response.bodyNote());
       standIn(failure.getMessage(), failure);
       throw new Restart();
     }

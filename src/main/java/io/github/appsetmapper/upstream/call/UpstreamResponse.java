@@ -67,4 +67,21 @@ public record UpstreamResponse(
   public UpstreamResponse withAttempts(int count, String why) {
     return new UpstreamResponse(status, headers, body, uri, count, why, bodyLimit, endedByClose);
   }
+
+  /**
+   * "answered " for a response to {@code asked}, or "was redirected to URL, which answered " when a
+   * redirect was followed to another URL: the status is the last hop's, and a message naming only
+   * the first URL blamed the wrong server (a 401 from the redirect's target read as the first
+   * one's).
+   */
+  public String answered(UpstreamRequest asked) {
+    if (uri == null || uri.equals(asked.uri())) {
+      return "answered ";
+    }
+    String shown = uri.toString();
+    if (uri.getRawUserInfo() != null) {
+      shown = shown.replace(uri.getRawUserInfo() + "@", "");
+    }
+    return "was redirected to " + shown + ", which answered ";
+  }
 }
