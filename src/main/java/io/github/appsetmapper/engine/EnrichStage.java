@@ -183,7 +183,8 @@ final class EnrichStage {
         throw forEachFailure(
             step, "forEach key '" + each.key().source().text() + "' gave " + kind(key) + where);
       }
-      String text = String.valueOf(key);
+      // One key per value, as == sees it: 1 and 1.0 are the key "1" (twice, an error).
+      String text = io.github.appsetmapper.expr.Values.canonicalKey(key);
       Integer earlier = seen.putIfAbsent(text, e);
       if (earlier != null) {
         throw forEachFailure(

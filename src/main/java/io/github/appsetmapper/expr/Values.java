@@ -36,6 +36,14 @@ public final class Values {
    * ({@code {(item.e): 1}} with {@code e: 1E+2} is the key {@code 100}), anything else as Java
    * writes it. The deadline is checked where the key is computed ({@link InlineMapKeys}).
    */
+  /**
+   * A key as a map of text keys holds it: a number by its one value ({@link Equality#canonical}),
+   * written plainly, so that 1, 1.0 and 1E+0 are the key "1" and 1E+2 is "100"; text as it is.
+   */
+  public static String canonicalKey(Object key) {
+    return key(key instanceof Number ? Equality.canonical(key) : key);
+  }
+
   static String key(Object key) {
     return key instanceof Number n && MixedNumbers.finite(n)
         ? plainNumber(n).toString()

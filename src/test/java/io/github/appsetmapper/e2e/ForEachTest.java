@@ -184,6 +184,42 @@ class ForEachTest {
     assertThat(stub.calls()).as("no registry call before the keys are checked").isEqualTo(2);
   }
 
+  /**
+   * A number key is its one value, as {@code ==} sees it: 1 and 1.0 are one key (twice, an error),
+   * 1E+2 is the key "100" (they were "1" and "1.0", and "1E+2").
+   */
+  @Test
+  void numberKeysAreTheirValueWrittenPlainly() {
+    stub.on(
+        "GET /apps",
+        Reply.json(
+            200,
+            "[{\"name\": \"shop\", \"images\": [{\"repo\": \"front\", \"tag\": \"a\", \"n\": 1},"
+                + " {\"repo\": \"back\", \"tag\": \"b\", \"n\": 1.0}]}]"));
+    Answer twice = run(mapping("error", ", key: image.n", "name: item.name"));
+    assertThat(twice.status()).as(twice.body()).isEqualTo(502);
+    assertThat(twice.body())
+        .isEqualTo(
+            "{\"error\":\"mapping 'm': enrich.digests.forEach: forEach key 'image.n' gave"
+                + " '1' twice, for elements 0 and 1 on row 0\"}");
+
+    stub.on(
+        "GET /apps",
+        Reply.json(
+            200,
+            "[{\"name\": \"shop\", \"images\": [{\"repo\": \"front\", \"tag\": \"a\", \"n\": 1E+2},"
+                + " {\"repo\": \"back\", \"tag\": \"b\", \"n\": 2.50}]}]"));
+    Answer plain =
+        run(
+            mapping(
+                "error",
+                ", key: image.n",
+                "hundred: \"digests['100']\"\nhalf: \"digests['2.5']\""));
+    assertThat(plain.body())
+        .isEqualTo(
+            "{\"output\":{\"parameters\":[{\"hundred\":\"sha256:front-a\",\"half\":\"sha256:back-b\"}]}}");
+  }
+
   private static List<String> loadProblems(String forEach, String url) {
     String yaml =
         """
