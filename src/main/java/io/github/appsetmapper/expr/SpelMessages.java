@@ -18,7 +18,21 @@ public final class SpelMessages {
             : e.getMessage();
     return message == null
         ? e.getClass().getSimpleName()
-        : plainTypes(message.replaceFirst("^EL\\d{4}E: ", ""));
+        : literalHint(plainTypes(message.replaceFirst("^EL\\d{4}E: ", "")));
+  }
+
+  private static final java.util.regex.Pattern NOT_AN_INT =
+      java.util.regex.Pattern.compile("The value '(\\d+)' cannot be parsed as an int");
+
+  /**
+   * A whole number literal is an int in SpEL: one past 2147483647 is a load error that does not say
+   * how to write it (an outside first-time author's stumble).
+   */
+  private static String literalHint(String message) {
+    java.util.regex.Matcher m = NOT_AN_INT.matcher(message);
+    return m.find()
+        ? message + " (a whole number past 2147483647 is written with an L: " + m.group(1) + "L)"
+        : message;
   }
 
   private static final java.util.regex.Pattern JAVA_TYPE =

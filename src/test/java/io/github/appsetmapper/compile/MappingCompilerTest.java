@@ -387,6 +387,23 @@ class MappingCompilerTest {
     }
 
     @Test
+    void aWholeNumberPastAnIntSaysHowToWriteIt() {
+      List<String> problems =
+          problems(
+              """
+              name: m
+              parameters:
+                x: "9007199254740992 + 1"
+              """);
+      assertThat(problems).hasSize(1);
+      assertThat(problems.get(0))
+          .startsWith("m.yaml:3:6 parameters.x: ")
+          .endsWith(
+              "The value '9007199254740992' cannot be parsed as an int (a whole number past"
+                  + " 2147483647 is written with an L: 9007199254740992L)");
+    }
+
+    @Test
     void anInvalidSelectIsRefused() {
       assertThat(
               problems(
