@@ -147,6 +147,7 @@ final class NeedleIndex {
     String hex = java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
     texts.add(hex);
     texts.add(hex.toUpperCase(java.util.Locale.ROOT));
+    texts.addAll(latin1Echoes(value));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
@@ -155,6 +156,36 @@ final class NeedleIndex {
       }
     }
     return out;
+  }
+
+  /**
+   * What an upstream echoes of a secret sent in a header, where it goes as Latin-1 bytes: a UTF-8
+   * reader makes each byte past ASCII a U+FFFD (or a '?'), a Latin-1 page percent-encodes it
+   * ({@code %E4}, as JavaScript's {@code escape} writes). Without these, every ASCII run of {@code
+   * Pässwörd-Straße} came back readable, each shorter than half the secret. None for an ASCII
+   * secret.
+   */
+  static List<String> latin1Echoes(String value) {
+    if (value.chars().allMatch(c -> c < 0x80)) {
+      return List.of();
+    }
+    StringBuilder replaced = new StringBuilder();
+    StringBuilder asked = new StringBuilder();
+    StringBuilder upper = new StringBuilder();
+    StringBuilder lower = new StringBuilder();
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              boolean ascii = c < 0x80;
+              replaced.appendCodePoint(ascii ? c : 0xFFFD);
+              asked.appendCodePoint(ascii ? c : '?');
+              String hex = c <= 0xFF ? String.format("%%%02X", c) : "?";
+              upper.append(ascii ? String.valueOf((char) c) : hex);
+              lower.append(
+                  ascii ? String.valueOf((char) c) : hex.toLowerCase(java.util.Locale.ROOT));
+            });
+    return List.of(replaced.toString(), asked.toString(), upper.toString(), lower.toString());
   }
 
   boolean isEmpty() {

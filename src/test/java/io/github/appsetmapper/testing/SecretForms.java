@@ -67,6 +67,10 @@ public final class SecretForms {
     out.put("Unicode, fullwidth letters", fullwidth(secret));
     out.put("hex of its bytes, lower case", hex(secret));
     out.put("hex of its bytes, upper case", hex(secret).toUpperCase(Locale.ROOT));
+    // Sent as Latin-1 in a header, read back as UTF-8 or written by a Latin-1 page.
+    out.put("sent as Latin-1, read as UTF-8 (U+FFFD)", latin1(secret, "\uFFFD", false));
+    out.put("sent as Latin-1, read as UTF-8 ('?')", latin1(secret, "?", false));
+    out.put("sent as Latin-1, percent-encoded (escape())", latin1(secret, null, true));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -106,6 +110,9 @@ public final class SecretForms {
     forms.add(fullwidth(secret));
     forms.add(hex(secret));
     forms.add(hex(secret).toUpperCase(Locale.ROOT));
+    forms.add(latin1(secret, "\uFFFD", false));
+    forms.add(latin1(secret, "?", false));
+    forms.add(latin1(secret, null, true));
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     for (int align = 0; align < 3; align++) {
       byte[] padded = new byte[align + bytes.length];
@@ -124,6 +131,27 @@ public final class SecretForms {
       }
     }
     return pieces;
+  }
+
+  /**
+   * Each character past ASCII as {@code mark}, or with {@code percent} as {@code %XX} of its
+   * Latin-1 byte ('?' past Latin-1, which no Latin-1 header carries).
+   */
+  public static String latin1(String value, String mark, boolean percent) {
+    StringBuilder out = new StringBuilder();
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              if (c < 0x80) {
+                out.appendCodePoint(c);
+              } else if (percent) {
+                out.append(c <= 0xFF ? String.format("%%%02X", c) : "?");
+              } else {
+                out.append(mark);
+              }
+            });
+    return out.toString();
   }
 
   /** Its UTF-8 bytes in lower-case hex. */
