@@ -19,6 +19,11 @@ final class CursorPaginator implements Paginator {
   private final CompiledPaginate.Cursor cursor;
   private final Scope scope;
   private final ElementCount elements;
+  private final SeenPages seen;
+
+  /** Why a cursor led to a page read before, spelled another way. */
+  private static final String LOOP = LinkPaginator.LOOP.replace("next link", "cursor");
+
   private String last;
 
   /** Each cursor given so far, and the page that gave it: at most {@code maxPages}. */
@@ -33,6 +38,7 @@ final class CursorPaginator implements Paginator {
     this.cursor = cursor;
     this.scope = scope;
     this.elements = elements;
+    this.seen = new SeenPages(elements);
   }
 
   @Override
@@ -54,6 +60,7 @@ final class CursorPaginator implements Paginator {
     String after =
         until ? null : Cursors.value(page, cursor.from(), cursor.holder(), "cursor.from", true);
     if (after == null) {
+      seen.check(page, number, LOOP);
       String more = promises.unkept(number);
       if (more != null) {
         page.refusedBy("listing-cut");
@@ -92,6 +99,7 @@ final class CursorPaginator implements Paginator {
               + before
               + " did: a loop, its pages would be read again");
     }
+    seen.check(page, number, LOOP);
     last = after;
     UpstreamRequest request = source.render(number + 1, after);
     return cursor.param() == null

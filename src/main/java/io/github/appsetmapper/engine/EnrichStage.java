@@ -326,7 +326,7 @@ final class EnrichStage {
                                 .render(
                                     enrich.request(), Scopes.page(requestScope, number, cursor)),
                         scope,
-                        page -> page.elements(enrich.rows(), "select")),
+                        Paginator.ElementCount.of(enrich.rows(), "select")),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

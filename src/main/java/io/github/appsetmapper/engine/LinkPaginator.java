@@ -19,10 +19,16 @@ import java.util.Set;
  * must be kept when the links run out.
  */
 final class LinkPaginator implements Paginator {
+  /** Why a next link led to a page read before, spelled another way. */
+  static final String LOOP =
+      " (a next link spelled another way that leads back to a page already read); the listing"
+          + " loops";
+
   private final PageSource source;
   private final CompiledPaginate.LinkHeader link;
   private final CompiledPaginate.NextUrl next;
   private final ElementCount elements;
+  private final SeenPages seen;
 
   /** The pages fetched, as {@link #same} keys them: at most {@code maxPages}. */
   private final Set<String> fetched = new HashSet<>();
@@ -40,6 +46,7 @@ final class LinkPaginator implements Paginator {
     this.link = link;
     this.next = next;
     this.elements = elements;
+    this.seen = new SeenPages(elements);
   }
 
   @Override
@@ -64,6 +71,7 @@ final class LinkPaginator implements Paginator {
             ? signals.link(link.rel().toLowerCase(java.util.Locale.ROOT))
             : Cursors.value(page, next.next(), next.holder(), "next", false);
     if (target == null || target.isBlank()) {
+      seen.check(page, number, LOOP);
       // The end, unless the page says more remain: a short 200 is what Argo CD must never get.
       String more = promises.unkept(number);
       if (more != null) {
@@ -87,6 +95,7 @@ final class LinkPaginator implements Paginator {
           current,
           "the next page is one already fetched (" + page.excerpt(uri.toString()) + "), a loop");
     }
+    seen.check(page, number, LOOP);
     if (!HostPolicy.sameOrigin(first.uri(), uri)) {
       if (!(first.hosts().restricts() && first.hosts().allows(uri))) {
         throw RequestFailure.of(

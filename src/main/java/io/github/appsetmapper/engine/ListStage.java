@@ -36,7 +36,7 @@ final class ListStage {
                             run.renderer()
                                 .render(list.request(), Scopes.page(scope, number, cursor)),
                         scope,
-                        page -> page.elements(list.items(), "items")),
+                        Paginator.ElementCount.of(list.items(), "items")),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

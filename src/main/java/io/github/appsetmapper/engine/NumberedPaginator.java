@@ -5,11 +5,6 @@ import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import java.net.URI;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HashMap;
-import java.util.HexFormat;
-import java.util.Map;
 
 /**
  * {@code page}: numbered pages. A short page does not end the listing (GitLab, GitHub and most APIs
@@ -29,13 +24,13 @@ final class NumberedPaginator implements Paginator {
   private final ElementCount elementCount;
   private final WalkPromises promises = new WalkPromises(this::numberOf, true);
 
-  /** The digest of each page with elements read so far, and its number: at most maxPages. */
-  private final Map<String, Integer> bodies = new HashMap<>();
+  private final SeenPages seen;
 
   NumberedPaginator(PageSource source, CompiledPaginate.Numbered page, ElementCount elementCount) {
     this.source = source;
     this.page = page;
     this.elementCount = elementCount;
+    this.seen = new SeenPages(elementCount);
   }
 
   @Override
@@ -72,23 +67,7 @@ final class NumberedPaginator implements Paginator {
   @Override
   public UpstreamRequest next(Page current, int number) throws RequestFailure {
     int elements = elementCount.elements(current);
-    if (elements > 0) {
-      Integer same = bodies.putIfAbsent(digest(current.response().body()), number);
-      if (same != null) {
-        current.refusedBy("identical-page");
-        throw RequestFailure.of(
-            current.request(),
-            "page "
-                + number
-                + " answered the same as page "
-                + same
-                + (same == number - 1
-                    ? " (an API that repeats its last page for any higher number?)"
-                    : " (an API that cycles its pages?)")
-                + "; end the listing"
-                + " with endStatus or stopOnShortPage, or use linkHeader");
-      }
-    }
+    seen.check(current, number, null);
     PageSignals signals =
         PageSignals.of(current, true, page.param() != null ? page.param() : "page");
     promises.read(current, number, elements, signals);
@@ -157,14 +136,5 @@ final class NumberedPaginator implements Paginator {
       uri = PercentEncoding.withQuery(uri, page.sizeParam(), String.valueOf(page.size()));
     }
     return uri == request.uri() ? request : request.withUri(uri);
-  }
-
-  /** A page's body as the walk remembers it: its SHA-256. */
-  private static String digest(byte[] body) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-    }
   }
 }

@@ -1,9 +1,11 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
+import io.github.appsetmapper.compile.RowPath;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import java.util.List;
 
 /**
  * How a listing goes from one page to the next: one type per {@code paginate} mode, a fresh one per
@@ -22,9 +24,26 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
    * How many elements a page holds ({@link Page#elements}): the one count every mode compares with
    * the totals a page announces, and page mode with {@code size}.
    */
-  @FunctionalInterface
   interface ElementCount {
     int elements(Page page) throws RequestFailure;
+
+    /** The rows the page gives, as the step reads them: what tells a page read twice. */
+    List<Object> rows(Page page) throws RequestFailure;
+
+    /** Counted and read by {@code path}, a failure naming {@code field}. */
+    static ElementCount of(RowPath path, String field) {
+      return new ElementCount() {
+        @Override
+        public int elements(Page page) throws RequestFailure {
+          return page.elements(path, field);
+        }
+
+        @Override
+        public List<Object> rows(Page page) throws RequestFailure {
+          return page.rows(path, field);
+        }
+      };
+    }
   }
 
   /** The request for the first page. */

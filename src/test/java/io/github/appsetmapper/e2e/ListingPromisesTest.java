@@ -299,6 +299,50 @@ class ListingPromisesTest {
     }
   }
 
+  /**
+   * A next link or a cursor spelled anew each time (here the same page's URL with {@code &x=1}
+   * added) that leads back to a page already read: the page's body is the same, a loop in every
+   * mode (an outside tester's find: one row six times, a 200 with {@code onMaxPages: stop}).
+   */
+  @Test
+  void aPageReadAgainThroughALinkOrCursorSpelledAnewIsALoop(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping(
+                    "respelled", "$.values[*]", "{next: '$.next', maxPages: 6, onMaxPages: stop}"),
+                mapping(
+                    "cursor",
+                    "$.values[*]",
+                    "{cursor: {param: after, from: '$.after'}, maxPages: 6, onMaxPages: stop}"))) {
+      stub.on(
+          "GET /respelled",
+          r ->
+              Reply.json(
+                  200,
+                  "{\"values\":[{\"id\":1}],\"next\":\""
+                      + stub.url()
+                      + r.rawUri()
+                      + (r.rawUri().contains("?") ? "&" : "?")
+                      + "x=1\"}"));
+      Answer link = plugin.getparams("respelled", "{}");
+      assertThat(link.status()).as(link.body()).isEqualTo(502);
+      assertThat(link.body())
+          .contains("page 2 answered the same as page 1 (a next link spelled another way");
+      stub.on(
+          "GET /cursor",
+          r ->
+              Reply.json(
+                  200, "{\"values\":[{\"id\":1}],\"after\":\"c" + r.rawUri().length() + "\"}"));
+      Answer cursor = plugin.getparams("cursor", "{}");
+      assertThat(cursor.status()).as(cursor.body()).isEqualTo(502);
+      assertThat(cursor.body())
+          .contains("page 2 answered the same as page 1 (a cursor spelled another way");
+    }
+  }
+
   @Test
   void aNumberedPageTheSameAsAnyEarlierOneIsAnError(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
