@@ -152,10 +152,17 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
   public static final class NumberOutOfBounds extends YAMLException {
     private static final long serialVersionUID = 1L;
     private final String text;
+    private final boolean notANumber;
 
-    NumberOutOfBounds(String text) {
+    NumberOutOfBounds(String text, boolean notANumber) {
       super("a number beyond the bounds");
       this.text = text;
+      this.notANumber = notANumber;
+    }
+
+    /** Whether it is no number at all ({@code .inf}, {@code .nan}) rather than one too large. */
+    public boolean notANumber() {
+      return notANumber;
     }
 
     /** The number as written, shortened. */
@@ -182,10 +189,8 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
         try {
           return Numbers.decimal(text.replace("_", ""));
         } catch (Numbers.Refused e) {
-          if (e.outOfBounds()) {
-            throw new NumberOutOfBounds(text);
-          }
-          return text; // .inf, .nan: no JSON number, kept as the text written
+          // .inf and .nan are no number JSON can hold: refused as one beyond the bounds is.
+          throw new NumberOutOfBounds(text, !e.outOfBounds());
         }
       }
     }

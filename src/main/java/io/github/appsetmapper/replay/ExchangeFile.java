@@ -74,7 +74,9 @@ public record ExchangeFile(
       loaded = documents.isEmpty() ? null : YamlLimits.TEST.data(documents.get(0));
     } catch (YamlLimits.NumberOutOfBounds e) {
       throw new IOException(
-          path + ": holds a number beyond the bounds (" + Numbers.BOUNDS + "): " + e.text());
+          e.notANumber()
+              ? path + ": holds " + e.text() + ", which is no number JSON can hold"
+              : path + ": holds a number beyond the bounds (" + Numbers.BOUNDS + "): " + e.text());
     } catch (RuntimeException e) {
       String tooLong = YamlLimits.valueTooLong(e);
       throw new IOException(

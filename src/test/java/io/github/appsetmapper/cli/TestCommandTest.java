@@ -204,6 +204,28 @@ class TestCommandTest {
       assertThat(lines.get(lines.size() - 1)).isEqualTo("0 passed, 5 failed");
     }
 
+    /** YAML's .inf and .nan are no JSON numbers: the file is refused, as before exact decimals. */
+    @Test
+    void anInfinityOrNanIsAClearError(@TempDir Path dir) throws Exception {
+      for (String value : new String[] {".inf", "-.Inf", ".NaN"}) {
+        Path test =
+            sample(dir, "input: {branch: feature-branch-1}", "input: {branch: " + value + "}");
+        CliTest.Result result = CliTest.run("test", test.toString());
+        assertThat(result.out().lines())
+            .startsWith(
+                "FAIL "
+                    + test
+                    + ": cannot read: "
+                    + test
+                    + ": holds "
+                    + value
+                    + ", which is no number JSON can hold");
+        assertThat(result.exit()).isEqualTo(1);
+        Files.delete(test);
+        Files.delete(dir.resolve("pr-digests.yaml"));
+      }
+    }
+
     @Test
     void aNumberBeyondTheBoundsIsAClearError(@TempDir Path dir) throws Exception {
       Path test =
