@@ -18,7 +18,6 @@ import org.springframework.expression.spel.ast.OpPlus;
 import org.springframework.expression.spel.ast.Operator;
 import org.springframework.expression.spel.ast.OperatorPower;
 import org.springframework.expression.spel.ast.Projection;
-import org.springframework.expression.spel.ast.PropertyOrFieldReference;
 import org.springframework.expression.spel.ast.Selection;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
 import org.springframework.expression.spel.standard.SpelExpression;
@@ -69,8 +68,11 @@ public final class BuildCounting {
         child = new Counted(child, "a projection");
       } else if (node instanceof Selection) {
         child = new Marking(child);
-      } else if (node instanceof Indexer && !(child instanceof PropertyOrFieldReference)) {
-        child = new CanonicalKeys.Index(child); // {1: 'a'}[1.0] is 'a', as 1 == 1.0
+      } else if (node instanceof Indexer) {
+        // {1: 'a'}[1.0] is 'a', as 1 == 1.0. And m[k] reads the name k, as the load check took
+        // it (SpEL read a bare name in [] on a map as the text 'k': with a let k, m[k] quietly
+        // gave m's entry 'k'); wrapped, the name is read as everywhere else.
+        child = new CanonicalKeys.Index(child);
       }
       if (child != children[i]) {
         children[i] = child;

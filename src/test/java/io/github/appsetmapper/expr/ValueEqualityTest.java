@@ -138,7 +138,9 @@ class ValueEqualityTest {
       assertThat(evaluate("m.get('a')")).isEqualTo(1);
       assertThat(evaluate("m.getOrDefault('z', 'none')")).isEqualTo("none");
       assertThat(evaluate("m.getOrDefault(1, 'none')")).isEqualTo("none");
-      assertThat(evaluate("m[a]")).isEqualTo(1); // a name is the text key, as SpEL reads it
+      assertThat(evaluate("m['a']")).isEqualTo(1);
+      // A bare name reads the scope's name (IndexByNameTest), never the text: none here.
+      assertThatThrownBy(() -> evaluate("m[a]")).isNotNull();
     }
 
     @Test
