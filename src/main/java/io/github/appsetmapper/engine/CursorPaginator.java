@@ -30,7 +30,7 @@ final class CursorPaginator implements Paginator {
   private final Map<String, Integer> given = new HashMap<>();
 
   private final WalkPromises promises =
-      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false);
+      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false, false);
 
   CursorPaginator(
       PageSource source, CompiledPaginate.Cursor cursor, Scope scope, ElementCount elements) {

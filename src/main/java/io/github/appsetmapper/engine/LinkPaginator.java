@@ -34,7 +34,7 @@ final class LinkPaginator implements Paginator {
   private final Set<String> fetched = new HashSet<>();
 
   private final WalkPromises promises =
-      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false);
+      new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false, true);
   private UpstreamRequest first;
 
   LinkPaginator(

@@ -22,7 +22,7 @@ final class NumberedPaginator implements Paginator {
   private final PageSource source;
   private final CompiledPaginate.Numbered page;
   private final ElementCount elementCount;
-  private final WalkPromises promises = new WalkPromises(this::numberOf, true);
+  private final WalkPromises promises = new WalkPromises(this::numberOf, true, true);
 
   private final SeenPages seen;
 

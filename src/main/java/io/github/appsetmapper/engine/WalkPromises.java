@@ -13,10 +13,10 @@ import java.util.function.Function;
  * elements. Read from one page alone, a page 2 without headers forgot what page 1 said, and the
  * listing ended with a 200 and rows lost.
  *
- * <p>A promise that shrinks between pages (an item removed while the walk reads) is held at its
- * largest: with numbered pages a row can then move onto a page already read and be lost unseen, so
- * the walk is a 502 naming both counts, and the next getparams reads the listing again. Each walk
- * (a paginator) has its own.
+ * <p>Where pages are found by their place (numbers, links), a total that changes between pages is a
+ * 502 naming both counts: rows moved between pages, one read twice when the listing grew, one lost
+ * unseen when it shrank; the next getparams reads the listing again. With a cursor only the latest
+ * total must be kept. Each walk (a paginator) has its own.
  */
 final class WalkPromises {
   /**
@@ -29,6 +29,8 @@ final class WalkPromises {
     String mostHeader;
     long latest;
     int latestAt;
+    long least = Long.MAX_VALUE;
+    int leastAt;
 
     void heard(Long value, int page, String header) {
       if (value == null) {
@@ -39,13 +41,23 @@ final class WalkPromises {
         mostAt = page;
         mostHeader = header;
       }
+      if (value < least) {
+        least = value;
+        leastAt = page;
+      }
       latest = value;
       latestAt = page;
+    }
+
+    /** Whether two pages named different counts. */
+    boolean changed() {
+      return most >= 0 && least != most;
     }
   }
 
   private final Function<URI, Integer> pageOf;
   private final boolean nextPromises;
+  private final boolean shifting;
   private final Count total = new Count();
   private final Count pages = new Count();
   private final Count last = new Count();
@@ -60,10 +72,16 @@ final class WalkPromises {
    * @param pageOf the page number a URL asks for (counted from 1), or null when it does not say
    * @param nextPromises whether a next signal is a promise the mode does not follow itself (page
    *     mode), kept only by a page after it holding elements
+   * @param shifting whether a page is found by its place in the listing (page numbers, and links,
+   *     which mostly carry them): a listing that changes while it is read moves rows between pages
+   *     (a row read twice when it grows, one lost when it shrinks), so any change of the total is a
+   *     502; with a cursor a page is found by the row it starts after, and only the latest total
+   *     must be kept (a row removed while reading is no row lost)
    */
-  WalkPromises(Function<URI, Integer> pageOf, boolean nextPromises) {
+  WalkPromises(Function<URI, Integer> pageOf, boolean nextPromises, boolean shifting) {
     this.pageOf = pageOf;
     this.nextPromises = nextPromises;
+    this.shifting = shifting;
   }
 
   /** Records the {@code number}th page, {@code count} elements, and what its signals promise. */
@@ -85,6 +103,23 @@ final class WalkPromises {
     }
     pages.heard(signals.totalPages(), number, "X-Total-Pages");
     total.heard(signals.total(), number, signals.totalHeader());
+    if (shifting && total.changed()) {
+      page.refusedBy("listing-changed");
+      throw RequestFailure.of(
+          page.request(),
+          "page "
+              + (total.leastAt < total.mostAt ? total.leastAt : total.mostAt)
+              + "'s "
+              + total.mostHeader
+              + " says "
+              + Plural.of(total.leastAt < total.mostAt ? total.least : total.most, "element")
+              + " and page "
+              + number
+              + "'s says "
+              + total.latest
+              + ": the listing changed while it was read, and rows move between pages found by"
+              + " their place (one read twice, or one never)");
+    }
     if (nextPromises) {
       if (signals.link("next") != null) {
         nextAt = number;
@@ -153,9 +188,10 @@ final class WalkPromises {
     if (pages.most > read) {
       return said(pages, at, "page") + ", " + Plural.was(read) + " read";
     }
-    if (total.most > elements) {
+    if (shifting ? total.most > elements : total.latest > elements) {
       return said(total, at, "element") + ", " + Plural.was(elements) + " read";
     }
+
     if (nextSaid != null && (nextAt == read && at > read || nextAt == read - 1 && lastEmpty)) {
       return "page " + nextAt + " said a page follows (" + nextSaid + ")";
     }

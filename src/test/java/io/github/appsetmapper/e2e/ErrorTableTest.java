@@ -173,7 +173,7 @@ class ErrorTableTest {
     stub.on(
         "GET /guards/max-pages",
         r ->
-            Reply.json(200, "{\"data\":[{\"id\":1}]}")
+            Reply.json(200, "{\"data\":[{\"id\":" + r.rawUri().length() + "}]}")
                 .withHeader(
                     "Link", "</guards/max-pages?p=" + r.rawUri().length() + ">; rel=\"next\""));
     stub.on("GET /explode", Reply.json(200, "{\"repos\":{\"name\":\"not-a-list\"}}"));

@@ -181,21 +181,61 @@ class ListingPromisesTest {
       assertThat(answer.status()).as(answer.body()).isEqualTo(502);
       assertThat(answer.body())
           .contains(
-              "page 3 is empty while page 1's X-Total says 5 elements (page 3's says 4: the"
-                  + " listing changed while it was read), 4 were read");
-      // A total that grows is kept by the pages read.
+              "page 1's X-Total says 5 elements and page 2's says 4: the listing changed while it"
+                  + " was read");
+      // A total that grows moves rows onto later numbered pages: b read twice (an outside
+      // tester's find: a 200 with a duplicate row). A 502 too, naming both counts.
       stub.on(
           "GET /shrink",
           r ->
-              r.rawUri().endsWith("page=1")
-                  ? Reply.json(200, "[\"a\",\"b\"]").withHeader("X-Total", "3")
-                  : Reply.json(200, "[\"c\",\"d\"]")
-                      .withHeader("X-Total", "4")
-                      .withHeader("X-Next-Page", ""));
-      assertThat(answer(plugin.getparams("shrink", "{}")))
+              switch (r.rawUri().substring(r.rawUri().indexOf('?') + 1)) {
+                case "page=1" -> Reply.json(200, "[\"a\",\"b\"]").withHeader("X-Total", "4");
+                case "page=2" -> Reply.json(200, "[\"b\",\"c\"]").withHeader("X-Total", "5");
+                default ->
+                    Reply.json(200, "[\"d\"]")
+                        .withHeader("X-Total", "5")
+                        .withHeader("X-Next-Page", "");
+              });
+      Answer grew = plugin.getparams("shrink", "{}");
+      assertThat(grew.status()).as(grew.body()).isEqualTo(502);
+      assertThat(grew.body())
+          .contains(
+              "page 1's X-Total says 4 elements and page 2's says 5: the listing changed while it"
+                  + " was read");
+    }
+  }
+
+  /**
+   * With a cursor a page starts after a row, so a row removed while the walk reads loses nothing:
+   * the latest total is the one kept (the largest made it a 502 this round, an outside tester saw).
+   */
+  @Test
+  void aCursorListingKeepsItsLatestTotal(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("keyset", "$.values[*]", "{cursor: {param: after, from: '$.after'}}"))) {
+      stub.on(
+          "GET /keyset",
+          r ->
+              r.rawUri().contains("after=")
+                  ? Reply.json(200, "{\"values\":[\"c\"]}").withHeader("X-Total-Count", "3")
+                  : Reply.json(200, "{\"values\":[\"a\",\"b\"],\"after\":\"b\"}")
+                      .withHeader("X-Total-Count", "4"));
+      assertThat(answer(plugin.getparams("keyset", "{}")))
           .isEqualTo(
-              "200 {\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"c\"},"
-                  + "{\"id\":\"d\"}]}}");
+              "200 {\"output\":{\"parameters\":[{\"id\":\"a\"},{\"id\":\"b\"},{\"id\":\"c\"}]}}");
+      // Fewer than the latest total is still a 502.
+      stub.on(
+          "GET /keyset",
+          r ->
+              r.rawUri().contains("after=")
+                  ? Reply.json(200, "{\"values\":[\"c\"]}").withHeader("X-Total-Count", "4")
+                  : Reply.json(200, "{\"values\":[\"a\",\"b\"],\"after\":\"b\"}")
+                      .withHeader("X-Total-Count", "4"));
+      assertThat(plugin.getparams("keyset", "{}").status()).isEqualTo(502);
     }
   }
 
