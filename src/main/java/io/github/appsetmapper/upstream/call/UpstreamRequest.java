@@ -55,11 +55,16 @@ public record UpstreamRequest(
 
   /** The call as errors name it: method and URL, query string kept, user info dropped. */
   public String describe() {
+    return method + " " + shown(uri);
+  }
+
+  /** {@code uri} as a message shows it: without its user info (a password may stand there). */
+  public static String shown(URI uri) {
     String shown = uri.toString();
     if (uri.getRawUserInfo() != null) {
       shown = shown.replace(uri.getRawUserInfo() + "@", "");
     }
-    return method + " " + shown;
+    return shown;
   }
 
   /** What makes two calls identical, for coalescing within one getparams. */

@@ -78,10 +78,6 @@ public record UpstreamResponse(
     if (uri == null || uri.equals(asked.uri())) {
       return "answered ";
     }
-    String shown = uri.toString();
-    if (uri.getRawUserInfo() != null) {
-      shown = shown.replace(uri.getRawUserInfo() + "@", "");
-    }
-    return "was redirected to " + shown + ", which answered ";
+    return "was redirected to " + UpstreamRequest.shown(uri) + ", which answered ";
   }
 }
