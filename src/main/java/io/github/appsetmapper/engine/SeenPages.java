@@ -1,11 +1,9 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.json.JsonCodec;
+import io.github.appsetmapper.upstream.call.Digests;
 import io.github.appsetmapper.upstream.call.RequestFailure;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 
@@ -16,7 +14,8 @@ import java.util.Map;
  * page six times: a 200 with one row six times).
  */
 final class SeenPages {
-  private final Map<String, Integer> bodies = new HashMap<>();
+  /** Each page's rows digested, and the page that first gave them. */
+  private final Map<String, Integer> pages = new HashMap<>();
 
   private final Paginator.ElementCount elements;
 
@@ -33,7 +32,7 @@ final class SeenPages {
     if (rows.isEmpty()) {
       return;
     }
-    Integer same = bodies.putIfAbsent(digest(JsonCodec.writeBytes(rows)), number);
+    Integer same = pages.putIfAbsent(Digests.sha256(JsonCodec.write(rows)), number);
     if (same != null) {
       page.refusedBy("identical-page");
       throw RequestFailure.of(
@@ -50,13 +49,5 @@ final class SeenPages {
                 + " endStatus or stopOnShortPage, or use linkHeader"
             : " (an API that cycles its pages?); end the listing with endStatus or"
                 + " stopOnShortPage, or use linkHeader";
-  }
-
-  private static String digest(byte[] body) {
-    try {
-      return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
-    }
   }
 }

@@ -32,11 +32,6 @@ public final class Values {
   }
 
   /**
-   * The text a map's key is in a parameter map: a number written plainly as {@link #text} writes it
-   * ({@code {(item.e): 1}} with {@code e: 1E+2} is the key {@code 100}), anything else as Java
-   * writes it. The deadline is checked where the key is computed ({@link InlineMapKeys}).
-   */
-  /**
    * A key as a map of text keys holds it: a number by its one value ({@link Equality#canonical}),
    * written plainly, so that 1, 1.0 and 1E+0 are the key "1" and 1E+2 is "100"; text as it is.
    */
@@ -44,6 +39,11 @@ public final class Values {
     return key(key instanceof Number ? Equality.canonical(key) : key);
   }
 
+  /**
+   * The text a map's key is in a parameter map: a number written plainly as {@link #text} writes it
+   * ({@code {(item.e): 1}} with {@code e: 1E+2} is the key {@code 100}), anything else as Java
+   * writes it. The deadline is checked where the key is computed ({@link InlineMapKeys}).
+   */
   static String key(Object key) {
     return key instanceof Number n && MixedNumbers.finite(n)
         ? plainNumber(n).toString()
