@@ -36,7 +36,9 @@ final class ListStage {
                             run.renderer()
                                 .render(list.request(), Scopes.page(scope, number, cursor)),
                         scope,
-                        Paginator.ElementCount.of(list.items(), "items")),
+                        list.entries() == null
+                            ? Paginator.ElementCount.of(list.items(), "items")
+                            : Paginator.ElementCount.entries(list.items(), list.entries())),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

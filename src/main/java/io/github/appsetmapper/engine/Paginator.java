@@ -30,8 +30,33 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
     /** The rows the page gives, as the step reads them: what tells a page read twice. */
     List<Object> rows(Page page) throws RequestFailure;
 
-    /** Counted and read by {@code path}, a failure naming {@code field}. */
+    /**
+     * With {@code list.entries}: the rows are the entries of the objects {@code objects} selects,
+     * so those are what a page holds (counted as the list reads them, never as a list at {@code
+     * items}, which is an object).
+     */
+    static ElementCount entries(RowPath objects, RowPath each) {
+      return new ElementCount() {
+        @Override
+        public int elements(Page page) throws RequestFailure {
+          return page.entryRows(objects, each).size();
+        }
+
+        @Override
+        public List<Object> rows(Page page) throws RequestFailure {
+          return page.entryRows(objects, each);
+        }
+      };
+    }
+
+    /**
+     * Counted and read by {@code path}, a failure naming {@code field}; null without a path (an
+     * enrich's definite {@code select}: one value, not a listing).
+     */
     static ElementCount of(RowPath path, String field) {
+      if (path == null) {
+        return null;
+      }
       return new ElementCount() {
         @Override
         public int elements(Page page) throws RequestFailure {
@@ -68,7 +93,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   static Paginator of(
       CompiledPaginate paginate, PageSource source, Scope scope, ElementCount elements) {
     if (paginate == null) {
-      return new SinglePage(source);
+      return new SinglePage(source, elements);
     }
     return paginate.accept(
         new CompiledPaginate.Visitor<Paginator>() {

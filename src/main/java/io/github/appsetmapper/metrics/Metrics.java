@@ -288,7 +288,8 @@ public final class Metrics {
    * An upstream answer refused as incomplete or unreadable: {@code reason} is one of
    * incomplete-status, duplicate-key, number-bounds, not-json, not-unicode, json-limit, not-yaml,
    * yaml-limit, yaml-unsupported, not-text, text-limit, missing-container, cursor-holder,
-   * cursor-stuck, malformed-signal, listing-cut, identical-page, memory-budget, ended-by-close.
+   * cursor-stuck, malformed-signal, listing-cut, identical-page, listing-changed, unpaginated,
+   * memory-budget, ended-by-close.
    */
   public void refusedAnswer(String mapping, String reason) {
     counter(
