@@ -157,6 +157,58 @@ class UnpaginatedListingTest {
   }
 
   @Test
+  void aNextPageTheBodyNamesAsTheCommonApisDoIsRead(@TempDir Path dir) {
+    String yaml =
+        """
+        name: %s
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/%s"}
+          items: "$.values[*]"
+        parameters: {id: item.id}
+        """;
+    Map<String, String[]> bodies =
+        Map.of(
+            "bitbucket",
+            new String[] {
+              "\"next\":\"https://api.example.com/2.0/x?page=2\"", "next: \\\"$.next\\\""
+            },
+            "odata",
+            new String[] {"\"@odata.nextLink\":\"/x?$skip=2\"", "@odata.nextLink"},
+            "google",
+            new String[] {"\"nextPageToken\":\"Cg4\"", "from: \\\"$.nextPageToken\\\""},
+            "server",
+            new String[] {
+              "\"isLastPage\":false,\"nextPageStart\":2", "from: \\\"$.nextPageStart\\\""
+            },
+            "jsonapi",
+            new String[] {"\"links\":{\"next\":\"/x?page[number]=2\"}", "$.links.next"},
+            "hal",
+            new String[] {"\"_links\":{\"next\":{\"href\":\"/x?page=2\"}}", "$._links.next.href"},
+            "release",
+            new String[] {"\"next\":\"v2.0.0\",\"isLastPage\":true,\"links\":{}", null});
+    String[] yamls = bodies.keySet().stream().map(n -> yaml.formatted(n, n)).toArray(String[]::new);
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin = serve(dir, stub, yamls)) {
+      bodies.forEach(
+          (name, said) -> {
+            stub.on("GET /" + name, Reply.json(200, "{\"values\":[{\"id\":1}]," + said[0] + "}"));
+            Answer answer = plugin.getparams(name, "{}");
+            if (said[1] == null) {
+              // A next that is no URL, the last page said, an empty links: the whole listing.
+              assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(200);
+              return;
+            }
+            assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
+            assertThat(answer.body())
+                .as(name)
+                .contains("the upstream has more than this page (its body")
+                .contains(said[1]);
+          });
+    }
+  }
+
+  @Test
   void anEnrichListingIsCheckedAndADefiniteSelectIsNot(@TempDir Path dir) {
     String yaml =
         """
