@@ -146,26 +146,35 @@ public final class RowPath {
    * containers.
    */
   public int elements(Object document) throws Missing {
+    return elementValues(document).size();
+  }
+
+  /**
+   * The elements {@link #elements} counts, as they are: what tells a page read twice (its elements,
+   * never the path's matches, which two pages of different elements can share: {@code $[*].cluster}
+   * gave {@code prod, dev} on two pages of different clusters' rows).
+   */
+  public List<Object> elementValues(Object document) throws Missing {
     if (path.isDefinite()) {
       Object value = read(path, document);
       if (value == null) {
         throw new Missing("found nothing");
       }
-      return value instanceof List<?> values ? values.size() : 1;
+      return value instanceof List<?> values ? new ArrayList<>(values) : List.of(value);
     }
     if (elements == null) {
       // Only names ($['a','b']) or a path not understood: each match is an element.
-      return rows(document).size();
+      return rows(document);
     }
-    int count = 0;
+    List<Object> found = new ArrayList<>();
     for (Object node : nodes(elements.prefix(), document)) {
       if (node instanceof List<?> list) {
-        count += list.size();
+        found.addAll(list);
       } else if (node != null) {
-        count++;
+        found.add(node);
       }
     }
-    return count;
+    return found;
   }
 
   /**

@@ -185,9 +185,14 @@ final class Page {
    * page count or a page size counts, never the rows the path selects.
    */
   synchronized int elements(RowPath path, String field) throws RequestFailure {
+    return elementValues(path, field).size();
+  }
+
+  /** The elements {@link #elements} counts, as they are ({@link RowPath#elementValues}). */
+  synchronized List<Object> elementValues(RowPath path, String field) throws RequestFailure {
     rows(path, field);
     try {
-      return path.elements(data());
+      return path.elementValues(data());
     } catch (RowPath.Missing e) {
       owner.refused("missing-container");
       throw RequestFailure.of(

@@ -27,8 +27,8 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   interface ElementCount {
     int elements(Page page) throws RequestFailure;
 
-    /** The rows the page gives, as the step reads them: what tells a page read twice. */
-    List<Object> rows(Page page) throws RequestFailure;
+    /** The elements {@link #elements} counts, as they are: what tells a page read twice. */
+    List<Object> values(Page page) throws RequestFailure;
 
     /**
      * With {@code list.entries}: the rows are the entries of the objects {@code objects} selects,
@@ -43,7 +43,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
         }
 
         @Override
-        public List<Object> rows(Page page) throws RequestFailure {
+        public List<Object> values(Page page) throws RequestFailure {
           return page.entryRows(objects, each);
         }
       };
@@ -64,8 +64,8 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
         }
 
         @Override
-        public List<Object> rows(Page page) throws RequestFailure {
-          return page.rows(path, field);
+        public List<Object> values(Page page) throws RequestFailure {
+          return page.elementValues(path, field);
         }
       };
     }

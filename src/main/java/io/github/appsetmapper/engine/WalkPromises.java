@@ -31,6 +31,8 @@ final class WalkPromises {
     int latestAt;
     long least = Long.MAX_VALUE;
     int leastAt;
+    String leastHeader;
+    String latestHeader;
 
     void heard(Long value, int page, String header) {
       if (value == null) {
@@ -44,9 +46,11 @@ final class WalkPromises {
       if (value < least) {
         least = value;
         leastAt = page;
+        leastHeader = header;
       }
       latest = value;
       latestAt = page;
+      latestHeader = header;
     }
 
     /** Whether two pages named different counts. */
@@ -103,22 +107,13 @@ final class WalkPromises {
     }
     pages.heard(signals.totalPages(), number, "X-Total-Pages");
     total.heard(signals.total(), number, signals.totalHeader());
-    if (shifting && total.changed()) {
-      page.refusedBy("listing-changed");
-      throw RequestFailure.of(
-          page.request(),
-          "page "
-              + (total.leastAt < total.mostAt ? total.leastAt : total.mostAt)
-              + "'s "
-              + total.mostHeader
-              + " says "
-              + Plural.of(total.leastAt < total.mostAt ? total.least : total.most, "element")
-              + " and page "
-              + number
-              + "'s says "
-              + total.latest
-              + ": the listing changed while it was read, and rows move between pages found by"
-              + " their place (one read twice, or one never)");
+    if (shifting) {
+      // Any count of the listing that moves while its pages are found by their place: rows moved
+      // between pages (a rel="last" or X-Total-Pages that grew let page 2 repeat page 1's last
+      // row, a 200 with a duplicate, as a grown X-Total did).
+      changed(page, number, total, "element");
+      changed(page, number, pages, "page");
+      changed(page, number, last, "last page");
     }
     if (nextPromises) {
       if (signals.link("next") != null) {
@@ -129,6 +124,37 @@ final class WalkPromises {
         nextSaid = "X-Next-Page: " + page.excerpt(signals.nextPage().trim());
       }
     }
+  }
+
+  /** A 502 when two pages named different values of {@code count}. */
+  private static void changed(Page page, int number, Count count, String noun)
+      throws RequestFailure {
+    if (!count.changed()) {
+      return;
+    }
+    boolean leastFirst = count.leastAt < count.mostAt;
+    int firstAt = leastFirst ? count.leastAt : count.mostAt;
+    String firstHeader = leastFirst ? count.leastHeader : count.mostHeader;
+    long firstSaid = leastFirst ? count.least : count.most;
+    page.refusedBy("listing-changed");
+    throw RequestFailure.of(
+        page.request(),
+        "page "
+            + firstAt
+            + "'s "
+            + said(firstHeader, firstSaid, noun)
+            + " and page "
+            + number
+            + "'s "
+            + said(count.latestHeader, count.latest, noun)
+            + ": the listing changed while it was read, and rows move between pages found by"
+            + " their place (one read twice, or one never)");
+  }
+
+  private static String said(String header, long value, String noun) {
+    return "Link".equals(header)
+        ? "Link header has rel=\"last\" at page " + value
+        : header + " says " + Plural.of(value, noun);
   }
 
   /**

@@ -181,8 +181,8 @@ class ListingPromisesTest {
       assertThat(answer.status()).as(answer.body()).isEqualTo(502);
       assertThat(answer.body())
           .contains(
-              "page 1's X-Total says 5 elements and page 2's says 4: the listing changed while it"
-                  + " was read");
+              "page 1's X-Total says 5 elements and page 2's X-Total says 4 elements: the listing"
+                  + " changed while it was read");
       // A total that grows moves rows onto later numbered pages: b read twice (an outside
       // tester's find: a 200 with a duplicate row). A 502 too, naming both counts.
       stub.on(
@@ -200,8 +200,128 @@ class ListingPromisesTest {
       assertThat(grew.status()).as(grew.body()).isEqualTo(502);
       assertThat(grew.body())
           .contains(
-              "page 1's X-Total says 4 elements and page 2's says 5: the listing changed while it"
-                  + " was read");
+              "page 1's X-Total says 4 elements and page 2's X-Total says 5 elements: the listing"
+                  + " changed while it was read");
+    }
+  }
+
+  /**
+   * A listing that grows while it is read, told by its rel="last" link or X-Total-Pages rather than
+   * X-Total, moved GitHub's page 1's last row onto page 2: a 200 with it twice (an outside tester's
+   * HIGH). Every count of the listing is held as X-Total is, in link and page mode, and the line
+   * names each page's own header.
+   */
+  @Test
+  void aListingThatGrowsByItsLastLinkOrPageCountIsA502(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("grows", "$[*]", "{linkHeader: next}"),
+                mapping("pages", "$[*]", "{page: {param: page}, maxPages: 5}"),
+                mapping("mixed", "$[*]", "{page: {param: page}, maxPages: 5}"))) {
+      String base = stub.url() + "/grows?per_page=2&page=";
+      stub.on(
+          "GET /grows",
+          r ->
+              switch (r.rawUri().substring(r.rawUri().lastIndexOf("page=") + 5)) {
+                case "2" ->
+                    Reply.json(200, "[2,3]")
+                        .withHeader(
+                            "Link", "<" + base + "3>; rel=\"next\", <" + base + "3>; rel=\"last\"");
+                case "3" ->
+                    Reply.json(200, "[4]").withHeader("Link", "<" + base + "2>; rel=\"prev\"");
+                default ->
+                    Reply.json(200, "[1,2]")
+                        .withHeader(
+                            "Link", "<" + base + "2>; rel=\"next\", <" + base + "2>; rel=\"last\"");
+              });
+      Answer grew = plugin.getparams("grows", "{}");
+      assertThat(grew.status()).as(grew.body()).isEqualTo(502);
+      assertThat(grew.body())
+          .contains(
+              "page 1's Link header has rel=\\\"last\\\" at page 2 and page 2's Link header has"
+                  + " rel=\\\"last\\\" at page 3: the listing changed while it was read");
+      stub.on(
+          "GET /pages",
+          r ->
+              switch (r.rawUri().substring(r.rawUri().indexOf('?') + 1)) {
+                case "page=1" -> Reply.json(200, "[1,2]").withHeader("X-Total-Pages", "2");
+                case "page=2" -> Reply.json(200, "[2,3]").withHeader("X-Total-Pages", "3");
+                default -> Reply.json(200, "[4]").withHeader("X-Total-Pages", "3");
+              });
+      Answer pages = plugin.getparams("pages", "{}");
+      assertThat(pages.status()).as(pages.body()).isEqualTo(502);
+      assertThat(pages.body())
+          .contains(
+              "page 1's X-Total-Pages says 2 pages and page 2's X-Total-Pages says 3 pages: the"
+                  + " listing changed");
+      // Each page's own header is named (page 1 said X-Total, page 2 X-Total-Count).
+      stub.on(
+          "GET /mixed",
+          r ->
+              switch (r.rawUri().substring(r.rawUri().indexOf('?') + 1)) {
+                case "page=1" -> Reply.json(200, "[1,2]").withHeader("X-Total", "4");
+                default -> Reply.json(200, "[2,3]").withHeader("X-Total-Count", "5");
+              });
+      assertThat(plugin.getparams("mixed", "{}").body())
+          .contains("page 1's X-Total says 4 elements and page 2's X-Total-Count says 5 elements");
+    }
+  }
+
+  /**
+   * A page is told by its elements, not by the rows a path selects from them: two pages of
+   * different pull requests on the same two clusters are two pages (an outside tester's MEDIUM, a
+   * spurious 502 this round); and a page read again with its elements in another order is the same
+   * page (a 200 with each row six times).
+   */
+  @Test
+  void aPageIsToldByItsElementsInAnyOrder(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("clusters", "$[*].cluster", "{linkHeader: next}"),
+                mapping(
+                    "shuffled",
+                    "$.values[*]",
+                    "{next: \"$.next\", maxPages: 6, onMaxPages: stop}"))) {
+      stub.on(
+          "GET /clusters",
+          r ->
+              r.rawUri().contains("page=2")
+                  ? Reply.json(
+                      200, "[{\"id\":3,\"cluster\":\"prod\"},{\"id\":4,\"cluster\":\"dev\"}]")
+                  : Reply.json(
+                          200, "[{\"id\":1,\"cluster\":\"prod\"},{\"id\":2,\"cluster\":\"dev\"}]")
+                      .withHeader("Link", "<" + stub.url() + "/clusters?page=2>; rel=\"next\""));
+      Answer clusters = plugin.getparams("clusters", "{}");
+      assertThat(clusters.status()).as(clusters.body()).isEqualTo(200);
+      assertThat(clusters.body())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"id\":\"prod\"},{\"id\":\"dev\"},"
+                  + "{\"id\":\"prod\"},{\"id\":\"dev\"}]}}");
+      stub.on(
+          "GET /shuffled",
+          r -> {
+            int n = r.rawUri().split("x=1", -1).length - 1;
+            String values =
+                n % 2 == 0 ? "[{\"a\":1,\"b\":2},{\"a\":3}]" : "[{\"a\":3},{\"b\":2,\"a\":1}]";
+            return Reply.json(
+                200,
+                "{\"values\":"
+                    + values
+                    + ",\"next\":\""
+                    + stub.url()
+                    + "/shuffled?"
+                    + "x=1&".repeat(n + 1)
+                    + "\"}");
+          });
+      Answer shuffled = plugin.getparams("shuffled", "{}");
+      assertThat(shuffled.status()).as(shuffled.body()).isEqualTo(502);
+      assertThat(shuffled.body()).contains("page 2 answered the same as page 1");
     }
   }
 
