@@ -81,11 +81,16 @@ final class Refusals {
    */
   static String allowed(HttpServerExchange exchange) {
     String path = exchange.getRequestPath();
-    if (path.equals("/healthz") || path.equals("/readyz") || path.equals("/metrics")) {
-      return "GET, HEAD";
+    // The path handler takes "/healthz/" as "/healthz": so must the Allow (it said POST).
+    if (path.length() > 1 && path.endsWith("/")) {
+      path = path.substring(0, path.length() - 1);
     }
-    return path.equals("/mappings") || path.equals("/mappings/") || path.endsWith("/shadow")
-        ? "GET"
+    return path.equals("/healthz")
+            || path.equals("/readyz")
+            || path.equals("/metrics")
+            || path.equals("/mappings")
+            || path.endsWith("/shadow")
+        ? "GET, HEAD"
         : "POST";
   }
 

@@ -26,14 +26,14 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <pre>
  * GET  /healthz, /readyz, /metrics (and HEAD)
- * GET  /mappings                                     bearer                       catalog
+ * GET  /mappings (and HEAD)                          bearer                       catalog
  * POST /mappings/{name}/api/v1/getparams.execute     bearer, accepting, body      getparams
  * POST /api/v1/getparams.execute                     bearer, accepting, body      getparams
  * POST /mappings/{name}/api/v1/getparams.explain     bearer, accepting, body      explain
  * POST /mappings/{name}/guard/reset                  bearer, body                 guard reset
  * POST /mappings/{name}/cache/invalidate             webhook credentials, body    invalidate
  * POST /mappings/{name}/shadow/api/v1/getparams.execute  bearer, accepting, body  candidate
- * GET  /mappings/{name}/shadow                       bearer                       differences
+ * GET  /mappings/{name}/shadow (and HEAD)            bearer                       differences
  * </pre>
  */
 final class Routes implements HttpHandler {
@@ -126,8 +126,10 @@ final class Routes implements HttpHandler {
     // checks its own exactly, as RFC 9110 has methods case-sensitive.
     RoutingHandler routing =
         new RoutingHandler(false)
-            .get("/mappings", exactly("GET", catalog, wrongMethod))
-            .get("/mappings/", exactly("GET", catalog, wrongMethod))
+            .get("/mappings", readOnly(catalog, wrongMethod))
+            .add("HEAD", "/mappings", readOnly(catalog, wrongMethod))
+            .get("/mappings/", readOnly(catalog, wrongMethod))
+            .add("HEAD", "/mappings/", readOnly(catalog, wrongMethod))
             .post(GetparamsRoute.TEMPLATE, exactly("POST", getparams, wrongMethod))
             .post("/api/v1/getparams.execute", exactly("POST", getparams, wrongMethod))
             .post(
@@ -137,7 +139,8 @@ final class Routes implements HttpHandler {
             .post(
                 "/mappings/{name}/shadow/api/v1/getparams.execute",
                 exactly("POST", candidate, wrongMethod))
-            .get("/mappings/{name}/shadow", exactly("GET", differences, wrongMethod))
+            .get("/mappings/{name}/shadow", readOnly(differences, wrongMethod))
+            .add("HEAD", "/mappings/{name}/shadow", readOnly(differences, wrongMethod))
             // The token first, as on every route: without it a caller learns nothing, not even
             // which paths and methods exist.
             .setFallbackHandler(
@@ -166,6 +169,16 @@ final class Routes implements HttpHandler {
   /** {@code next} for a request whose method is exactly {@code method}, else {@code refuse}. */
   private static HttpHandler exactly(String method, HttpHandler next, HttpHandler refuse) {
     return exchange -> (Refusals.is(exchange, method) ? next : refuse).handleRequest(exchange);
+  }
+
+  /**
+   * A route that reads: GET or HEAD exactly (RFC 9110 has HEAD wherever GET is; the answer's body
+   * is not sent), else {@code refuse}.
+   */
+  private static HttpHandler readOnly(HttpHandler next, HttpHandler refuse) {
+    return exchange ->
+        (Refusals.is(exchange, "GET") || Refusals.is(exchange, "HEAD") ? next : refuse)
+            .handleRequest(exchange);
   }
 
   /** A probe's route: GET or HEAD, exactly, else the 405 (no token: the paths are public). */
