@@ -205,7 +205,8 @@ final class NeedleIndex {
    * every run of at least half a form (eight at the least, as {@link #run} counts) of a value whose
    * runs give it away (an echo cut short: the first 20 characters of a 26-character token).
    */
-  void find(TextView view, Spans spans) {
+  long find(TextView view, Spans spans) {
+    long compared = 0;
     byte[] bytes = view.bytes;
     for (int i = 0; i + KEY <= view.length; i++) {
       int key = key(bytes, i);
@@ -222,11 +223,13 @@ final class NeedleIndex {
         int most = Math.min(view.length - i, form.length - entry.at());
         int differs = Arrays.mismatch(bytes, i, i + most, form, entry.at(), entry.at() + most);
         int run = differs < 0 ? most : differs;
+        compared += run + 1;
         if (run >= entry.run()) {
           spans.add(view.from[i], view.to[i + run - 1]);
         }
       }
     }
+    return compared;
   }
 
   private static int key(byte[] bytes, int at) {

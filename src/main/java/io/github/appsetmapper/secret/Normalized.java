@@ -22,9 +22,10 @@ final class Normalized {
   private Normalized() {}
 
   /** {@code view} in NFKC, or null when it already is (an ASCII view always is). */
-  static TextView of(TextView view) {
+  static TextView of(TextView view, Steps steps) {
     byte[] bytes = view.bytes;
     int length = view.length;
+    steps.add(length);
     int firstWide = 0;
     while (firstWide < length && bytes[firstWide] >= 0) {
       firstWide++;
@@ -57,6 +58,7 @@ final class Normalized {
         segment.appendCodePoint(decode(bytes, i, next));
         i += next;
       }
+      steps.add((long) segment.length() * segment.length());
       if (Normalizer.isNormalized(segment, FORM)) {
         for (int b = start; b < i; b++) {
           out.add(bytes[b], view.from[b], view.to[b]);

@@ -198,8 +198,21 @@ public final class Redactor {
   }
 
   public String redact(String text) {
+    Spans spans = search(text, new Steps());
+    return spans == null || spans.isEmpty() ? text : spans.mask(text, MASK);
+  }
+
+  /** The work {@link #redact} does on {@code text} (tests: its bound). */
+  long steps(String text) {
+    Steps steps = new Steps();
+    search(text, steps);
+    return steps.count();
+  }
+
+  /** Where {@code text} holds a value in any of its views, null when it cannot hold any. */
+  private Spans search(String text, Steps steps) {
     if (text == null || text.length() < MIN_LENGTH) {
-      return text;
+      return null;
     }
     long next = nextExpiry;
     if (next != NONE && nanoTime.getAsLong() - next >= 0) {
@@ -210,25 +223,26 @@ public final class Redactor {
     NeedleIndex needles = index;
     NeedleIndex process = processIndex;
     if (needles.isEmpty() && process.isEmpty()) {
-      return text;
+      return null;
     }
     // Most answer values are shorter than any secret: no view to build, nothing to search.
     if (!longEnough(text, Math.min(needles.shortest(), process.shortest()))) {
-      return text;
+      return null;
     }
     Spans spans = new Spans();
-    for (TextView view : decodings(TextView.of(text))) {
-      find(view, needles, process, spans);
+    for (TextView view : decodings(TextView.of(text), steps)) {
+      find(view, needles, process, spans, steps);
       for (int offset = 0; offset < 4; offset++) {
-        find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans);
+        steps.add(view.length);
+        find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans, steps);
       }
       // In another Unicode form (decomposed, fullwidth): null, at no cost, for an ASCII view.
-      TextView composed = Normalized.of(view);
+      TextView composed = Normalized.of(view, steps);
       if (composed != null) {
-        find(composed, needles, process, spans);
+        find(composed, needles, process, spans, steps);
       }
     }
-    return spans.isEmpty() ? text : spans.mask(text, MASK);
+    return spans;
   }
 
   /**
@@ -245,9 +259,11 @@ public final class Redactor {
     return count >= bytes;
   }
 
-  private static void find(TextView view, NeedleIndex own, NeedleIndex process, Spans spans) {
-    own.find(view, spans);
-    process.find(view, spans);
+  private static void find(
+      TextView view, NeedleIndex own, NeedleIndex process, Spans spans, Steps steps) {
+    steps.add(view.length);
+    steps.add(own.find(view, spans));
+    steps.add(process.find(view, spans));
   }
 
   /**
@@ -281,7 +297,8 @@ public final class Redactor {
    * case: {@link TextView#htmlUnescaped(boolean)}). At most sixteen views (and those second
    * readings), each built only when the text holds what it would undo.
    */
-  private static List<TextView> decodings(TextView plain) {
+  private static List<TextView> decodings(TextView plain, Steps steps) {
+    steps.add(plain.length);
     List<TextView> out = new ArrayList<>(8);
     out.add(plain);
     boolean percent = plain.contains('%');
@@ -320,6 +337,9 @@ public final class Redactor {
         html = next;
         out.add(html);
       }
+    }
+    for (TextView view : out) {
+      steps.add(view == plain ? 0 : view.length);
     }
     return out;
   }
