@@ -1,7 +1,6 @@
 package io.github.appsetmapper.secret;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +31,7 @@ public final class Redactor {
   /** Longer than any answer can take, so that a value is scrubbed while any call may hold it. */
   public static final Duration GRACE = Duration.ofMinutes(10);
 
-  /** Base64 runs shorter than this cannot hold the shortest form (4 bytes). */
-  private static final int MIN_BASE64_CHARS = 6;
-
   private static final String MASK = "***";
-
-  /** Layers of percent-encoding and JSON escaping undone together, nested in any order. */
-  static final int MAX_LAYERS = 3;
 
   /** Something using a secret value; releasing it lets the value go once no one else holds it. */
   public interface Held {
@@ -229,20 +222,7 @@ public final class Redactor {
     if (!longEnough(text, Math.min(needles.shortest(), process.shortest()))) {
       return null;
     }
-    Spans spans = new Spans();
-    for (TextView view : decodings(TextView.of(text), steps)) {
-      find(view, needles, process, spans, steps);
-      for (int offset = 0; offset < 4; offset++) {
-        steps.add(view.length);
-        find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans, steps);
-      }
-      // In another Unicode form (decomposed, fullwidth): null, at no cost, for an ASCII view.
-      TextView composed = Normalized.of(view, steps);
-      if (composed != null) {
-        find(composed, needles, process, spans, steps);
-      }
-    }
-    return spans;
+    return TextSearch.of(text, needles, process, steps);
   }
 
   /**
@@ -257,13 +237,6 @@ public final class Redactor {
       count += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
     }
     return count >= bytes;
-  }
-
-  private static void find(
-      TextView view, NeedleIndex own, NeedleIndex process, Spans spans, Steps steps) {
-    steps.add(view.length);
-    steps.add(own.find(view, spans));
-    steps.add(process.find(view, spans));
   }
 
   /**
@@ -287,61 +260,6 @@ public final class Redactor {
   public synchronized int size() {
     expire(nanoTime.getAsLong());
     return holders.size() + retiredUntil.size();
-  }
-
-  /**
-   * The text and its views with encodings undone: percent-encoding (form encoding too) and JSON
-   * string escapes alone, and up to {@value #MAX_LAYERS} layers of both at once, which covers them
-   * nested in any order (a JSON string holding JSON, percent-encoded into a next link, echoed in
-   * JSON again), each also with HTML character references undone (twice when a name is in another
-   * case: {@link TextView#htmlUnescaped(boolean)}). At most sixteen views (and those second
-   * readings), each built only when the text holds what it would undo.
-   */
-  private static List<TextView> decodings(TextView plain, Steps steps) {
-    steps.add(plain.length);
-    List<TextView> out = new ArrayList<>(8);
-    out.add(plain);
-    boolean percent = plain.contains('%');
-    boolean escaped = plain.contains('\\');
-    if (percent) {
-      out.add(plain.percentDecoded(false));
-    }
-    if (plain.contains('+')) {
-      out.add(plain.percentDecoded(true));
-    }
-    if (escaped) {
-      out.add(plain.jsonUnescaped());
-    }
-    TextView layer = plain;
-    for (int depth = 0; depth < MAX_LAYERS && (percent || escaped); depth++) {
-      layer = layer.layerUndone();
-      if (depth > 0 || (percent && escaped)) {
-        out.add(layer);
-      }
-      percent = layer.contains('%');
-      escaped = layer.contains('\\');
-    }
-    if (out.size() > 1 && out.get(out.size() - 1).contains('+')) {
-      out.add(out.get(out.size() - 1).percentDecoded(true));
-    }
-    // An HTML or XML page quoting a value escapes its & ' " < > as character references, around
-    // whatever other encoding the value already had.
-    for (int v = 0, views = out.size(); v < views; v++) {
-      TextView html = out.get(v);
-      // Escaped as often as layers are undone above (a page quoting a page: &amp;amp;).
-      for (int depth = 0; depth < MAX_LAYERS && html.contains('&'); depth++) {
-        TextView next = html.htmlUnescaped();
-        if (next.folded) { // &AUML; read as ä; a page upper-cased whole meant Ä
-          out.add(html.htmlUnescaped(true));
-        }
-        html = next;
-        out.add(html);
-      }
-    }
-    for (TextView view : out) {
-      steps.add(view == plain ? 0 : view.length);
-    }
-    return out;
   }
 
   private void letGo(String value) {
