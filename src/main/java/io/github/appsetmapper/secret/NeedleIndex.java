@@ -172,9 +172,20 @@ final class NeedleIndex {
     // decomposed (a and U+0308 for ä) or in fullwidth letters is the same text there.
     texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFKC));
     // Its bytes in hex, as a debug page or a dump shows a token: either case.
-    String hex = java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
-    texts.add(hex);
-    texts.add(hex.toUpperCase(java.util.Locale.ROOT));
+    // Case-folded whole (Python's casefold, a folding gateway): upper- then lower-cased, which
+    // expands as full folding does, "ß" to "ss", the ligature "ﬁ" to "fi".
+    texts.add(value.toUpperCase(java.util.Locale.ROOT).toLowerCase(java.util.Locale.ROOT));
+    // Its canonical decomposition (NFD): found in the text through its NFKC view, but base64 of it
+    // (a decomposing client encoded it) is decoded to bytes that are looked at as they are.
+    texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFD));
+    // Its bytes in hex, as a debug page or a dump shows a token: either case, and with a ':', a
+    // space or a '-' between the bytes (openssl, xxd, a MAC address's style).
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    for (String separator : List.of("", ":", " ", "-")) {
+      String hex = java.util.HexFormat.ofDelimiter(separator).formatHex(utf8);
+      texts.add(hex);
+      texts.add(hex.toUpperCase(java.util.Locale.ROOT));
+    }
     texts.addAll(latin1Echoes(value));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {

@@ -204,7 +204,7 @@ public final class Redactor {
 
   /** Where {@code text} holds a value in any of its views, null when it cannot hold any. */
   private Spans search(String text, Steps steps) {
-    if (text == null || text.length() < MIN_LENGTH) {
+    if (text == null || text.isEmpty()) {
       return null;
     }
     long next = nextExpiry;
@@ -226,18 +226,24 @@ public final class Redactor {
   }
 
   /**
-   * Whether {@code text}'s UTF-8 bytes (a lone surrogate as one '?', as {@link TextView#of} writes
-   * it) reach {@code bytes}: every view is at most that long, since each decoding (percent, JSON
-   * and HTML escapes, base64) makes fewer bytes than the characters it reads.
+   * Whether {@code text} may reach {@code bytes} in any view: its UTF-8 bytes (a lone surrogate as
+   * one '?', as {@link TextView#of} writes it) bound every view but one, since each decoding
+   * (percent, JSON and HTML escapes, base64) makes fewer bytes than the characters it reads. The
+   * NFKC view may be longer: one code point becomes up to {@value #MOST_NFKC_BYTES} bytes (U+FDFA),
+   * so a character past ASCII, and a '%', '&' or backslash that may stand for one, counts that much
+   * ({@code ㌀} is {@code アパート} there). A text of plain ASCII, most, is counted as it is.
    */
   static boolean longEnough(String text, int bytes) {
     long count = 0;
     for (int i = 0; i < text.length() && count < bytes; i++) {
       char c = text.charAt(i);
-      count += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+      count += c < 0x80 && c != '%' && c != '&' && c != '\\' ? 1 : MOST_NFKC_BYTES;
     }
     return count >= bytes;
   }
+
+  /** The most UTF-8 bytes NFKC makes of one code point (U+FDFA, a phrase of 18 letters). */
+  static final int MOST_NFKC_BYTES = 33;
 
   /**
    * {@code text} on one line (runs of white space as one space), redacted, then cut to {@code max}
