@@ -32,6 +32,9 @@ final class Normalized {
 
   /** {@code view} in NFKC, or null when it already is (an ASCII view always is). */
   static TextView of(TextView view, Steps steps) {
+    if (view.ascii) {
+      return null;
+    }
     byte[] bytes = view.bytes;
     int length = view.length;
     steps.add(length);

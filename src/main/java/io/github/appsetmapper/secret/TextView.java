@@ -23,12 +23,16 @@ final class TextView {
   /** Whether an HTML name was read in another case than its own ({@code &EURO;}): see below. */
   final boolean folded;
 
-  private TextView(byte[] bytes, int[] from, int[] to, int length, boolean folded) {
+  /** Whether every byte is ASCII (most views): no Unicode form to look at then. */
+  final boolean ascii;
+
+  private TextView(byte[] bytes, int[] from, int[] to, int length, boolean folded, boolean ascii) {
     this.bytes = bytes;
     this.from = from;
     this.to = to;
     this.length = length;
     this.folded = folded;
+    this.ascii = ascii;
   }
 
   /** The text as UTF-8 (a lone surrogate as '?', as {@link String#getBytes} writes it). */
@@ -282,6 +286,9 @@ final class TextView {
     private int length;
     boolean folded;
 
+    /** Whether a byte past ASCII was added. */
+    private boolean wide;
+
     /** Whether anything was decoded: if not, the view read is the view made. */
     boolean changed;
 
@@ -299,6 +306,7 @@ final class TextView {
         from = java.util.Arrays.copyOf(from, size);
         to = java.util.Arrays.copyOf(to, size);
       }
+      wide |= b < 0;
       bytes[length] = b;
       from[length] = first;
       to[length] = end;
@@ -322,7 +330,7 @@ final class TextView {
     }
 
     TextView build() {
-      return new TextView(bytes, from, to, length, folded);
+      return new TextView(bytes, from, to, length, folded, !wide);
     }
 
     /** The view made, or {@code read} itself when nothing was decoded. */
