@@ -45,9 +45,23 @@ final class HtmlEntities {
     return first != null ? first : codePoints(capitalFirst ? lower : capitalised);
   }
 
+  /**
+   * The longest legacy name, read without its ';' ({@code &middot}, {@code &frac34}, six letters):
+   * a name without one is looked for no longer than this.
+   */
+  static int longestLegacy() {
+    return Table.LONGEST_LEGACY;
+  }
+
   /** Read on first use: most texts hold no named reference. */
   private static final class Table {
     static final Map<String, int[]> BY_NAME = read();
+    static final int LONGEST_LEGACY =
+        BY_NAME.keySet().stream()
+            .filter(name -> !name.endsWith(";"))
+            .mapToInt(String::length)
+            .max()
+            .orElse(0);
   }
 
   private static Map<String, int[]> read() {

@@ -57,6 +57,7 @@ final class HtmlView {
         } else {
           int[] named = named(i + 1, capitalFirst, out);
           if (named != null) {
+            out.changed = true;
             end = named[0];
             for (int n = 1; n < named.length; n++) {
               out.codePoint(named[n], from[i], to[end]);
@@ -66,6 +67,7 @@ final class HtmlView {
           }
         }
         if (codePoint >= 0) {
+          out.changed = true;
           if (codePoint <= 0xFFFF && Character.isSurrogate((char) codePoint)) {
             codePoint = '?';
           }
@@ -76,7 +78,7 @@ final class HtmlView {
       }
       out.add(b, from[i], to[i]);
     }
-    return out.build();
+    return out.buildOr(view);
   }
 
   /**
@@ -99,7 +101,7 @@ final class HtmlView {
         return withEnd(k, found);
       }
     }
-    for (int end = k; end > at; end--) {
+    for (int end = Math.min(k, at + HtmlEntities.longestLegacy()); end > at; end--) {
       int[] found = reference(ascii(at, end), capitalFirst, out);
       if (found != null) {
         return withEnd(end - 1, found);

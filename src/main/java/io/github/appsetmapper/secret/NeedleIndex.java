@@ -19,7 +19,8 @@ import java.util.Set;
  * client's Basic credentials carry it. Immutable.
  */
 final class NeedleIndex {
-  static final NeedleIndex EMPTY = new NeedleIndex(Map.of(), new long[1 << 10], Integer.MAX_VALUE);
+  static final NeedleIndex EMPTY =
+      new NeedleIndex(Map.of(), new long[1 << 10], Integer.MAX_VALUE, 0);
 
   /** Four bytes: the key length, and the shortest form indexed. */
   static final int KEY = 4;
@@ -38,10 +39,14 @@ final class NeedleIndex {
   /** The fewest bytes any match needs: a shorter text holds none, in any of its decodings. */
   private final int shortest;
 
-  private NeedleIndex(Map<Integer, Entry[]> byKey, long[] filter, int shortest) {
+  /** How many forms the index holds: each entry's {@link Entry#id} is below it. */
+  private final int forms;
+
+  private NeedleIndex(Map<Integer, Entry[]> byKey, long[] filter, int shortest, int forms) {
     this.byKey = byKey;
     this.filter = filter;
     this.shortest = shortest;
+    this.forms = forms;
   }
 
   /**
@@ -56,16 +61,19 @@ final class NeedleIndex {
     Map<Integer, List<Entry>> lists = new HashMap<>();
     long[] filter = new long[1 << 10];
     int shortest = Integer.MAX_VALUE;
+    int id = 0;
     for (Needles needles : values) {
       for (byte[] form : needles.forms()) {
+        int formId = id++;
+        Characters characters = new Characters(form);
         for (int at = 0; at + KEY <= form.length; at++) {
-          int run = needles.runs() ? run(form, at) : form.length;
+          int run = needles.runs() ? run(form, at, characters) : form.length;
           if (at > 0 && form.length - at < run) {
             break;
           }
           shortest = Math.min(shortest, run);
           int key = key(form, at);
-          lists.computeIfAbsent(key, k -> new ArrayList<>()).add(new Entry(form, at, run));
+          lists.computeIfAbsent(key, k -> new ArrayList<>()).add(new Entry(form, formId, at, run));
           int bit = bit(key);
           filter[bit >>> 6] |= 1L << bit;
         }
@@ -73,11 +81,14 @@ final class NeedleIndex {
     }
     Map<Integer, Entry[]> byKey = new HashMap<>();
     lists.forEach((k, v) -> byKey.put(k, v.toArray(new Entry[0])));
-    return new NeedleIndex(Map.copyOf(byKey), filter, shortest);
+    return new NeedleIndex(Map.copyOf(byKey), filter, shortest, id);
   }
 
-  /** A place in a form where a match may start: the form, the offset, the run that suffices. */
-  private record Entry(byte[] form, int at, int run) {}
+  /**
+   * A place in a form where a match may start: the form (and its number in the index), the offset,
+   * the run that suffices.
+   */
+  private record Entry(byte[] form, int id, int at, int run) {}
 
   /**
    * The bytes from {@code at} that give a form's value away: half of the form, and at least {@link
@@ -87,42 +98,59 @@ final class NeedleIndex {
    * characters too, because the promise counts characters: half of "abcdefghijklmnop€€€€" is its
    * first ten, 10 bytes where half its 28 bytes is 14.
    */
-  private static int run(byte[] form, int at) {
+  private static int run(byte[] form, int at, Characters characters) {
     int bytes = half(form.length);
-    return Math.min(bytes, bytesHolding(form, at, half(characters(form))));
+    return Math.min(bytes, characters.bytesHolding(at, half(characters.count())));
   }
 
   private static int half(int length) {
     return Math.min(length, Math.max(RUN, (length + 1) / 2));
   }
 
-  /** The characters (code points) of a UTF-8 form: its bytes that start one. */
-  private static int characters(byte[] form) {
-    int count = 0;
-    for (byte b : form) {
-      if ((b & 0xC0) != 0x80) {
-        count++;
-      }
-    }
-    return count;
-  }
-
   /**
-   * How many bytes from {@code at} hold {@code count} characters (the rest of one {@code at} falls
-   * inside counts as one), or {@link Integer#MAX_VALUE} when the form ends first.
+   * Where the characters (code points) of a UTF-8 form start: read once per form, so that the run
+   * of each of its offsets is found at once (a long secret's forms took their length squared).
    */
-  private static int bytesHolding(byte[] form, int at, int count) {
-    int i = at;
-    for (int c = 0; c < count; c++) {
-      if (i >= form.length) {
+  private static final class Characters {
+    private final int length;
+
+    /** The byte each character starts at. */
+    private final int[] starts;
+
+    /** The character each byte belongs to. */
+    private final int[] of;
+
+    private final int count;
+
+    Characters(byte[] form) {
+      length = form.length;
+      starts = new int[form.length];
+      of = new int[form.length];
+      int c = -1;
+      for (int b = 0; b < form.length; b++) {
+        if ((form[b] & 0xC0) != 0x80 || c < 0) {
+          starts[++c] = b;
+        }
+        of[b] = c;
+      }
+      count = c + 1;
+    }
+
+    int count() {
+      return count;
+    }
+
+    /**
+     * How many bytes from {@code at} hold {@code count} characters (the rest of one {@code at}
+     * falls inside counts as one), or {@link Integer#MAX_VALUE} when the form ends first.
+     */
+    int bytesHolding(int at, int wanted) {
+      int end = of[at] + wanted;
+      if (end > count) {
         return Integer.MAX_VALUE;
       }
-      i++;
-      while (i < form.length && (form[i] & 0xC0) == 0x80) {
-        i++;
-      }
+      return (end == count ? length : starts[end]) - at;
     }
-    return i - at;
   }
 
   /**
@@ -144,9 +172,20 @@ final class NeedleIndex {
     // decomposed (a and U+0308 for ä) or in fullwidth letters is the same text there.
     texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFKC));
     // Its bytes in hex, as a debug page or a dump shows a token: either case.
-    String hex = java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
-    texts.add(hex);
-    texts.add(hex.toUpperCase(java.util.Locale.ROOT));
+    // Case-folded whole (Python's casefold, a folding gateway): upper- then lower-cased, which
+    // expands as full folding does, "ß" to "ss", the ligature "ﬁ" to "fi".
+    texts.add(value.toUpperCase(java.util.Locale.ROOT).toLowerCase(java.util.Locale.ROOT));
+    // Its canonical decomposition (NFD): found in the text through its NFKC view, but base64 of it
+    // (a decomposing client encoded it) is decoded to bytes that are looked at as they are.
+    texts.add(java.text.Normalizer.normalize(value, java.text.Normalizer.Form.NFD));
+    // Its bytes in hex, as a debug page or a dump shows a token: either case, and with a ':', a
+    // space or a '-' between the bytes (openssl, xxd, a MAC address's style).
+    byte[] utf8 = value.getBytes(StandardCharsets.UTF_8);
+    for (String separator : List.of("", ":", " ", "-")) {
+      String hex = java.util.HexFormat.ofDelimiter(separator).formatHex(utf8);
+      texts.add(hex);
+      texts.add(hex.toUpperCase(java.util.Locale.ROOT));
+    }
     texts.addAll(latin1Echoes(value));
     List<byte[]> out = new ArrayList<>();
     for (String text : texts) {
@@ -205,8 +244,14 @@ final class NeedleIndex {
    * every run of at least half a form (eight at the least, as {@link #run} counts) of a value whose
    * runs give it away (an echo cut short: the first 20 characters of a 26-character token).
    */
-  void find(TextView view, Spans spans) {
+  long find(TextView view, Spans spans) {
+    long compared = 0;
     byte[] bytes = view.bytes;
+    // For each form, the last text position its start was compared at and how far the match went:
+    // the next positions on that diagonal are known without comparing again, so a text holding a
+    // long secret over and over costs its length, not its length times the secret's.
+    int[] diagonal = null;
+    int[] reach = null;
     for (int i = 0; i + KEY <= view.length; i++) {
       int key = key(bytes, i);
       int bit = bit(key);
@@ -217,16 +262,31 @@ final class NeedleIndex {
       if (candidates == null) {
         continue;
       }
+      if (diagonal == null) {
+        diagonal = new int[forms];
+        reach = new int[forms];
+        java.util.Arrays.fill(diagonal, Integer.MIN_VALUE);
+      }
       for (Entry entry : candidates) {
         byte[] form = entry.form();
-        int most = Math.min(view.length - i, form.length - entry.at());
-        int differs = Arrays.mismatch(bytes, i, i + most, form, entry.at(), entry.at() + most);
-        int run = differs < 0 ? most : differs;
+        int id = entry.id();
+        int run;
+        if (diagonal[id] == i - entry.at() && reach[id] > i) {
+          run = reach[id] - i;
+        } else {
+          int most = Math.min(view.length - i, form.length - entry.at());
+          int differs = Arrays.mismatch(bytes, i, i + most, form, entry.at(), entry.at() + most);
+          run = differs < 0 ? most : differs;
+          compared += run + 1;
+          diagonal[id] = i - entry.at();
+          reach[id] = i + run;
+        }
         if (run >= entry.run()) {
           spans.add(view.from[i], view.to[i + run - 1]);
         }
       }
     }
+    return compared;
   }
 
   private static int key(byte[] bytes, int at) {

@@ -13,18 +13,31 @@ import java.text.Normalizer;
  *
  * <p>The text is normalised a segment at a time (a character with the marks and Hangul vowels or
  * finals that may combine with it), and the bytes of a segment that changed map to the whole
- * segment: a match masks the characters it came from. A view that holds no byte beyond ASCII (most
- * do) is answered at once and allocates nothing; one already in NFKC is decoded once to check.
+ * segment: a match masks the characters it came from (at most {@link #MAX_MARKS} marks a segment).
+ * A view that holds no byte beyond ASCII (most do) is answered at once and allocates nothing; one
+ * already in NFKC is read once, segment by segment, and gives no view.
  */
 final class Normalized {
   private static final Normalizer.Form FORM = Normalizer.Form.NFKC;
 
+  /**
+   * The most marks one segment takes: Unicode's stream-safe limit (UAX #15), past which no real
+   * text goes. The normaliser reorders a segment's marks by insertion, so a segment of many marks
+   * costs their number squared: a value of "a" and 80,000 marks took 23 s. Past it a next segment
+   * begins (a text that long a run of marks is no secret's echo).
+   */
+  static final int MAX_MARKS = 30;
+
   private Normalized() {}
 
   /** {@code view} in NFKC, or null when it already is (an ASCII view always is). */
-  static TextView of(TextView view) {
+  static TextView of(TextView view, Steps steps) {
+    if (view.ascii) {
+      return null;
+    }
     byte[] bytes = view.bytes;
     int length = view.length;
+    steps.add(length);
     int firstWide = 0;
     while (firstWide < length && bytes[firstWide] >= 0) {
       firstWide++;
@@ -32,16 +45,25 @@ final class Normalized {
     if (firstWide == length) {
       return null;
     }
-    if (Normalizer.isNormalized(new String(bytes, 0, length, StandardCharsets.UTF_8), FORM)) {
-      return null;
-    }
-    TextView.Builder out = new TextView.Builder(length + 16);
+    // Built at the first segment NFKC changes, with the bytes before it: none in a text already in
+    // NFKC. (Not Normalizer.isNormalized over the whole view first: it sorts a run of marks by
+    // insertion too, its length squared.)
+    TextView.Builder out = null;
     StringBuilder segment = new StringBuilder();
-    int i = 0;
+    int i = firstWide == 0 ? 0 : firstWide - 1; // the ASCII letter a mark may follow
     while (i < length) {
+      if (bytes[i] >= 0 && (i + 1 == length || bytes[i + 1] >= 0)) { // ASCII nothing combines with
+        if (out != null) {
+          out.add(bytes[i], view.from[i], view.to[i]);
+        }
+        i++;
+        continue;
+      }
       int size = sequence(bytes, i, length);
       if (size < 0) { // no UTF-8 here (a percent-decoded byte): kept as it is
-        out.add(bytes[i], view.from[i], view.to[i]);
+        if (out != null) {
+          out.add(bytes[i], view.from[i], view.to[i]);
+        }
         i++;
         continue;
       }
@@ -49,7 +71,7 @@ final class Normalized {
       segment.setLength(0);
       segment.appendCodePoint(decode(bytes, i, size));
       i += size;
-      while (i < length) {
+      for (int marks = 0; i < length && marks < MAX_MARKS; marks++) {
         int next = sequence(bytes, i, length);
         if (next < 0 || !follows(decode(bytes, i, next))) {
           break;
@@ -57,18 +79,27 @@ final class Normalized {
         segment.appendCodePoint(decode(bytes, i, next));
         i += next;
       }
+      steps.add((long) segment.length() * segment.length());
       if (Normalizer.isNormalized(segment, FORM)) {
-        for (int b = start; b < i; b++) {
+        if (out != null) {
+          for (int b = start; b < i; b++) {
+            out.add(bytes[b], view.from[b], view.to[b]);
+          }
+        }
+        continue;
+      }
+      if (out == null) {
+        out = new TextView.Builder(length + 16);
+        for (int b = 0; b < start; b++) {
           out.add(bytes[b], view.from[b], view.to[b]);
         }
-      } else {
-        byte[] made = Normalizer.normalize(segment, FORM).getBytes(StandardCharsets.UTF_8);
-        for (byte b : made) {
-          out.add(b, view.from[start], view.to[i - 1]);
-        }
+      }
+      byte[] made = Normalizer.normalize(segment, FORM).getBytes(StandardCharsets.UTF_8);
+      for (byte b : made) {
+        out.add(b, view.from[start], view.to[i - 1]);
       }
     }
-    return out.build();
+    return out == null ? null : out.build();
   }
 
   /**

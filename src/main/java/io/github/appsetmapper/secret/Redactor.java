@@ -1,7 +1,6 @@
 package io.github.appsetmapper.secret;
 
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,13 +31,7 @@ public final class Redactor {
   /** Longer than any answer can take, so that a value is scrubbed while any call may hold it. */
   public static final Duration GRACE = Duration.ofMinutes(10);
 
-  /** Base64 runs shorter than this cannot hold the shortest form (4 bytes). */
-  private static final int MIN_BASE64_CHARS = 6;
-
   private static final String MASK = "***";
-
-  /** Layers of percent-encoding and JSON escaping undone together, nested in any order. */
-  static final int MAX_LAYERS = 3;
 
   /** Something using a secret value; releasing it lets the value go once no one else holds it. */
   public interface Held {
@@ -198,8 +191,21 @@ public final class Redactor {
   }
 
   public String redact(String text) {
-    if (text == null || text.length() < MIN_LENGTH) {
-      return text;
+    Spans spans = search(text, new Steps());
+    return spans == null || spans.isEmpty() ? text : spans.mask(text, MASK);
+  }
+
+  /** The work {@link #redact} does on {@code text} (tests: its bound). */
+  long steps(String text) {
+    Steps steps = new Steps();
+    search(text, steps);
+    return steps.count();
+  }
+
+  /** Where {@code text} holds a value in any of its views, null when it cannot hold any. */
+  private Spans search(String text, Steps steps) {
+    if (text == null || text.isEmpty()) {
+      return null;
     }
     long next = nextExpiry;
     if (next != NONE && nanoTime.getAsLong() - next >= 0) {
@@ -210,45 +216,34 @@ public final class Redactor {
     NeedleIndex needles = index;
     NeedleIndex process = processIndex;
     if (needles.isEmpty() && process.isEmpty()) {
-      return text;
+      return null;
     }
     // Most answer values are shorter than any secret: no view to build, nothing to search.
     if (!longEnough(text, Math.min(needles.shortest(), process.shortest()))) {
-      return text;
+      return null;
     }
-    Spans spans = new Spans();
-    for (TextView view : decodings(TextView.of(text))) {
-      find(view, needles, process, spans);
-      for (int offset = 0; offset < 4; offset++) {
-        find(view.base64Decoded(offset, MIN_BASE64_CHARS), needles, process, spans);
-      }
-      // In another Unicode form (decomposed, fullwidth): null, at no cost, for an ASCII view.
-      TextView composed = Normalized.of(view);
-      if (composed != null) {
-        find(composed, needles, process, spans);
-      }
-    }
-    return spans.isEmpty() ? text : spans.mask(text, MASK);
+    return TextSearch.of(text, needles, process, steps);
   }
 
   /**
-   * Whether {@code text}'s UTF-8 bytes (a lone surrogate as one '?', as {@link TextView#of} writes
-   * it) reach {@code bytes}: every view is at most that long, since each decoding (percent, JSON
-   * and HTML escapes, base64) makes fewer bytes than the characters it reads.
+   * Whether {@code text} may reach {@code bytes} in any view: its UTF-8 bytes (a lone surrogate as
+   * one '?', as {@link TextView#of} writes it) bound every view but one, since each decoding
+   * (percent, JSON and HTML escapes, base64) makes fewer bytes than the characters it reads. The
+   * NFKC view may be longer: one code point becomes up to {@value #MOST_NFKC_BYTES} bytes (U+FDFA),
+   * so a character past ASCII, and a '%', '&' or backslash that may stand for one, counts that much
+   * ({@code ㌀} is {@code アパート} there). A text of plain ASCII, most, is counted as it is.
    */
   static boolean longEnough(String text, int bytes) {
     long count = 0;
     for (int i = 0; i < text.length() && count < bytes; i++) {
       char c = text.charAt(i);
-      count += c < 0x80 ? 1 : c < 0x800 ? 2 : Character.isSurrogate(c) ? 2 : 3;
+      count += c < 0x80 && c != '%' && c != '&' && c != '\\' ? 1 : MOST_NFKC_BYTES;
     }
     return count >= bytes;
   }
 
-  private static void find(TextView view, NeedleIndex own, NeedleIndex process, Spans spans) {
-    own.find(view, spans);
-    process.find(view, spans);
-  }
+  /** The most UTF-8 bytes NFKC makes of one code point (U+FDFA, a phrase of 18 letters). */
+  static final int MOST_NFKC_BYTES = 33;
 
   /**
    * {@code text} on one line (runs of white space as one space), redacted, then cut to {@code max}
@@ -271,57 +266,6 @@ public final class Redactor {
   public synchronized int size() {
     expire(nanoTime.getAsLong());
     return holders.size() + retiredUntil.size();
-  }
-
-  /**
-   * The text and its views with encodings undone: percent-encoding (form encoding too) and JSON
-   * string escapes alone, and up to {@value #MAX_LAYERS} layers of both at once, which covers them
-   * nested in any order (a JSON string holding JSON, percent-encoded into a next link, echoed in
-   * JSON again), each also with HTML character references undone (twice when a name is in another
-   * case: {@link TextView#htmlUnescaped(boolean)}). At most sixteen views (and those second
-   * readings), each built only when the text holds what it would undo.
-   */
-  private static List<TextView> decodings(TextView plain) {
-    List<TextView> out = new ArrayList<>(8);
-    out.add(plain);
-    boolean percent = plain.contains('%');
-    boolean escaped = plain.contains('\\');
-    if (percent) {
-      out.add(plain.percentDecoded(false));
-    }
-    if (plain.contains('+')) {
-      out.add(plain.percentDecoded(true));
-    }
-    if (escaped) {
-      out.add(plain.jsonUnescaped());
-    }
-    TextView layer = plain;
-    for (int depth = 0; depth < MAX_LAYERS && (percent || escaped); depth++) {
-      layer = layer.layerUndone();
-      if (depth > 0 || (percent && escaped)) {
-        out.add(layer);
-      }
-      percent = layer.contains('%');
-      escaped = layer.contains('\\');
-    }
-    if (out.size() > 1 && out.get(out.size() - 1).contains('+')) {
-      out.add(out.get(out.size() - 1).percentDecoded(true));
-    }
-    // An HTML or XML page quoting a value escapes its & ' " < > as character references, around
-    // whatever other encoding the value already had.
-    for (int v = 0, views = out.size(); v < views; v++) {
-      TextView html = out.get(v);
-      // Escaped as often as layers are undone above (a page quoting a page: &amp;amp;).
-      for (int depth = 0; depth < MAX_LAYERS && html.contains('&'); depth++) {
-        TextView next = html.htmlUnescaped();
-        if (next.folded) { // &AUML; read as ä; a page upper-cased whole meant Ä
-          out.add(html.htmlUnescaped(true));
-        }
-        html = next;
-        out.add(html);
-      }
-    }
-    return out;
   }
 
   private void letGo(String value) {

@@ -8,6 +8,15 @@ final class Spans {
   private int count;
 
   void add(int from, int to) {
+    if (count > 0) { // a match inside or after the last one's start: one range where they touch
+      long last = ranges[count - 1];
+      int lastFrom = (int) (last >>> 32);
+      int lastTo = (int) last;
+      if (from >= lastFrom && from <= lastTo) {
+        ranges[count - 1] = (long) lastFrom << 32 | Math.max(lastTo, to);
+        return;
+      }
+    }
     if (count == ranges.length) {
       ranges = Arrays.copyOf(ranges, count * 2);
     }

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.secret;
 
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 
 /**
  * A text as bytes after undoing one or more wire encodings (percent-encoding, JSON string escapes,
@@ -22,16 +23,17 @@ final class TextView {
   /** Whether an HTML name was read in another case than its own ({@code &EURO;}): see below. */
   final boolean folded;
 
-  private TextView(byte[] bytes, int[] from, int[] to, int length, boolean folded) {
+  /** Whether every byte is ASCII (most views): no Unicode form to look at then. */
+  final boolean ascii;
+
+  private TextView(byte[] bytes, int[] from, int[] to, int length, boolean folded, boolean ascii) {
     this.bytes = bytes;
     this.from = from;
     this.to = to;
     this.length = length;
     this.folded = folded;
+    this.ascii = ascii;
   }
-
-  /** No bytes: a decoding that found nothing to decode. */
-  private static final TextView EMPTY = new TextView(new byte[0], new int[0], new int[0], 0, false);
 
   /** The text as UTF-8 (a lone surrogate as '?', as {@link String#getBytes} writes it). */
   static TextView of(String text) {
@@ -55,24 +57,30 @@ final class TextView {
     return false;
   }
 
-  /** {@code %XX} (either case) as the byte it stands for; with {@code plusIsSpace}, '+' as ' '. */
+  /**
+   * {@code %XX} (either case) as the byte it stands for; with {@code plusIsSpace}, '+' as ' '. This
+   * view itself when there is none.
+   */
   TextView percentDecoded(boolean plusIsSpace) {
     Builder out = new Builder(length);
     for (int i = 0; i < length; i++) {
       byte b = bytes[i];
       if (b == '%' && i + 2 < length && hex(bytes[i + 1]) >= 0 && hex(bytes[i + 2]) >= 0) {
-        out.add((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
+        out.decoded((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
         i += 2;
       } else if (b == '+' && plusIsSpace) {
-        out.add((byte) ' ', from[i], to[i]);
+        out.decoded((byte) ' ', from[i], to[i]);
       } else {
         out.add(b, from[i], to[i]);
       }
     }
-    return out.build();
+    return out.buildOr(this);
   }
 
-  /** JSON string escapes undone: {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code uXXXX}. */
+  /**
+   * JSON string escapes undone: {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code uXXXX}. This
+   * view itself when there is none (so for each decoding below).
+   */
   TextView jsonUnescaped() {
     return unescaped(false);
   }
@@ -94,7 +102,7 @@ final class TextView {
           && i + 2 < length
           && hex(bytes[i + 1]) >= 0
           && hex(bytes[i + 2]) >= 0) {
-        out.add((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
+        out.decoded((byte) (hex(bytes[i + 1]) << 4 | hex(bytes[i + 2])), from[i], to[i + 2]);
         i += 2;
         continue;
       }
@@ -114,7 +122,7 @@ final class TextView {
             default -> -1;
           };
       if (simple >= 0) {
-        out.add((byte) simple, from[i], to[i + 1]);
+        out.decoded((byte) simple, from[i], to[i + 1]);
         i++;
         continue;
       }
@@ -138,10 +146,11 @@ final class TextView {
       if (codePoint <= 0xFFFF && Character.isSurrogate((char) codePoint)) {
         codePoint = '?';
       }
+      out.changed = true;
       out.codePoint(codePoint, from[i], to[end]);
       i = end;
     }
-    return out.build();
+    return out.buildOr(this);
   }
 
   /**
@@ -166,12 +175,14 @@ final class TextView {
 
   /**
    * Every run of at least {@code minChars} base64 characters (standard and URL-safe alphabets
-   * alike, padding ends a run) decoded from its {@code offset}-th character on. The four offsets
-   * together decode a base64 string embedded anywhere in the text on its own 4-character grid, so a
-   * secret inside it is found whatever bytes came before it in the encoded data.
+   * alike, padding ends a run) decoded from each of its first four characters on, in four views:
+   * the {@code offset}-th holds each run decoded from its {@code offset}-th character. Together
+   * they decode a base64 string embedded anywhere in the text on its own 4-character grid, so a
+   * secret inside it is found whatever bytes came before it in the encoded data. No view when no
+   * run is that long (most texts).
    */
-  TextView base64Decoded(int offset, int minChars) {
-    Builder out = null; // made at the first run long enough: most texts have none
+  List<TextView> base64Decoded(int minChars) {
+    Builder[] out = null; // made at the first run long enough
     int i = 0;
     while (i < length) {
       if (sextet(bytes[i]) < 0) {
@@ -182,27 +193,44 @@ final class TextView {
       while (i < length && sextet(bytes[i]) >= 0) {
         i++;
       }
-      if (i - start < minChars || start + offset + 1 >= i) {
+      if (i - start < minChars) {
         continue;
       }
       if (out == null) {
-        out = new Builder(length * 3 / 4 + 3);
+        out = new Builder[4];
+        for (int offset = 0; offset < 4; offset++) {
+          out[offset] = new Builder(length * 3 / 4 + 3);
+        }
       }
-      for (int p = start + offset; p + 1 < i; p += 4) {
-        int v0 = sextet(bytes[p]);
-        int v1 = sextet(bytes[p + 1]);
-        out.add((byte) (v0 << 2 | v1 >> 4), from[p], to[p + 1]);
-        if (p + 2 < i) {
-          int v2 = sextet(bytes[p + 2]);
-          out.add((byte) ((v1 & 0xF) << 4 | v2 >> 2), from[p + 1], to[p + 2]);
-          if (p + 3 < i) {
-            int v3 = sextet(bytes[p + 3]);
-            out.add((byte) ((v2 & 0x3) << 6 | v3), from[p + 2], to[p + 3]);
-          }
+      for (int offset = 0; offset < 4 && start + offset + 1 < i; offset++) {
+        decodeRun(start + offset, i, out[offset]);
+      }
+    }
+    if (out == null) {
+      return List.of();
+    }
+    List<TextView> views = new java.util.ArrayList<>(4);
+    for (Builder builder : out) {
+      views.add(builder.build());
+    }
+    return views;
+  }
+
+  /** The base64 characters from {@code start} to {@code end}, four at a time, into {@code out}. */
+  private void decodeRun(int start, int end, Builder out) {
+    for (int p = start; p + 1 < end; p += 4) {
+      int v0 = sextet(bytes[p]);
+      int v1 = sextet(bytes[p + 1]);
+      out.add((byte) (v0 << 2 | v1 >> 4), from[p], to[p + 1]);
+      if (p + 2 < end) {
+        int v2 = sextet(bytes[p + 2]);
+        out.add((byte) ((v1 & 0xF) << 4 | v2 >> 2), from[p + 1], to[p + 2]);
+        if (p + 3 < end) {
+          int v3 = sextet(bytes[p + 3]);
+          out.add((byte) ((v2 & 0x3) << 6 | v3), from[p + 2], to[p + 3]);
         }
       }
     }
-    return out == null ? EMPTY : out.build();
   }
 
   private int unit(int at) {
@@ -258,6 +286,12 @@ final class TextView {
     private int length;
     boolean folded;
 
+    /** Whether a byte past ASCII was added. */
+    private boolean wide;
+
+    /** Whether anything was decoded: if not, the view read is the view made. */
+    boolean changed;
+
     Builder(int capacity) {
       int size = Math.max(capacity, 16);
       bytes = new byte[size];
@@ -272,10 +306,17 @@ final class TextView {
         from = java.util.Arrays.copyOf(from, size);
         to = java.util.Arrays.copyOf(to, size);
       }
+      wide |= b < 0;
       bytes[length] = b;
       from[length] = first;
       to[length] = end;
       length++;
+    }
+
+    /** A byte a decoding made (not one copied as it was). */
+    void decoded(byte b, int first, int end) {
+      changed = true;
+      add(b, first, end);
     }
 
     void codePoint(int codePoint, int first, int end) {
@@ -289,7 +330,12 @@ final class TextView {
     }
 
     TextView build() {
-      return new TextView(bytes, from, to, length, folded);
+      return new TextView(bytes, from, to, length, folded, !wide);
+    }
+
+    /** The view made, or {@code read} itself when nothing was decoded. */
+    TextView buildOr(TextView read) {
+      return changed ? build() : read;
     }
   }
 }
