@@ -96,15 +96,29 @@ final class NeedleIndex {
     return Math.min(length, Math.max(RUN, (length + 1) / 2));
   }
 
-  /** The characters (code points) of a UTF-8 form: its bytes that start one. */
+  /**
+   * The characters of a form: of a UTF-8 form its code points, of a single-byte charset's
+   * (Latin-1's 0xE4 for ä, {@link ByteEchoes#bytes}) each byte no lead byte announced.
+   */
   private static int characters(byte[] form) {
     int count = 0;
-    for (byte b : form) {
-      if ((b & 0xC0) != 0x80) {
-        count++;
-      }
+    for (int i = 0; i < form.length; i = next(form, i)) {
+      count++;
     }
     return count;
+  }
+
+  /**
+   * Where the character at {@code i} ends: a lead byte's announced continuations, else one byte.
+   */
+  private static int next(byte[] form, int i) {
+    int b = form[i] & 0xFF;
+    int more = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+    int end = i + 1;
+    while (more-- > 0 && end < form.length && (form[end] & 0xC0) == 0x80) {
+      end++;
+    }
+    return end;
   }
 
   /**
@@ -117,9 +131,13 @@ final class NeedleIndex {
       if (i >= form.length) {
         return Integer.MAX_VALUE;
       }
-      i++;
-      while (i < form.length && (form[i] & 0xC0) == 0x80) {
+      if (i == at && (form[i] & 0xC0) == 0x80) {
         i++;
+        while (i < form.length && i - at < 3 && (form[i] & 0xC0) == 0x80) {
+          i++;
+        }
+      } else {
+        i = next(form, i);
       }
     }
     return i - at;
@@ -148,7 +166,8 @@ final class NeedleIndex {
     texts.add(hex);
     texts.add(hex.toUpperCase(java.util.Locale.ROOT));
     texts.addAll(latin1Echoes(value));
-    List<byte[]> out = new ArrayList<>();
+    texts.addAll(ByteEchoes.of(value));
+    List<byte[]> out = new ArrayList<>(ByteEchoes.bytes(value));
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
       if (bytes.length >= KEY) {
