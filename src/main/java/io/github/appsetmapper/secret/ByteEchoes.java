@@ -31,7 +31,7 @@ import java.util.Set;
  *   <li>hex of the Latin-1 or windows-1252 bytes, either case (UTF-8's is {@link NeedleIndex}'s);
  *   <li>each byte past ASCII as {@code \xe4} (Python's bytes repr) and {@code \xE4}, of each
  *       charset's bytes, and as C's octal {@code \344}; the text as Python's {@code ascii()} writes
- *       it ({@code \xe4}, {@code \u20ac}, {@code \U0001f600}).
+ *       it ({@code \xe4}, {@code \}{@code u20ac}, {@code \U0001f600}).
  * </ul>
  *
  * <p>A secret has Latin-1 bytes or windows-1252 bytes that differ from them, never both (they
@@ -158,7 +158,8 @@ final class ByteEchoes {
   }
 
   /**
-   * As Python's {@code ascii()} writes the text: {@code \xe4}, {@code \u20ac}, {@code \U0001f600}.
+   * As Python's {@code ascii()} writes the text: {@code \xe4}, {@code \}{@code u20ac}, {@code
+   * \U0001f600}.
    */
   static String pythonAscii(String value) {
     StringBuilder out = new StringBuilder(value.length() * 2);
