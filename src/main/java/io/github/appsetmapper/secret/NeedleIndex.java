@@ -108,8 +108,10 @@ final class NeedleIndex {
   }
 
   /**
-   * Where the characters (code points) of a UTF-8 form start: read once per form, so that the run
-   * of each of its offsets is found at once (a long secret's forms took their length squared).
+   * Where the characters of a form start: read once per form, so that the run of each of its
+   * offsets is found at once (a long secret's forms took their length squared). Of a UTF-8 form
+   * its code points, of a single-byte charset's (Latin-1's 0xE4 for ä, {@link ByteEchoes#bytes})
+   * each byte no lead byte announced: 0x80 to 0xBF is a continuation only after a lead byte.
    */
   private static final class Characters {
     private final int length;
@@ -127,11 +129,13 @@ final class NeedleIndex {
       starts = new int[form.length];
       of = new int[form.length];
       int c = -1;
-      for (int b = 0; b < form.length; b++) {
-        if ((form[b] & 0xC0) != 0x80 || c < 0) {
-          starts[++c] = b;
+      for (int b = 0; b < form.length; ) {
+        int end = next(form, b);
+        starts[++c] = b;
+        for (int i = b; i < end; i++) {
+          of[i] = c;
         }
-        of[b] = c;
+        b = end;
       }
       count = c + 1;
     }
@@ -151,6 +155,17 @@ final class NeedleIndex {
       }
       return (end == count ? length : starts[end]) - at;
     }
+  }
+
+  /** Where the character at {@code i} ends: a lead byte's announced continuations, else one byte. */
+  private static int next(byte[] form, int i) {
+    int b = form[i] & 0xFF;
+    int more = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+    int end = i + 1;
+    while (more-- > 0 && end < form.length && (form[end] & 0xC0) == 0x80) {
+      end++;
+    }
+    return end;
   }
 
   /**
@@ -187,7 +202,8 @@ final class NeedleIndex {
       texts.add(hex.toUpperCase(java.util.Locale.ROOT));
     }
     texts.addAll(latin1Echoes(value));
-    List<byte[]> out = new ArrayList<>();
+    texts.addAll(ByteEchoes.of(value));
+    List<byte[]> out = new ArrayList<>(ByteEchoes.bytes(value));
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
       if (bytes.length >= KEY) {
