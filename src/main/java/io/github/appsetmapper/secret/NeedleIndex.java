@@ -109,9 +109,9 @@ final class NeedleIndex {
 
   /**
    * Where the characters of a form start: read once per form, so that the run of each of its
-   * offsets is found at once (a long secret's forms took their length squared). Of a UTF-8 form
-   * its code points, of a single-byte charset's (Latin-1's 0xE4 for ä, {@link ByteEchoes#bytes})
-   * each byte no lead byte announced: 0x80 to 0xBF is a continuation only after a lead byte.
+   * offsets is found at once (a long secret's forms took their length squared). Of a UTF-8 form its
+   * code points, of a single-byte charset's (Latin-1's 0xE4 for ä, {@link ByteEchoes#bytes}) each
+   * byte no lead byte announced: 0x80 to 0xBF is a continuation only after a lead byte.
    */
   private static final class Characters {
     private final int length;
@@ -157,7 +157,9 @@ final class NeedleIndex {
     }
   }
 
-  /** Where the character at {@code i} ends: a lead byte's announced continuations, else one byte. */
+  /**
+   * Where the character at {@code i} ends: a lead byte's announced continuations, else one byte.
+   */
   private static int next(byte[] form, int i) {
     int b = form[i] & 0xFF;
     int more = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;

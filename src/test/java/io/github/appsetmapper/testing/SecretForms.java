@@ -67,6 +67,22 @@ public final class SecretForms {
     out.put("Unicode, fullwidth letters", fullwidth(secret));
     out.put("hex of its bytes, lower case", hex(secret));
     out.put("hex of its bytes, upper case", hex(secret).toUpperCase(Locale.ROOT));
+    // As a dump writes its bytes (openssl, xxd, a MAC address's style), and folded whole as
+    // Python's casefold does (ß as ss), and base64 of its decomposed form (a decomposing client).
+    for (String separator : new String[] {":", " ", "-"}) {
+      out.put(
+          "hex of its bytes, '" + separator + "' between",
+          java.util.HexFormat.ofDelimiter(separator)
+              .formatHex(secret.getBytes(StandardCharsets.UTF_8)));
+    }
+    out.put(
+        "case-folded (upper then lower)", secret.toUpperCase(Locale.ROOT).toLowerCase(Locale.ROOT));
+    out.put(
+        "base64 of its decomposed form (NFD)",
+        Base64.getEncoder()
+            .encodeToString(
+                Normalizer.normalize(secret, Normalizer.Form.NFD)
+                    .getBytes(StandardCharsets.UTF_8)));
     // Sent as Latin-1 in a header, read back as UTF-8 or written by a Latin-1 page.
     out.put("sent as Latin-1, read as UTF-8 (U+FFFD)", latin1(secret, "\uFFFD", false));
     out.put("sent as Latin-1, read as UTF-8 ('?')", latin1(secret, "?", false));
