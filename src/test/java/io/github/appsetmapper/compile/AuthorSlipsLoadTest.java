@@ -8,9 +8,12 @@ import io.github.appsetmapper.config.MappingParser;
 import io.github.appsetmapper.config.Problem;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.server.Json;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -225,5 +228,41 @@ class AuthorSlipsLoadTest {
     MappingCompiler.compile(
         MappingParser.parse("m.yaml", query("#{'${x}'}-{{1,2}}")).get(0),
         new CompileOptions(Map.of(), n -> null, new Redactor()));
+  }
+
+  @Test
+  void anInvalidNameIsSaidWithTheFilesOtherErrors(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("m.yaml");
+    Files.writeString(
+        file,
+        "name: my_mapping\nlist:\n  request: {url: \"https://api.example.com/a\"}\n"
+            + "  items: \"$[*]\"\nfilter: \"item.draft = false\"\nparameters:\n  x: \"{ .x }\"\n");
+    MappingLoader.Result result =
+        MappingLoader.load(List.of(file), new CompileOptions(Map.of(), n -> null, new Redactor()));
+    assertThat(result.mappings()).isEmpty();
+    assertThat(result.problems())
+        .extracting(p -> p.toString().replace(file.toString(), "m.yaml"))
+        .containsExactly(
+            "m.yaml:1:7 name: 'my_mapping' must be lowercase letters, digits and '-' (an RFC 1123"
+                + " label), e.g. pr-digests",
+            "m.yaml:5:9 filter: assignment is not allowed (compare with ==) (in 'item.draft ="
+                + " false')",
+            "m.yaml:7:6 parameters.x: invalid expression '{ .x }': an operand is missing: a '.'"
+                + " with no name before it, or nothing after ',', ':', '?' or '('");
+  }
+
+  @Test
+  void anInvalidNameIsSaidWithTheFilesOtherParseErrors(@TempDir Path dir) throws Exception {
+    Path file = dir.resolve("m.yaml");
+    Files.writeString(file, "name: My\nparamters: {}\n");
+    assertThat(
+            MappingLoader.load(
+                    List.of(file), new CompileOptions(Map.of(), n -> null, new Redactor()))
+                .problems())
+        .extracting(p -> p.message())
+        .containsExactlyInAnyOrder(
+            "'My' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
+            "missing required key 'parameters'",
+            "unknown key 'paramters'; did you mean 'parameters'?");
   }
 }
