@@ -72,7 +72,7 @@ final class ExpressionCompiler {
     }
     try {
       SpelExpression parsed = (SpelExpression) PARSER.parseExpression(expr.text());
-      if (!elvisHasValue(expr, parsed.getAST())) {
+      if (!elvisHasValue(expr, expr.text(), parsed.getAST())) {
         return null;
       }
       return checked(expr, parsed, scope);
@@ -122,7 +122,9 @@ final class ExpressionCompiler {
         }
         SpelExpression hole = (SpelExpression) piece;
         CompiledExpression compiled =
-            elvisHasValue(expr, hole.getAST()) ? checked(expr, hole, scope) : null;
+            elvisHasValue(expr, hole.getExpressionString(), hole.getAST())
+                ? checked(expr, hole, scope)
+                : null;
         ok &= compiled != null;
         if (compiled != null) {
           parts.add(new Template.Hole(compiled));
@@ -135,12 +137,13 @@ final class ExpressionCompiler {
   /**
    * SpEL reads {@code a ?:} with nothing after it as {@code a ?: null}, and drops a {@code .y} that
    * has no name before it: {@code item.x ?: .y} would silently be {@code item.x ?: null}. The null
-   * SpEL puts in stands on the operator, not on a written {@code null}.
+   * SpEL puts in stands on the operator, not on a written {@code null}. {@code text} is what the
+   * node's positions count in: the expression, or a template's hole.
    */
-  private boolean elvisHasValue(Expr expr, SpelNode node) {
+  private boolean elvisHasValue(Expr expr, String text, SpelNode node) {
     if (node instanceof Elvis elvis
         && elvis.getChild(1) instanceof NullLiteral implicit
-        && !written(expr.text(), implicit).equalsIgnoreCase("null")) {
+        && !written(text, implicit).equalsIgnoreCase("null")) {
       problems.add(
           expr.pos(),
           "invalid expression '"
@@ -150,7 +153,7 @@ final class ExpressionCompiler {
       return false;
     }
     for (int i = 0; i < node.getChildCount(); i++) {
-      if (!elvisHasValue(expr, node.getChild(i))) {
+      if (!elvisHasValue(expr, text, node.getChild(i))) {
         return false;
       }
     }

@@ -223,6 +223,20 @@ class AuthorSlipsLoadTest {
         new CompileOptions(Map.of(), n -> null, new Redactor()));
   }
 
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "https://a/#{applicationSetName ?: null}",
+        "#{applicationSetName ?: NULL}-x",
+        "x-#{applicationSetName ?: 'b'}",
+        "#{applicationSetName ?: null}"
+      })
+  void anElvisWithAValueLoadsInATemplate(String template) throws Exception {
+    MappingCompiler.compile(
+        MappingParser.parse("m.yaml", query(template)).get(0),
+        new CompileOptions(Map.of(), n -> null, new Redactor()));
+  }
+
   @Test
   void aLiteralDollarBraceIsWrittenAsAStringInAHole() throws Exception {
     MappingCompiler.compile(
