@@ -13,13 +13,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.expression.Expression;
-import org.springframework.expression.ParseException;
 import org.springframework.expression.common.CompositeStringExpression;
 import org.springframework.expression.common.LiteralExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.ast.Elvis;
+import org.springframework.expression.spel.ast.NullLiteral;
 import org.springframework.expression.spel.ast.OpAnd;
 import org.springframework.expression.spel.ast.OpOr;
 import org.springframework.expression.spel.ast.SpelNodeImpl;
@@ -55,31 +56,48 @@ final class ExpressionCompiler {
     this.problems = problems;
   }
 
+  /**
+   * The one place an expression is parsed and checked: whatever SpEL's parser or a check throws
+   * (not only its {@link org.springframework.expression.ParseException}: {@code { .x }} throws an
+   * {@code IllegalArgumentException}) is a load problem at the expression's place.
+   */
   CompiledExpression expression(Expr expr, Scope scope) {
     if (expr == null) {
       return null;
     }
-    Expression parsed;
-    try {
-      parsed = PARSER.parseExpression(expr.text());
-    } catch (ParseException e) {
-      problems.add(expr.pos(), "invalid expression '" + expr.text() + "': " + message(e));
+    String slip = AuthorSlips.inExpression(expr.text());
+    if (slip != null) {
+      problems.add(expr.pos(), slip);
       return null;
     }
-    return checked(expr, (SpelExpression) parsed, scope);
+    try {
+      SpelExpression parsed = (SpelExpression) PARSER.parseExpression(expr.text());
+      if (!elvisHasValue(expr, expr.text(), parsed.getAST())) {
+        return null;
+      }
+      return checked(expr, parsed, scope);
+    } catch (RuntimeException e) {
+      problems.add(
+          expr.pos(),
+          "invalid expression '" + expr.text() + "': " + AuthorSlips.parseFailure(expr.text(), e));
+      return null;
+    }
   }
 
   Template template(Expr expr, Scope scope) {
     if (expr == null) {
       return null;
     }
-    Expression parsed;
     try {
-      parsed = PARSER.parseExpression(expr.text(), TEMPLATE);
-    } catch (ParseException e) {
-      problems.add(expr.pos(), "invalid template '" + expr.text() + "': " + message(e));
+      return parts(expr, PARSER.parseExpression(expr.text(), TEMPLATE), scope);
+    } catch (RuntimeException e) {
+      problems.add(
+          expr.pos(), "invalid template '" + expr.text() + "': " + AuthorSlips.templateFailure(e));
       return null;
     }
+  }
+
+  private Template parts(Expr expr, Expression parsed, Scope scope) {
     Expression[] pieces =
         parsed instanceof CompositeStringExpression composite
             ? composite.getExpressions()
@@ -88,18 +106,64 @@ final class ExpressionCompiler {
     boolean ok = true;
     for (Expression piece : pieces) {
       if (piece instanceof LiteralExpression literal) {
-        if (!literal.getExpressionString().isEmpty()) {
+        String slip = AuthorSlips.inTemplateText(literal.getExpressionString());
+        if (slip != null) {
+          problems.add(expr.pos(), slip);
+          ok = false;
+        } else if (!literal.getExpressionString().isEmpty()) {
           parts.add(new Template.Literal(literal.getExpressionString()));
         }
       } else {
-        CompiledExpression hole = checked(expr, (SpelExpression) piece, scope);
-        ok &= hole != null;
-        if (hole != null) {
-          parts.add(new Template.Hole(hole));
+        String slip = AuthorSlips.inExpression(piece.getExpressionString());
+        if (slip != null) {
+          problems.add(expr.pos(), slip);
+          ok = false;
+          continue;
+        }
+        SpelExpression hole = (SpelExpression) piece;
+        CompiledExpression compiled =
+            elvisHasValue(expr, hole.getExpressionString(), hole.getAST())
+                ? checked(expr, hole, scope)
+                : null;
+        ok &= compiled != null;
+        if (compiled != null) {
+          parts.add(new Template.Hole(compiled));
         }
       }
     }
     return ok ? new Template(expr, parts) : null;
+  }
+
+  /**
+   * SpEL reads {@code a ?:} with nothing after it as {@code a ?: null}, and drops a {@code .y} that
+   * has no name before it: {@code item.x ?: .y} would silently be {@code item.x ?: null}. The null
+   * SpEL puts in stands on the operator, not on a written {@code null}. {@code text} is what the
+   * node's positions count in: the expression, or a template's hole.
+   */
+  private boolean elvisHasValue(Expr expr, String text, SpelNode node) {
+    if (node instanceof Elvis elvis
+        && elvis.getChild(1) instanceof NullLiteral implicit
+        && !written(text, implicit).equalsIgnoreCase("null")) {
+      problems.add(
+          expr.pos(),
+          "invalid expression '"
+              + expr.text()
+              + "': '?:' has no value after it (write ?: null for none; a '.' needs a name before"
+              + " it)");
+      return false;
+    }
+    for (int i = 0; i < node.getChildCount(); i++) {
+      if (!elvisHasValue(expr, text, node.getChild(i))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static String written(String text, SpelNode node) {
+    int start = Math.max(0, Math.min(node.getStartPosition(), text.length()));
+    int end = Math.max(start, Math.min(node.getEndPosition(), text.length()));
+    return text.substring(start, end);
   }
 
   /**
@@ -224,9 +288,5 @@ final class ExpressionCompiler {
                 + (declared.isEmpty() ? "" : Suggestions.hint(member, new TreeSet<>(declared))));
       }
     }
-  }
-
-  private static String message(ParseException e) {
-    return io.github.appsetmapper.expr.SpelMessages.simple(e);
   }
 }

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.MappingException;
+import io.github.appsetmapper.config.MappingNames;
 import io.github.appsetmapper.config.MappingParser;
 import io.github.appsetmapper.config.MappingSources;
 import io.github.appsetmapper.config.MappingSpec;
@@ -93,7 +94,7 @@ public final class MappingLoader {
       return null;
     }
     try {
-      return MappingParser.parse(file.toString(), content);
+      return MappingParser.parseLeavingNames(file.toString(), content);
     } catch (MappingException e) {
       problems.addAll(e.problems());
       return null;
@@ -111,8 +112,16 @@ public final class MappingLoader {
                 spec.namePos(), "duplicate mapping name '" + spec.name() + "' in this file"));
         continue;
       }
+      // An invalid name is said with the mapping's other problems, not instead of them.
+      Problem name = MappingNames.problem(spec);
+      if (name != null) {
+        problems.add(name);
+      }
       try {
-        mappings.add(MappingCompiler.compile(spec, options));
+        CompiledMapping compiled = MappingCompiler.compile(spec, options);
+        if (name == null) {
+          mappings.add(compiled);
+        }
       } catch (MappingException e) {
         problems.addAll(e.problems());
       }

@@ -60,13 +60,26 @@ public final class MappingParser {
           "paginate",
           "missingIsEmpty",
           "forEach");
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
   private static final Pattern IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private MappingParser() {}
 
   /** Parses every document of one file; {@code file} is the name used in error messages. */
   public static List<MappingSpec> parse(String file, String content) throws MappingException {
+    List<MappingSpec> specs = parseLeavingNames(file, content);
+    Problems problems = new Problems();
+    specs.stream().map(MappingNames::problem).filter(p -> p != null).forEach(problems::add);
+    problems.throwIfAny();
+    return specs;
+  }
+
+  /**
+   * As {@link #parse}, but a mapping whose only problem is its name is returned: the caller that
+   * compiles it reports {@link MappingNames#problem} with the compile's problems. The names are
+   * among the problems when parsing fails.
+   */
+  public static List<MappingSpec> parseLeavingNames(String file, String content)
+      throws MappingException {
     Problems problems = new Problems();
     List<MappingSpec> specs = new ArrayList<>();
     try {
@@ -102,6 +115,9 @@ public final class MappingParser {
     if (specs.isEmpty() && problems.isEmpty()) {
       problems.add(new Pos(file, 1, 1, "(file)"), "holds no mapping");
     }
+    if (!problems.isEmpty()) {
+      specs.stream().map(MappingNames::problem).filter(p -> p != null).forEach(problems::add);
+    }
     problems.throwIfAny();
     return List.copyOf(specs);
   }
@@ -112,14 +128,7 @@ public final class MappingParser {
     if (version != null && !version.equals("1")) {
       top.error("version", "unsupported format version '" + version + "'; this reads version 1");
     }
-    String name = top.requiredString("name");
-    if (name != null && !NAME.matcher(name).matches()) {
-      top.error(
-          "name",
-          "'"
-              + name
-              + "' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests");
-    }
+    String name = top.requiredString("name"); // its form is MappingNames' to check
     Map<String, InputSpec> input = inputs(top.map("input"));
     Map<String, VarSpec> vars = vars(top.map("vars"));
     Map<String, SecretSpec> secrets = secrets(top.map("secrets"));

@@ -11,6 +11,10 @@ public final class Problems {
     list.add(new Problem(pos, message));
   }
 
+  public void add(Problem problem) {
+    list.add(problem);
+  }
+
   public boolean isEmpty() {
     return list.isEmpty();
   }

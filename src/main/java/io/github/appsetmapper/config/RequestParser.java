@@ -263,8 +263,9 @@ final class RequestParser {
     switch (modes.get(0)) {
       case "linkHeader" -> {
         String rel = map.string("linkHeader");
-        if (rel == null || rel.isBlank()) {
-          map.error("linkHeader", "names the link relation to follow, usually 'next'");
+        if (rel != null && !LinkRelations.followable(rel)) {
+          map.error("linkHeader", LinkRelations.refusal(rel));
+          rel = null;
         }
         return PaginateSpec.builder()
             .pos(map.pos())

@@ -190,6 +190,10 @@ final class RowOrdering {
       // NaN and infinity have no BigDecimal: kept as doubles (against a number, compared as text).
       return ((Number) key).doubleValue();
     }
+    if (key instanceof Float f) {
+      // As == sees it: the double it widens to (0.1f is not 0.1), as Equality keys it.
+      return BigDecimal.valueOf(f.doubleValue()).stripTrailingZeros();
+    }
     if (key instanceof Number n && !(key instanceof BigDecimal)) {
       return new BigDecimal(n.toString()).stripTrailingZeros();
     }

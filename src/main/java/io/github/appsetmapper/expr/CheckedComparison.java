@@ -105,14 +105,15 @@ final class CheckedComparison extends ValueNode {
           && range.size() == 2
           && range.get(0) instanceof Number low
           && range.get(1) instanceof Number high
-          && (MixedNumbers.atStake(value, low) || MixedNumbers.atStake(value, high))) {
+          && (MixedNumbers.comparedExactly(value, low)
+              || MixedNumbers.comparedExactly(value, high))) {
         TypeComparator spelOrder = state.getTypeComparator();
         int fromLow =
-            MixedNumbers.atStake(value, low)
+            MixedNumbers.comparedExactly(value, low)
                 ? MixedNumbers.compare(value, low)
                 : spelOrder.compare(value, low);
         int toHigh =
-            MixedNumbers.atStake(value, high)
+            MixedNumbers.comparedExactly(value, high)
                 ? MixedNumbers.compare(value, high)
                 : spelOrder.compare(value, high);
         return fromLow >= 0 && toHigh <= 0;
@@ -123,7 +124,9 @@ final class CheckedComparison extends ValueNode {
       // Two lists or two maps: equal element by element as == says ({1} == {1.0}), not by equals.
       return Equality.same(left, right) == symbol.equals("==");
     }
-    if (!(left instanceof Number l && right instanceof Number r && MixedNumbers.atStake(l, r))) {
+    if (!(left instanceof Number l
+        && right instanceof Number r
+        && MixedNumbers.comparedExactly(l, r))) {
       return null;
     }
     int order = MixedNumbers.compare(l, r);

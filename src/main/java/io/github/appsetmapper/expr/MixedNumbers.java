@@ -26,6 +26,21 @@ final class MixedNumbers {
 
   private MixedNumbers() {}
 
+  /**
+   * Whether {@code ==}, {@code <} and the rest compare {@code left} and {@code right} here, as
+   * {@link #compare} orders them: such a pair, or a finite float beside another finite number (SpEL
+   * compares a float with a decimal by its text, 0.1, and with a double by its binary value: {@code
+   * 0.1f == 0.1} false yet {@code 0.1f} equal to the decimal 0.1, one value two ways).
+   */
+  static boolean comparedExactly(Object left, Object right) {
+    return atStake(left, right)
+        || (left instanceof Float || right instanceof Float)
+            && left instanceof Number l
+            && right instanceof Number r
+            && finite(l)
+            && finite(r);
+  }
+
   /** Whether {@code left} and {@code right} are such a pair: a finite decimal and an integer. */
   static boolean atStake(Object left, Object right) {
     return beyond(left, right) || beyond(right, left);
@@ -80,8 +95,19 @@ final class MixedNumbers {
     return !(n instanceof Double || n instanceof Float) || Double.isFinite(n.doubleValue());
   }
 
-  /** A finite number as an exact decimal, a double by the decimal it is written as. */
+  /**
+   * A finite number as an exact decimal, a double by the decimal it is written as, a float as the
+   * double it widens to (as {@code ==} compares a float with a double): {@code 0.1f} is
+   * 0.10000000149011612, not 0.1, so that {@code 0.1f == 0.1} is false and so is {@code
+   * {0.1f}.contains(0.1)}, {@code {0.1: 'a'}[0.1f]} finds nothing, and distinctBy keeps both rows.
+   * Before, lookups and keys took a float as {@link Float#toString}'s 0.1, and a row was merged
+   * into another that {@code ==} calls different. (Arithmetic and literals keep {@link #exact}: the
+   * decimal a float is written as.)
+   */
   static BigDecimal decimal(Number n) {
+    if (n instanceof Float f) {
+      return BigDecimal.valueOf(f.doubleValue());
+    }
     Object exact = exact(n);
     if (exact instanceof BigDecimal d) {
       return d;

@@ -73,7 +73,12 @@ public final class SandboxChecker {
       violations.add("bean references (@...) are not allowed");
       return;
     }
-    if (node instanceof Assign || node instanceof OpInc || node instanceof OpDec) {
+    if (node instanceof Assign) {
+      // filter: item.draft = false is a comparison meant, not an assignment.
+      violations.add("assignment is not allowed (compare with ==)");
+      return;
+    }
+    if (node instanceof OpInc || node instanceof OpDec) {
       violations.add("assignment is not allowed");
       return;
     }

@@ -850,10 +850,9 @@ class MappingCompilerTest {
                   + " http(s) URL",
               "m.yaml:9:20 enrich.f.request.url: invalid URL 'https://exa mple.com/a': Illegal"
                   + " character in authority",
-              "m.yaml:11:20 enrich.g.request.url: invalid URL 'https://example.com/t/{{"
-                  + " .item.name }}': Illegal character in path (a hole here is #{...}, as in"
-                  + " #{item.name}; {{ }} is Go's template syntax, which Argo CD applies to the"
-                  + " Application, not this mapping)");
+              "m.yaml:11:20 enrich.g.request.url: '{{ .item.name }}' is Go template syntax,"
+                  + " which would be sent as written: appset-mapper templates are #{...}: write"
+                  + " #{item.name}");
     }
   }
 
@@ -998,8 +997,12 @@ class MappingCompilerTest {
           arguments(
               "item.labels.![T(java.lang.Runtime)]",
               List.of(violation(typeRef, "item.labels.![T(java.lang.Runtime)]"))),
-          arguments("#x = 1", List.of(violation("assignment is not allowed", "#x = 1"))),
-          arguments("item.a = 1", List.of(violation("assignment is not allowed", "item.a = 1"))),
+          arguments(
+              "#x = 1",
+              List.of(violation("assignment is not allowed (compare with ==)", "#x = 1"))),
+          arguments(
+              "item.a = 1",
+              List.of(violation("assignment is not allowed (compare with ==)", "item.a = 1"))),
           arguments("item.a++", List.of(violation("assignment is not allowed", "item.a++"))),
           arguments("--item.a", List.of(violation("assignment is not allowed", "--item.a"))),
           arguments(

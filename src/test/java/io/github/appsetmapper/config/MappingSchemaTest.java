@@ -347,6 +347,18 @@ class MappingSchemaTest {
     }
 
     static {
+      // linkHeader: true loaded, no link had that relation, and only page 1 was read.
+      CASES.put(
+          "name: bad\nparameters: {a: b}\nlist:\n  request: {url: \"http://x\"}\n  items: $[*]\n"
+              + "  paginate: {linkHeader: true}\n",
+          List.of(
+              "bad.yaml:6:26 list.paginate.linkHeader: schema: boolean found, string expected"));
+      CASES.put(
+          "name: bad\nparameters: {a: b}\nlist:\n  request: {url: \"http://x\"}\n  items: $[*]\n"
+              + "  paginate: {linkHeader: nxt}\n",
+          List.of(
+              "bad.yaml:6:26 list.paginate.linkHeader: schema: does not match the regex pattern"
+                  + " ^(next|[A-Za-z][A-Za-z0-9+.-]*:\\S+)$"));
       CASES.put(
           "name: bad\nparameters: {a: b}\nlist:\n  request:\n    url: \"https://x\"\n"
               + "    retries: 11\n    tls: {insecureSkipVerify: true, caFile: /ca.pem, certFile: /c.pem}\n"

@@ -75,4 +75,24 @@ class NumberEqualityTest {
                   + "{\"id\":\"c\",\"value\":\"z\"},{\"id\":\"d\",\"value\":\"z\"}]}}");
     }
   }
+
+  @Test
+  void aFloatKeyIsNotTheDecimalItIsWrittenAs(@TempDir Path dir) {
+    // 0.1f == 0.1 is false: two rows whose keys == calls different are two rows, not one lost.
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir,
+                Map.of("up", stub.url()),
+                Map.of(),
+                mapping("floats", "distinctBy: \"item.k == 1 ? 0.1f : 0.1\"", "'f'"))) {
+      stub.on("GET /rows", Reply.json(200, "[{\"id\":\"a\",\"k\":1},{\"id\":\"b\",\"k\":2}]"));
+      Answer answer = plugin.getparams("floats", "{}");
+      assertThat(answer.status()).as(answer.body()).isEqualTo(200);
+      assertThat(answer.body())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"id\":\"a\",\"value\":\"f\"},"
+                  + "{\"id\":\"b\",\"value\":\"f\"}]}}");
+    }
+  }
 }
