@@ -21,6 +21,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -222,10 +223,17 @@ public final class JsonCodec {
 
   /** Compact JSON in UTF-8, as the mapper writes it ({@link PlainWriter}). */
   public static byte[] writeBytes(Object value) {
+    return writeBytes(value, WritePace.NONE);
+  }
+
+  /**
+   * {@link #writeBytes(Object)}, encoded as it is written, asking {@code pace} before each value.
+   */
+  public static byte[] writeBytes(Object value, WritePace pace) {
     BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
     try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
       try (JsonGenerator out = WRITER.createGenerator(bytes)) {
-        PlainWriter.write(WRITER, out, value, WritePace.NONE);
+        PlainWriter.write(WRITER, out, value, pace);
       }
       return bytes.getClearAndRelease();
     } catch (IOException e) {
@@ -244,6 +252,19 @@ public final class JsonCodec {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
+  }
+
+  /**
+   * Indented JSON text, as {@link #writePretty} unsorted, asking {@code pace} before each value.
+   */
+  public static String writePretty(Object value, WritePace pace) {
+    StringWriter text = new StringWriter();
+    try (JsonGenerator out = PRETTY.createGenerator(text)) {
+      PlainWriter.write(PRETTY, out, value, pace);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+    return text.toString();
   }
 
   /** Indented JSON text; with {@code sorted}, map entries by key. */
