@@ -28,6 +28,25 @@ final class NotJson {
 
   /** "answered STATUS with TYPE (not JSON): 'FIRST CHARACTERS'". */
   static String line(UpstreamResponse response, UnaryOperator<String> excerpt) {
+    return head(response, bare -> Printable.escape(excerpt.apply(bare)))
+        + ": '"
+        + Printable.escape(excerpt.apply(firstChars(response.body())))
+        + "'";
+  }
+
+  /**
+   * "answered STATUS with TYPE (not JSON)", quoting nothing of the body: a login endpoint's answer
+   * (form-encoded {@code access_token=...}, say) may hold a credential no redactor knows yet. A
+   * Content-Type that is no plain media type is not shown either.
+   */
+  static String unquoted(UpstreamResponse response) {
+    return head(response, bare -> MEDIA_TYPE.matcher(bare).matches() ? bare : "a Content-Type");
+  }
+
+  private static final java.util.regex.Pattern MEDIA_TYPE =
+      java.util.regex.Pattern.compile("[A-Za-z0-9.+-]{1,40}/[A-Za-z0-9.+-]{1,60}");
+
+  private static String head(UpstreamResponse response, UnaryOperator<String> shown) {
     String type = response.headers().first("Content-Type");
     String bare = type == null ? "" : type.split(";", 2)[0].strip();
     String lower = bare.toLowerCase(Locale.ROOT);
@@ -35,11 +54,8 @@ final class NotJson {
     return "answered "
         + response.status()
         + " with "
-        + (bare.isEmpty() ? "no Content-Type" : Printable.escape(excerpt.apply(bare)))
-        + (claimsJson ? " that is not valid JSON" : " (not JSON)")
-        + ": '"
-        + Printable.escape(excerpt.apply(firstChars(response.body())))
-        + "'";
+        + (bare.isEmpty() ? "no Content-Type" : shown.apply(bare))
+        + (claimsJson ? " that is not valid JSON" : " (not JSON)");
   }
 
   /** The first characters as text: invalid UTF-8 as U+FFFD, a character cut at the end left out. */

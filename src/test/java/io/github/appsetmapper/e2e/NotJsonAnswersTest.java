@@ -161,6 +161,45 @@ class NotJsonAnswersTest {
     }
   }
 
+  /**
+   * A login answer that is not JSON (a form-encoded token, as some OAuth servers answer) is named
+   * by its status and Content-Type alone: its text may hold a credential no redactor knows yet.
+   */
+  @Test
+  void aLoginAnswerThatIsNotJsonIsNamedWithoutQuotingIt(@TempDir Path dir) {
+    String yaml =
+        """
+        name: cmdb
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request:
+            url: "#{vars.up}/api/hosts"
+            auth:
+              login:
+                request: {method: POST, url: "#{vars.up}/api/login"}
+                token: "$.token"
+          items: "$[*]"
+        parameters: {host: item}
+        """;
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yaml)) {
+      stub.on(
+          "POST /api/login",
+          Reply.json(200, "access_token=fresh-token-0123456789&token_type=bearer")
+              .withHeader("Content-Type", "application/x-www-form-urlencoded"));
+      Answer answer = plugin.getparams("cmdb", "{}");
+      assertThat(answer.status() + " " + answer.body())
+          .isEqualTo(
+              "502 {\"error\":\"mapping 'cmdb': list GET "
+                  + stub.url()
+                  + "/api/hosts: login request POST "
+                  + stub.url()
+                  + "/api/login: answered 200 with application/x-www-form-urlencoded (not"
+                  + " JSON)\"}");
+    }
+  }
+
   @Test
   void aBodyReadAsTextOnPurposeStillAnswers(@TempDir Path dir) {
     try (StubUpstream stub = new StubUpstream();
