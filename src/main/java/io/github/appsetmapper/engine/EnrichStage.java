@@ -48,12 +48,9 @@ final class EnrichStage {
   /**
    * What one request gave: a value, or {@code missing} (404/410, a JSON null body, a definite
    * select that found nothing or null, a null value: docs/mapping-reference.md "What missing
-   * means") and why; {@code request} the first page's.
-   */
-  /**
-   * One request's outcome: its value, or why it is missing; {@code notJson}: the value is the text
-   * of an answer that is not JSON (a whole-body enrich of a request stating no {@code format}), and
-   * the failure that answer is to an expression that reads it as JSON.
+   * means") and why; {@code request} the first page's; {@code notJson}: the value is the text of an
+   * answer that is not JSON (a whole-body enrich of a request stating no {@code format}), and the
+   * failure that answer is to an expression that reads it as JSON.
    */
   private record Fetched(
       Object value, RequestFailure missing, UpstreamRequest request, RequestFailure notJson) {

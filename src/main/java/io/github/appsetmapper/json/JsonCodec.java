@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.SegmentedStringWriter;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -68,6 +69,12 @@ public final class JsonCodec {
 
   private static final ObjectMapper WRITER = writer(false);
   private static final ObjectMapper PRETTY = writer(true);
+
+  /** {@link #WRITER} writing UTF-8 as the text form's bytes: a pair as one character, no escape. */
+  private static final ObjectMapper UTF8 =
+      new ObjectMapper(
+              FACTORY.rebuild().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build())
+          .registerModule(numbers());
 
   /** Heap estimate of parsed data, in bytes: documented in docs/operations.md. */
   static final int VALUE_BYTES = 16;
@@ -223,17 +230,23 @@ public final class JsonCodec {
 
   /** Compact JSON in UTF-8, as the mapper writes it ({@link PlainWriter}). */
   public static byte[] writeBytes(Object value) {
-    return writeBytes(value, WritePace.NONE);
+    return writeBytes(WRITER, value, WritePace.NONE);
   }
 
   /**
-   * {@link #writeBytes(Object)}, encoded as it is written, asking {@code pace} before each value.
+   * {@link #write(Object, WritePace)} as UTF-8 bytes, encoded as it is written, asking {@code pace}
+   * before each value: the same text to the byte (a character beyond the BMP as itself, where
+   * {@link #writeBytes(Object)} writes two escapes).
    */
   public static byte[] writeBytes(Object value, WritePace pace) {
-    BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
+    return writeBytes(UTF8, value, pace);
+  }
+
+  private static byte[] writeBytes(ObjectMapper mapper, Object value, WritePace pace) {
+    BufferRecycler buffers = mapper.getFactory()._getBufferRecycler();
     try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
-      try (JsonGenerator out = WRITER.createGenerator(bytes)) {
-        PlainWriter.write(WRITER, out, value, pace);
+      try (JsonGenerator out = mapper.createGenerator(bytes)) {
+        PlainWriter.write(mapper, out, value, pace);
       }
       return bytes.getClearAndRelease();
     } catch (IOException e) {
@@ -287,10 +300,14 @@ public final class JsonCodec {
     return WRITER.copy();
   }
 
-  private static ObjectMapper writer(boolean indent) {
+  private static SimpleModule numbers() {
     SimpleModule numbers = new SimpleModule("appset-mapper-numbers");
     numbers.addSerializer(BigDecimal.class, new DecimalSerializer());
-    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers);
+    return numbers;
+  }
+
+  private static ObjectMapper writer(boolean indent) {
+    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers());
     return indent ? mapper.enable(SerializationFeature.INDENT_OUTPUT) : mapper;
   }
 

@@ -70,7 +70,9 @@ class DeadlineAfterEvaluationTest {
    */
   @Test
   void theAnswersBytesAreMadeWithinItsDeadline() {
-    List<Map<String, Object>> answer = List.of(Map.of("n", BIG, "s", "caf\u00e9"));
+    List<Map<String, Object>> answer =
+        List.of(
+            Map.of("n", BIG, "s", "caf\u00e9 \ud83d\ude00", "d", new java.math.BigDecimal("1.50")));
     assertThat(AnswerBody.bytes(answer))
         .isEqualTo(AnswerBody.of(answer).getBytes(StandardCharsets.UTF_8));
     try (EvaluationBudget.Scope scope = past()) {
