@@ -146,7 +146,10 @@ final class RunCommand extends RedactedCommand implements Callable<Integer> {
       }
       try {
         // Written as getparams writes it, within the deadline: the same 504 where it would be one.
-        out.println(runtime.engine().written(mapping, invocation, Trace.NONE).body());
+        out.println(
+            new String(
+                runtime.engine().written(mapping, invocation, Trace.NONE).body(),
+                java.nio.charset.StandardCharsets.UTF_8));
         out.flush();
         return ExitCode.OK;
       } catch (Exception failure) {

@@ -321,7 +321,7 @@ public final class Engine {
         EvaluationBudget.until(books.deadline().endNanos(), clock.instant())) {
       List<Map<String, Object>> parameters = Stages.run(run, invocation, guard);
       // Written while the deadline holds: its work grows with the answer (a 504, never a late 200).
-      String body = written ? AnswerBody.of(parameters) : null;
+      byte[] body = written ? AnswerBody.bytes(parameters) : null;
       List<String> stale = books.staleReasons();
       // Nearly always none: no stream for them per getparams.
       return new Answer(

@@ -48,9 +48,16 @@ final class EnrichStage {
   /**
    * What one request gave: a value, or {@code missing} (404/410, a JSON null body, a definite
    * select that found nothing or null, a null value: docs/mapping-reference.md "What missing
-   * means") and why; {@code request} the first page's.
+   * means") and why; {@code request} the first page's; {@code notJson}: the value is the text of an
+   * answer that is not JSON (a whole-body enrich of a request stating no {@code format}), and the
+   * failure that answer is to an expression that reads it as JSON.
    */
-  private record Fetched(Object value, RequestFailure missing, UpstreamRequest request) {}
+  private record Fetched(
+      Object value, RequestFailure missing, UpstreamRequest request, RequestFailure notJson) {
+    Fetched(Object value, RequestFailure missing, UpstreamRequest request) {
+      this(value, missing, request, null);
+    }
+  }
 
   /** One unit of work for the pool: a row's request, or one element's of a forEach. */
   private interface Task<T> {
@@ -111,10 +118,12 @@ final class EnrichStage {
       Row row = rows.get(r);
       List<Object> results = new ArrayList<>(elements.get(r).size());
       RequestFailure drop = null;
+      RequestFailure notJson = null;
       for (int e = 0; e < elements.get(r).size(); e++) {
         Fetched one = fetched.get(next++);
         if (one.missing() == null) {
           results.add(one.value());
+          notJson = notJson == null ? one.notJson() : notJson;
         } else if (enrich.onMissing() == OnMissing.NULL) {
           results.add(null);
         } else if (enrich.onMissing() == OnMissing.DROP) {
@@ -129,14 +138,17 @@ final class EnrichStage {
       } else if (keys.get(r) == null) {
         // Not List.copyOf: a "null" result stays in its place.
         outcomes.add(
-            new Outcome(List.of(row.with(enrich.name(), Collections.unmodifiableList(results)))));
+            new Outcome(
+                List.of(
+                    row.withText(enrich.name(), Collections.unmodifiableList(results), notJson))));
       } else {
         Map<String, Object> byKey = new LinkedHashMap<>();
         for (int e = 0; e < results.size(); e++) {
           byKey.put(keys.get(r).get(e), results.get(e));
         }
         outcomes.add(
-            new Outcome(List.of(row.with(enrich.name(), Collections.unmodifiableMap(byKey)))));
+            new Outcome(
+                List.of(row.withText(enrich.name(), Collections.unmodifiableMap(byKey), notJson))));
       }
     }
     return outcomes;
@@ -291,6 +303,9 @@ final class EnrichStage {
     Object value = fetched.value();
     if (enrich.explode()) {
       if (!(value instanceof List<?> elements)) {
+        if (fetched.notJson() != null) {
+          throw fetched.notJson().adding(" (explode needs a list)");
+        }
         throw RequestFailure.of(fetched.request(), "explode needs a list, got " + kind(value))
             .inStep(step);
       }
@@ -304,7 +319,7 @@ final class EnrichStage {
       }
       return new Outcome(exploded);
     }
-    return new Outcome(List.of(row.with(enrich.name(), value)));
+    return new Outcome(List.of(row.withText(enrich.name(), value, fetched.notJson())));
   }
 
   /** One request of the step in {@code scope}: the row's, with the element for a forEach. */
@@ -343,6 +358,7 @@ final class EnrichStage {
     }
     Object value = null;
     String missing = null;
+    RequestFailure notJson = null;
     try {
       // A body that is JSON null has nothing to select or read: missing, as a 404 is, never a
       // blank value nor an internal error.
@@ -370,6 +386,13 @@ final class EnrichStage {
         try {
           value = Expressions.onRow(enrich.value(), Scopes.response(scope, first), row);
         } catch (RequestFailure e) {
+          if (e.kind() == RequestFailure.Kind.EXPRESSION
+              && first.textForNotJson()
+              && Expressions.onTheData(e.getCause())) {
+            // A sign-in or error page answered 200: named as such, never SpEL's words on text.
+            first.refusedBy("not-json");
+            throw first.notJson();
+          }
           if (!nullBody) {
             throw e;
           }
@@ -390,6 +413,8 @@ final class EnrichStage {
         value = first.lenient();
         if (nullBody) {
           missing = "the answer is JSON null";
+        } else if (first.textForNotJson()) {
+          notJson = first.notJson().inStep(step);
         }
       }
     } catch (RequestFailure e) {
@@ -399,7 +424,7 @@ final class EnrichStage {
       return new Fetched(
           null, RequestFailure.of(first.request(), missing).inStep(step), first.request());
     }
-    return new Fetched(value, null, first.request());
+    return new Fetched(value, null, first.request(), notJson);
   }
 
   /** What a definite {@code select} gives when its path is not there. */

@@ -45,6 +45,10 @@ final class ExplodeStage {
         continue;
       }
       if (!(value instanceof List<?> elements)) {
+        RequestFailure notJson = Expressions.readsNotJson(explode.in(), row);
+        if (notJson != null) {
+          throw notJson.adding(" (" + what + " needs a list, row " + row.named() + ")");
+        }
         throw RequestFailure.at(
             STAGE,
             "in",

@@ -6,6 +6,7 @@ import io.github.appsetmapper.expr.ExpressionLimitException;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
 import io.github.appsetmapper.upstream.call.RequestFailure;
+import java.util.Map;
 
 /** Evaluates the mapping's expressions; a failure names the expression by its path and text. */
 final class Expressions {
@@ -40,6 +41,12 @@ final class Expressions {
    * operations, what it builds), the part that spent it and the way out.
    */
   private static RequestFailure failed(CompiledExpression expression, Row row, Exception e) {
+    RequestFailure notJson = readsNotJson(expression, row);
+    if (notJson != null && onTheData(e)) {
+      return notJson
+          .adding(" (" + describe(expression) + " failed on it, row " + row.named() + ")")
+          .causedBy(e);
+    }
     boolean spent =
         CostlyPart.spentOperations(e)
             || (e instanceof ExpressionLimitException limit && limit.perEvaluation());
@@ -60,9 +67,40 @@ final class Expressions {
     try {
       return expression.evaluate(withResponse);
     } catch (org.springframework.expression.EvaluationException | ArithmeticException e) {
+      if (page.textForNotJson() && onTheData(e)) {
+        page.refusedBy("not-json");
+        throw page.notJson();
+      }
       throw RequestFailure.expression(
           describe(expression) + " failed: " + SpelMessages.simple(e), e);
     }
+  }
+
+  /**
+   * The failure of the answer that is not JSON whose text {@code expression} reads on {@code row}
+   * (a whole-body enrich of a request stating no {@code format}), or null when it reads none.
+   */
+  static RequestFailure readsNotJson(CompiledExpression expression, Row row) {
+    for (Map.Entry<String, RequestFailure> text : row.notJson().entrySet()) {
+      if (expression.inspection().reads(text.getKey())) {
+        return text.getValue();
+      }
+    }
+    return null;
+  }
+
+  /**
+   * Whether an expression failed on the data it read (a property of a text, a method it lacks), not
+   * on a bound of ours (the deadline, what it may build, its operations), which keeps its own
+   * status.
+   */
+  static boolean onTheData(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof ExpressionLimitException || CostlyPart.spentOperations(t)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** "parameters.name 'item.name'": where the expression is and what it says. */

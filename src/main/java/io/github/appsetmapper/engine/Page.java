@@ -134,6 +134,30 @@ final class Page {
     throw refused(refusal);
   }
 
+  /**
+   * Whether {@link #lenient} gives this body as text because it is not JSON (the request states no
+   * {@code format}): an expression that then fails on it met a body it did not expect ({@link
+   * #notJson}), most often a sign-in or a proxy's error page answered with a 2xx.
+   */
+  synchronized boolean textForNotJson() throws RequestFailure {
+    parse();
+    return failure == null
+        && response.body().length > 0
+        && textWhenNotJson
+        && refusal != null
+        && refusal.kind() == JsonRefusal.Kind.SYNTAX;
+  }
+
+  /**
+   * Why this body cannot be read as JSON, as one line naming the call: "answered 200 with text/html
+   * (not JSON): '&lt;!DOCTYPE html&gt;...'", its first characters redacted and cut. Who throws it
+   * counts the refusal ({@link #refusedBy}, {@code not-json}).
+   */
+  RequestFailure notJson() {
+    RequestFailure why = RequestFailure.of(request, NotJson.line(response, owner::excerpt));
+    return refusal == null ? why : why.causedBy(refusal);
+  }
+
   /** {@code response}: status, headers and body ({@link #lenient}). */
   Map<String, Object> view() throws RequestFailure {
     Map<String, Object> view = new LinkedHashMap<>();
@@ -362,7 +386,9 @@ final class Page {
         });
     String why =
         format == BodyFormat.JSON
-            ? ResponseBodies.refusal(e, owner::excerpt)
+            ? e.kind() == JsonRefusal.Kind.SYNTAX
+                ? NotJson.line(response, owner::excerpt)
+                : ResponseBodies.refusal(e, owner::excerpt)
             : "the answer " + e.located(owner::excerpt);
     return RequestFailure.of(request, why).causedBy(e);
   }

@@ -12,7 +12,10 @@ import java.io.IOException;
 final class ResponseBodies {
   private ResponseBodies() {}
 
-  /** The body as JSON; malformed or empty is an error naming the problem. */
+  /**
+   * The body as JSON; malformed or empty is an error naming the problem (a body that is not JSON by
+   * its status and Content-Type: {@link NotJson#unquoted}).
+   */
   static Object json(UpstreamResponse response) throws IOException {
     if (response.body().length == 0) {
       throw new IOException("the answer has an empty body where JSON was expected");
@@ -20,7 +23,9 @@ final class ResponseBodies {
     try {
       return JsonCodec.read(response.body());
     } catch (JsonRefusal e) {
-      throw new IOException(refusal(e), e);
+      // A sign-in page answered 200: said so by its status and type, its text never quoted.
+      throw new IOException(
+          e.kind() == JsonRefusal.Kind.SYNTAX ? NotJson.unquoted(response) : refusal(e), e);
     }
   }
 

@@ -1,13 +1,19 @@
 package io.github.appsetmapper.explain;
 
+import io.github.appsetmapper.expr.EvaluationBudget;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.Utf8;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** How a report is written: {@code text} for a terminal, {@code json} for tools. */
+/**
+ * How a report is written: {@code text} for a terminal, {@code json} for tools. Every value is
+ * written as a step of the evaluation's budget on this thread: within the getparams' deadline for
+ * the server's report ({@link Explainer#rendered}), unbounded for a command's output.
+ */
 public enum ExplainFormat {
   TEXT,
   JSON;
@@ -15,7 +21,7 @@ public enum ExplainFormat {
   public String render(ExplainReport report) {
     return this == TEXT
         ? ExplainText.render(report)
-        : Utf8.shownInJson(JsonCodec.writePretty(toJson(report), false));
+        : Utf8.shownInJson(JsonCodec.writePretty(toJson(report), EvaluationBudget.pace()));
   }
 
   /**
@@ -38,7 +44,18 @@ public enum ExplainFormat {
                 out.put("traceId", traceId);
               }
             });
-    return Utf8.shownInJson(JsonCodec.writePretty(out, false));
+    return Utf8.shownInJson(JsonCodec.writePretty(out, EvaluationBudget.pace()));
+  }
+
+  /**
+   * {@link #render(ExplainReport, String)} as the bytes sent, UTF-8: every value written a step of
+   * the evaluation's budget on this thread (within {@link Explainer#rendered}, the getparams'
+   * deadline), and the deadline checked once more when the last byte is made.
+   */
+  public byte[] bytes(ExplainReport report, String traceId) {
+    byte[] bytes = render(report, traceId).getBytes(StandardCharsets.UTF_8);
+    EvaluationBudget.check();
+    return bytes;
   }
 
   public String contentType() {
@@ -50,8 +67,9 @@ public enum ExplainFormat {
     return name().toLowerCase();
   }
 
+  /** Compact JSON, each value a step of the evaluation's budget on this thread (if any). */
   static String compact(Object value) {
-    return JsonCodec.write(value);
+    return JsonCodec.write(value, EvaluationBudget.pace());
   }
 
   /**

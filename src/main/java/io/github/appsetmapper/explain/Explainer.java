@@ -39,6 +39,47 @@ public final class Explainer {
       Invocation invocation,
       Function<Throwable, ExplainReport.Answer> failures,
       java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around) {
+    return run(engine, mapping, invocation, failures, around, report -> report);
+  }
+
+  /** A report and its bytes in a format, as the server sends them. */
+  public record Rendered(ExplainReport report, byte[] body) {}
+
+  /**
+   * As above, and the report rendered in {@code format} (naming {@code traceId}, null: none) within
+   * the same deadline, each value a step of it: the server's report, whose rendering grows with the
+   * answer, is then the deadline's 504 too when it cannot be written in time, never written
+   * unchecked after it.
+   */
+  public static Rendered rendered(
+      Engine engine,
+      CompiledMapping mapping,
+      Invocation invocation,
+      Function<Throwable, ExplainReport.Answer> failures,
+      java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around,
+      ExplainFormat format,
+      String traceId) {
+    return run(
+        engine,
+        mapping,
+        invocation,
+        failures,
+        around,
+        report -> new Rendered(report, format.bytes(report, traceId)));
+  }
+
+  /**
+   * The run, then {@code finish} (the report's redaction, and what the caller makes of the report)
+   * within the getparams' deadline; past it, {@code finish} of the report of the deadline's 504,
+   * whose answer is one line and the rest of the report bounded by the recorder.
+   */
+  private static <T> T run(
+      Engine engine,
+      CompiledMapping mapping,
+      Invocation invocation,
+      Function<Throwable, ExplainReport.Answer> failures,
+      java.util.function.UnaryOperator<io.github.appsetmapper.engine.Trace> around,
+      Function<ExplainReport, T> finish) {
     ExplainRecorder recorder = new ExplainRecorder(engine.redactor(), engine.calls().budget());
     // The getparams' deadline, begun with the engine's (microseconds before it).
     Deadline deadline = Deadline.after(mapping.deadline());
@@ -51,9 +92,10 @@ public final class Explainer {
       } catch (Exception | StackOverflowError failure) {
         answer = failures.apply(failure);
       }
-      // The report redacts every value of the answer again: work that grows with it.
+      // The report redacts every value of the answer again, and may be rendered: work that grows
+      // with it.
       try (EvaluationBudget.Scope scope = EvaluationBudget.until(deadline.endNanos())) {
-        return report(recorder, mapping, invocation, answer);
+        return finish.apply(report(recorder, mapping, invocation, answer));
       } catch (ExpressionLimitException e) {
         if (!e.deadline()) {
           throw e;
@@ -65,7 +107,7 @@ public final class Explainer {
                         + " exceeded while the answer was redacted for explain",
                     RequestFailure.Kind.DEADLINE)
                 .inMapping(mapping.name());
-        return report(recorder, mapping, invocation, failures.apply(late));
+        return finish.apply(report(recorder, mapping, invocation, failures.apply(late)));
       }
     } finally {
       recorder.release();

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.SegmentedStringWriter;
+import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -21,6 +22,7 @@ import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
@@ -67,6 +69,12 @@ public final class JsonCodec {
 
   private static final ObjectMapper WRITER = writer(false);
   private static final ObjectMapper PRETTY = writer(true);
+
+  /** {@link #WRITER} writing UTF-8 as the text form's bytes: a pair as one character, no escape. */
+  private static final ObjectMapper UTF8 =
+      new ObjectMapper(
+              FACTORY.rebuild().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build())
+          .registerModule(numbers());
 
   /** Heap estimate of parsed data, in bytes: documented in docs/operations.md. */
   static final int VALUE_BYTES = 16;
@@ -222,10 +230,23 @@ public final class JsonCodec {
 
   /** Compact JSON in UTF-8, as the mapper writes it ({@link PlainWriter}). */
   public static byte[] writeBytes(Object value) {
-    BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
+    return writeBytes(WRITER, value, WritePace.NONE);
+  }
+
+  /**
+   * {@link #write(Object, WritePace)} as UTF-8 bytes, encoded as it is written, asking {@code pace}
+   * before each value: the same text to the byte (a character beyond the BMP as itself, where
+   * {@link #writeBytes(Object)} writes two escapes).
+   */
+  public static byte[] writeBytes(Object value, WritePace pace) {
+    return writeBytes(UTF8, value, pace);
+  }
+
+  private static byte[] writeBytes(ObjectMapper mapper, Object value, WritePace pace) {
+    BufferRecycler buffers = mapper.getFactory()._getBufferRecycler();
     try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
-      try (JsonGenerator out = WRITER.createGenerator(bytes)) {
-        PlainWriter.write(WRITER, out, value, WritePace.NONE);
+      try (JsonGenerator out = mapper.createGenerator(bytes)) {
+        PlainWriter.write(mapper, out, value, pace);
       }
       return bytes.getClearAndRelease();
     } catch (IOException e) {
@@ -244,6 +265,19 @@ public final class JsonCodec {
     } catch (JsonProcessingException e) {
       throw new IllegalStateException("cannot write JSON", e);
     }
+  }
+
+  /**
+   * Indented JSON text, as {@link #writePretty} unsorted, asking {@code pace} before each value.
+   */
+  public static String writePretty(Object value, WritePace pace) {
+    StringWriter text = new StringWriter();
+    try (JsonGenerator out = PRETTY.createGenerator(text)) {
+      PlainWriter.write(PRETTY, out, value, pace);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot write JSON", e);
+    }
+    return text.toString();
   }
 
   /** Indented JSON text; with {@code sorted}, map entries by key. */
@@ -266,10 +300,14 @@ public final class JsonCodec {
     return WRITER.copy();
   }
 
-  private static ObjectMapper writer(boolean indent) {
+  private static SimpleModule numbers() {
     SimpleModule numbers = new SimpleModule("appset-mapper-numbers");
     numbers.addSerializer(BigDecimal.class, new DecimalSerializer());
-    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers);
+    return numbers;
+  }
+
+  private static ObjectMapper writer(boolean indent) {
+    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers());
     return indent ? mapper.enable(SerializationFeature.INDENT_OUTPUT) : mapper;
   }
 

@@ -196,6 +196,9 @@ public final class MappingReloader implements AutoCloseable {
     Map<Path, FileState> previousFiles = files;
     files = next;
     MappingRegistry registry = registry(previousFiles, changed);
+    publish.accept(registry);
+    // Said once it is true: the new registry answers (a line written before the swap announced a
+    // version that the server did not serve yet).
     logLoaded(loadedWell, previousFiles);
     for (Map.Entry<Path, FileState> gone : previousFiles.entrySet()) {
       if (!next.containsKey(gone.getKey()) && !gone.getValue().mappings().isEmpty()) {
@@ -203,15 +206,15 @@ public final class MappingReloader implements AutoCloseable {
             "{} is gone: no longer serving {}", gone.getKey(), names(gone.getValue().mappings()));
       }
     }
-    publish.accept(registry);
     onReload.accept(failed || refusedNames ? "error" : "ok");
     return true;
   }
 
   /**
-   * One line per file that loaded, naming only the mappings it serves now: a mapping refused its
-   * name is told by the refusal line alone (a file all of whose mappings were refused gets no
-   * "loaded" line, which would say it serves what it does not).
+   * One line per file that loaded, written once the registry that serves it is published, naming
+   * only the mappings it serves now: a mapping refused its name is told by the refusal line alone
+   * (a file all of whose mappings were refused gets no "loaded" line, which would say it serves
+   * what it does not).
    */
   private void logLoaded(List<Path> loaded, Map<Path, FileState> previousFiles) {
     for (Path file : loaded) {

@@ -35,7 +35,7 @@ final class CandidateHandler implements HttpHandler {
         throw new HttpError(404, "no candidate mapping '" + name + "' under --shadow");
       }
       LOG.info("candidate={} status=200 rows={}", LogText.value(name), answer.parameters().size());
-      Exchanges.send(exchange, 200, answer.body());
+      Exchanges.send(exchange, 200, "application/json", answer.body());
     } catch (Exception | StackOverflowError failure) {
       ErrorAnswer answer = errors.map(failure);
       LOG.info(

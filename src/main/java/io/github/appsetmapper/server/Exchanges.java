@@ -43,6 +43,29 @@ final class Exchanges {
     exchange.getResponseSender().send(body, StandardCharsets.UTF_8);
   }
 
+  /**
+   * As {@link #send(HttpServerExchange, int, String)}, the answer's bytes as they are: a getparams
+   * answer is encoded by the engine within its deadline ({@code AnswerBody.bytes}), so nothing that
+   * grows with it is left to do here. {@code body} is only read (a coalesced answer's is shared).
+   */
+  static void send(HttpServerExchange exchange, int status, String contentType, byte[] body) {
+    if (exchange.isInIoThread()) {
+      sendHere(exchange, status, contentType, body);
+    } else {
+      exchange.dispatch(exchange.getIoThread(), done -> sendHere(done, status, contentType, body));
+    }
+  }
+
+  private static void sendHere(
+      HttpServerExchange exchange, int status, String contentType, byte[] body) {
+    if (exchange.isResponseStarted()) {
+      return;
+    }
+    exchange.setStatusCode(status);
+    exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, contentType);
+    exchange.getResponseSender().send(java.nio.ByteBuffer.wrap(body));
+  }
+
   /** The body read by {@link BodyReader}; empty when there was none. */
   static byte[] body(HttpServerExchange exchange) {
     byte[] body = exchange.getAttachment(BODY);

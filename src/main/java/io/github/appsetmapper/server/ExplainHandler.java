@@ -9,8 +9,6 @@ import io.github.appsetmapper.explain.ExplainReport;
 import io.github.appsetmapper.explain.Explainer;
 import io.undertow.server.HttpHandler;
 import io.undertow.server.HttpServerExchange;
-import io.undertow.util.Headers;
-import java.nio.charset.StandardCharsets;
 import java.util.Deque;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
@@ -50,8 +48,9 @@ final class ExplainHandler implements HttpHandler {
       ExplainFormat format = format(exchange);
       CompiledMapping mapping = registry.get().requireRunnable(name);
       Invocation invocation = GetParamsParser.parse(Exchanges.body(exchange));
-      ExplainReport report =
-          Explainer.explain(
+      // Rendered within the getparams' deadline: its text grows with the answer.
+      Explainer.Rendered rendered =
+          Explainer.rendered(
               engine,
               mapping,
               invocation,
@@ -61,7 +60,10 @@ final class ExplainHandler implements HttpHandler {
                 return ExplainReport.Answer.error(
                     answer.status(), answer.message() + traced.errorSuffix());
               },
-              recorder -> traced.around(recorder, mapping));
+              recorder -> traced.around(recorder, mapping),
+              format,
+              traceId);
+      ExplainReport report = rendered.report();
       end(traced, mapping.name(), invocation, report.answer().status());
       LOG.info(
           "explain mapping={} appset={} calls={} wouldAnswer={}",
@@ -69,11 +71,7 @@ final class ExplainHandler implements HttpHandler {
           refusals.errors().appSet(invocation.applicationSetName()),
           report.calls().size(),
           report.answer().status());
-      if (!exchange.isResponseStarted()) {
-        exchange.setStatusCode(200);
-        exchange.getResponseHeaders().put(Headers.CONTENT_TYPE, format.contentType());
-        exchange.getResponseSender().send(format.render(report, traceId), StandardCharsets.UTF_8);
-      }
+      Exchanges.send(exchange, 200, format.contentType(), rendered.body());
     } catch (Exception failure) {
       ErrorAnswer answer = refusals.errors().map(failure);
       end(traced, null, null, answer.status());

@@ -142,7 +142,7 @@ final class GetParamsHandler implements HttpHandler {
       }
       List<Map<String, Object>> parameters = answer.parameters();
       // Written by the engine within the deadline (an answer of many large numbers takes seconds).
-      String body = answer.body();
+      byte[] body = answer.body();
       coalesced = answer.coalesced();
       stale = answer.isStale();
       if (answer.coalesced()) {
@@ -161,7 +161,7 @@ final class GetParamsHandler implements HttpHandler {
       finish(mappingName, invocation, 200, parameters.size(), started, trace, null, traceId);
       endTrace(
           traced, loaded(mappingName), invocation, 200, parameters.size(), null, coalesced, stale);
-      Exchanges.send(exchange, 200, body);
+      Exchanges.send(exchange, 200, "application/json", body);
       if (!answer.coalesced()) {
         // A coalesced answer's leader hands the same input to the shadow already.
         shadow(live, invocation, watched, parameters, null);

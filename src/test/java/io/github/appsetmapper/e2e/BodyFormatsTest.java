@@ -322,7 +322,8 @@ class BodyFormatsTest {
           .isEqualTo(
               "{\"error\":\"mapping 'j': list GET "
                   + stub.url()
-                  + "/yaml/plain: the answer is not valid JSON\"}");
+                  + "/yaml/plain: answered 200 with application/x-yaml (not JSON):"
+                  + " 'items: - name: a - name: b'\"}");
     }
   }
 

@@ -99,7 +99,8 @@ class BodyMeaningTest {
                     + name
                     + "': enrich.cpu GET "
                     + stub.url()
-                    + "/nodes/1: the answer is not valid JSON\"}");
+                    + "/nodes/1: answered 200 with text/html (not JSON):"
+                    + " '<html><body>Sign in</body></html>'\"}");
       }
       // Without a stated format, a value still reads a body that is not JSON as its text.
       assertThat(plugin.getparams("text-value", "{}").body())

@@ -542,7 +542,8 @@ class ErrorTableTest {
           502,
           "mapping 'items': list GET "
               + stub.url()
-              + "/repos/garbage/items: the answer is not valid JSON");
+              + "/repos/garbage/items: answered 200 with application/json that is not valid"
+              + " JSON: '{\"items\":[{\"id\":1},'");
     }
 
     @Test

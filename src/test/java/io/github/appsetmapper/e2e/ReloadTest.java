@@ -533,4 +533,53 @@ class ReloadTest {
         .as("once the renamed file is gone, the newcomer takes the name")
         .isEqualTo("200 {\"output\":{\"parameters\":[]}}");
   }
+
+  /**
+   * The "reloaded" and "loaded new file" lines are true when they are written: a getparams sent at
+   * the very moment the line is appended (on the reloader's thread, which waits for its answer)
+   * gets the new version. It was logged before the registry was swapped in, and with the timer
+   * (which loads a change once it held still for one look) the line read as served before it was.
+   */
+  @Test
+  void theLoadedLineIsWrittenOnceTheNewVersionAnswers(@TempDir Path dir) throws Exception {
+    Files.writeString(dir.resolve("a.yaml"), mapping("a", "one"));
+    serve(dir);
+    Map<String, String> answeredAtTheLine = new java.util.concurrent.ConcurrentHashMap<>();
+    ch.qos.logback.classic.Logger reload =
+        (ch.qos.logback.classic.Logger) org.slf4j.LoggerFactory.getLogger("appset_mapper.reload");
+    // Unsynchronized: the server's threads may log while this one waits for their answer.
+    ch.qos.logback.core.UnsynchronizedAppenderBase<ch.qos.logback.classic.spi.ILoggingEvent>
+        asking =
+            new ch.qos.logback.core.UnsynchronizedAppenderBase<>() {
+              @Override
+              protected void append(ch.qos.logback.classic.spi.ILoggingEvent event) {
+                String line = event.getFormattedMessage();
+                String name = line.substring(line.lastIndexOf(' ') + 1);
+                if (line.startsWith("reloaded ") || line.startsWith("loaded new file ")) {
+                  try {
+                    answeredAtTheLine.put(line, getparams(name));
+                  } catch (Exception e) {
+                    answeredAtTheLine.put(line, e.toString());
+                  }
+                }
+              }
+            };
+    asking.setContext(reload.getLoggerContext());
+    asking.start();
+    reload.addAppender(asking);
+    try {
+      replace(dir.resolve("a.yaml"), mapping("a", "two"));
+      Files.writeString(dir.resolve("b.yaml"), mapping("b", "bee"));
+      assertThat(reloader.reloadIfChanged()).isTrue();
+    } finally {
+      reload.detachAppender(asking);
+    }
+    assertThat(answeredAtTheLine)
+        .containsExactlyInAnyOrderEntriesOf(
+            Map.of(
+                "reloaded " + dir.resolve("a.yaml") + ": a",
+                "200 {\"output\":{\"parameters\":[{\"greeting\":\"two\"}]}}",
+                "loaded new file " + dir.resolve("b.yaml") + ": b",
+                "200 {\"output\":{\"parameters\":[{\"greeting\":\"bee\"}]}}"));
+  }
 }

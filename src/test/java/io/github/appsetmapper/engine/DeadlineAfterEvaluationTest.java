@@ -63,6 +63,25 @@ class DeadlineAfterEvaluationTest {
     }
   }
 
+  /**
+   * The bytes sent are made within the deadline too: encoded as each value is written, and the
+   * deadline checked once more at the last byte. The server encoded the answer's text when it sent
+   * it, after the deadline's last check.
+   */
+  @Test
+  void theAnswersBytesAreMadeWithinItsDeadline() {
+    List<Map<String, Object>> answer =
+        List.of(
+            Map.of("n", BIG, "s", "caf\u00e9 \ud83d\ude00", "d", new java.math.BigDecimal("1.50")));
+    assertThat(AnswerBody.bytes(answer))
+        .isEqualTo(AnswerBody.of(answer).getBytes(StandardCharsets.UTF_8));
+    try (EvaluationBudget.Scope scope = past()) {
+      assertDeadline(catchIt(() -> AnswerBody.bytes(answer)));
+      // No value costly enough to check, nor a thousand of them: the check at the last byte.
+      assertDeadline(catchIt(() -> AnswerBody.bytes(List.of(Map.of("s", "x")))));
+    }
+  }
+
   @Test
   void anAnswerOfManySmallValuesChecksEveryThousandValues() {
     List<Map<String, Object>> answer = Collections.nCopies(2_000, Map.of("n", "x"));
