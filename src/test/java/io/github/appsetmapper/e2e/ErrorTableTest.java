@@ -390,7 +390,7 @@ class ErrorTableTest {
     }
     Answer post =
         plugin.send("POST", "/mappings/items/shadow", null, "Bearer " + PluginServer.TOKEN, null);
-    assertError(post, 405, "method POST not allowed; use GET");
+    assertError(post, 405, "method POST not allowed; use GET, HEAD");
   }
 
   @Nested
