@@ -22,7 +22,7 @@ final class NotJson {
    * How much of the body is decoded for the excerpt: a secret that starts in the part shown is
    * whole in the part redacted, so no prefix of it is left; the rest is never looked at.
    */
-  private static final int REDACTED_BYTES = 16 * 1024;
+  static final int REDACTED_BYTES = 16 * 1024;
 
   private NotJson() {}
 
@@ -58,8 +58,12 @@ final class NotJson {
         + (claimsJson ? " that is not valid JSON" : " (not JSON)");
   }
 
-  /** The first characters as text: invalid UTF-8 as U+FFFD, a character cut at the end left out. */
-  private static String firstChars(byte[] body) {
+  /**
+   * The first 16 KiB as text, "..." after them when there is more: invalid UTF-8 as U+FFFD, a
+   * character cut at the end left out (the decoder is not flushed). What an error may quote of an
+   * answer, before the redactor.
+   */
+  static String firstChars(byte[] body) {
     int length = Math.min(body.length, REDACTED_BYTES);
     CharsetDecoder decoder =
         StandardCharsets.UTF_8

@@ -7,11 +7,6 @@ import io.github.appsetmapper.logging.LogText;
 import io.github.appsetmapper.secret.Redactor;
 import io.github.appsetmapper.text.Printable;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -34,11 +29,10 @@ final class UpstreamWords {
   static final int MAX_CHARS = 160;
 
   /**
-   * How much of a body that is no envelope is redacted, and how much of that can show: a secret
-   * that starts in the part shown is whole in the part redacted, so no prefix of it is left.
+   * How much of a body that is no envelope can show, of the {@link NotJson#REDACTED_BYTES}
+   * redacted: a secret that starts in the part shown is whole in the part redacted, so no prefix of
+   * it is left.
    */
-  private static final int REDACTED_BYTES = 16 * 1024;
-
   private static final int SHOWN_CHARS = 1024;
 
   /** How many of {@code errors[]}'s messages are joined. */
@@ -154,23 +148,15 @@ final class UpstreamWords {
 
   /** The first bytes as text, redacted: invalid UTF-8 as U+FFFD, "..." when there is more. */
   private static String firstChars(byte[] body, Redactor redactor) {
-    int length = Math.min(body.length, REDACTED_BYTES);
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
-    CharBuffer chars = CharBuffer.allocate(length);
-    // Not flushed: a character cut at the end is left out rather than shown as U+FFFD.
-    decoder.decode(ByteBuffer.wrap(body, 0, length), chars, false);
-    chars.flip();
-    String redacted = redactor.redact(chars.toString());
+    String first = NotJson.firstChars(body);
+    boolean more = body.length > NotJson.REDACTED_BYTES;
+    String redacted = redactor.redact(more ? first.substring(0, first.length() - 3) : first);
     if (redacted.length() > SHOWN_CHARS) {
       int cut =
           Character.isLowSurrogate(redacted.charAt(SHOWN_CHARS)) ? SHOWN_CHARS - 1 : SHOWN_CHARS;
       return redacted.substring(0, cut) + "...";
     }
-    return redacted + (body.length > length ? "..." : "");
+    return redacted + (more ? "..." : "");
   }
 
   /** Control characters and the invisible format ones (bidi overrides, zero widths) as escapes. */
