@@ -150,6 +150,15 @@ public final class RowPath {
   }
 
   /**
+   * Whether the path reads a listing: an indefinite path, or a definite one naming a list. A
+   * definite path naming one value ({@code $[0]}, the newest of a listing sorted newest first)
+   * reads that value, which pages after it do not change.
+   */
+  public boolean listing(Object document) {
+    return !path.isDefinite() || read(path, document) instanceof List<?>;
+  }
+
+  /**
    * The elements {@link #elements} counts, as they are: what tells a page read twice (its elements,
    * never the path's matches, which two pages of different elements can share: {@code $[*].cluster}
    * gave {@code prod, dev} on two pages of different clusters' rows).

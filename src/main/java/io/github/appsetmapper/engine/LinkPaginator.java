@@ -64,7 +64,9 @@ final class LinkPaginator implements Paginator {
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
     UpstreamRequest current = page.request();
     fetched.add(same(current.uri()));
-    PageSignals signals = PageSignals.of(page, link != null, "page");
+    // The Link header in both modes: a rel="last" that moves, or a rel="next" on a page whose body
+    // names none, tells what the body alone does not (a grown listing repeated a row in next mode).
+    PageSignals signals = PageSignals.of(page, true, "page");
     promises.read(page, number, elements.elements(page), signals);
     String target =
         link != null
@@ -74,6 +76,11 @@ final class LinkPaginator implements Paginator {
       seen.check(page, number, LOOP);
       // The end, unless the page says more remain: a short 200 is what Argo CD must never get.
       String more = promises.unkept(number);
+      if (more == null && link == null && signals.link("next") != null) {
+        more = "its Link header has a rel=\"next\" link";
+      } else if (more == null && signals.nextPage() != null && !signals.nextPage().isBlank()) {
+        more = "it says X-Next-Page: " + page.excerpt(signals.nextPage().trim());
+      }
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(

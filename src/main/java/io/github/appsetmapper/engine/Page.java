@@ -204,15 +204,16 @@ final class Page {
     return found;
   }
 
-  /**
-   * How many elements this page holds for {@code path} ({@link RowPath#elements}): what a total, a
-   * page count or a page size counts, never the rows the path selects.
-   */
-  synchronized int elements(RowPath path, String field) throws RequestFailure {
-    return elementValues(path, field).size();
+  /** Whether {@code path} reads a listing here ({@link RowPath#listing}). */
+  synchronized boolean listing(RowPath path, String field) throws RequestFailure {
+    rows(path, field);
+    return path.listing(data());
   }
 
-  /** The elements {@link #elements} counts, as they are ({@link RowPath#elementValues}). */
+  /**
+   * The elements this page holds for {@code path} ({@link RowPath#elementValues}): what a total, a
+   * page count or a page size counts, never the rows the path selects.
+   */
   synchronized List<Object> elementValues(RowPath path, String field) throws RequestFailure {
     rows(path, field);
     try {

@@ -21,7 +21,7 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   }
 
   /**
-   * How many elements a page holds ({@link Page#elements}): the one count every mode compares with
+   * How many elements a page holds ({@link Page#elementValues}): the one count every mode compares with
    * the totals a page announces, and page mode with {@code size}.
    */
   interface ElementCount {
@@ -29,6 +29,11 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
 
     /** The elements {@link #elements} counts, as they are: what tells a page read twice. */
     List<Object> values(Page page) throws RequestFailure;
+
+    /** Whether the page is read as a listing (not one value a definite path names). */
+    default boolean listing(Page page) throws RequestFailure {
+      return true;
+    }
 
     /**
      * With {@code list.entries}: the rows are the entries of the objects {@code objects} selects,
@@ -60,12 +65,17 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
       return new ElementCount() {
         @Override
         public int elements(Page page) throws RequestFailure {
-          return page.elements(path, field);
+          return page.elementValues(path, field).size();
         }
 
         @Override
         public List<Object> values(Page page) throws RequestFailure {
           return page.elementValues(path, field);
+        }
+
+        @Override
+        public boolean listing(Page page) throws RequestFailure {
+          return page.listing(path, field);
         }
       };
     }

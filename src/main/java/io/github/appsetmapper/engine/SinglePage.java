@@ -3,6 +3,7 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import java.util.List;
 
 /**
  * No {@code paginate}: the listing is its first page, and must be all of it. A listing (a {@code
@@ -25,10 +26,21 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
 
   @Override
   public UpstreamRequest next(Page page, int number) throws RequestFailure {
-    if (elements == null) {
+    if (elements == null || !elements.listing(page)) {
       return null;
     }
-    PageSignals signals = PageSignals.of(page, true, "page");
+    PageSignals signals;
+    try {
+      signals = PageSignals.of(page, true, "page");
+    } catch (RequestFailure unreadable) {
+      // A count that does not parse (X-Total-Count: -1, X-Total sent twice) on a listing that
+      // reads one page: strict where a next page is named (the Link header, X-Next-Page), else
+      // the body's own signals decide, as they did before this check (a 502 with no way out).
+      if (namesNextPage(page)) {
+        throw unreadable;
+      }
+      return bodyChecked(page);
+    }
     WalkPromises promises =
         new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false, true);
     promises.read(page, number, elements.elements(page), signals);
@@ -51,8 +63,34 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
       more = said[0];
       mode = said[1];
     }
+    throw refusal(page, more, mode);
+  }
+
+  private static boolean namesNextPage(Page page) {
+    for (String name : List.of("Link", "X-Next-Page")) {
+      for (String value : page.response().headers().all(name)) {
+        if (name.equals("X-Next-Page")
+            ? !value.isBlank()
+            : value.toLowerCase(java.util.Locale.ROOT).contains("next")) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Null when the body names no next page, else the 502 that says so. */
+  private static UpstreamRequest bodyChecked(Page page) throws RequestFailure {
+    String[] said = bodySays(page);
+    if (said == null) {
+      return null;
+    }
+    throw refusal(page, said[0], said[1]);
+  }
+
+  private static RequestFailure refusal(Page page, String more, String mode) {
     page.refusedBy("unpaginated");
-    throw RequestFailure.of(
+    return RequestFailure.of(
         page.request(),
         "the upstream has more than this page ("
             + more

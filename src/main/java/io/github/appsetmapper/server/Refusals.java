@@ -82,7 +82,7 @@ final class Refusals {
   static String allowed(HttpServerExchange exchange) {
     String path = exchange.getRequestPath();
     // The path handler takes "/healthz/" as "/healthz": so must the Allow (it said POST).
-    if (path.length() > 1 && path.endsWith("/")) {
+    while (path.length() > 1 && path.endsWith("/")) {
       path = path.substring(0, path.length() - 1);
     }
     return path.equals("/healthz")

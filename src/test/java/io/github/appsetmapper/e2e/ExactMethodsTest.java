@@ -123,6 +123,7 @@ class ExactMethodsTest {
     "head, /mappings, 'GET, HEAD'",
     "get, /mappings/, 'GET, HEAD'",
     "POST, /healthz/, 'GET, HEAD'",
+    "POST, /healthz//, 'GET, HEAD'",
     "PUT, /readyz/, 'GET, HEAD'",
     "DELETE, /metrics/, 'GET, HEAD'",
     "get, /healthz, 'GET, HEAD'",

@@ -271,6 +271,49 @@ class ListingPromisesTest {
   }
 
   /**
+   * In next mode the Link header is read too (a fourth outsider's HIGH: a rel="last" that moved
+   * repeated a row with a 200), and no mode ends its listing while the page says a next page exists
+   * in another style (a rel="next" beside a null body next, X-Next-Page in link mode).
+   */
+  @Test
+  void everyModeReadsEveryStylesSignals(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            serve(
+                dir,
+                stub,
+                mapping("bodynext", "$.v[*]", "{next: \"$.next\"}"),
+                mapping("bodyend", "$.v[*]", "{next: \"$.next\"}"),
+                mapping("linkend", "$[*]", "{linkHeader: next}"))) {
+      String base = stub.url() + "/bodynext?page=";
+      stub.on(
+          "GET /bodynext",
+          r ->
+              r.rawUri().endsWith("page=2")
+                  ? Reply.json(200, "{\"v\":[2,3],\"next\":\"" + base + "3\"}")
+                      .withHeader("Link", "<" + base + "3>; rel=\"last\"")
+                  : r.rawUri().endsWith("page=3")
+                      ? Reply.json(200, "{\"v\":[4],\"next\":null}")
+                      : Reply.json(200, "{\"v\":[1,2],\"next\":\"" + base + "2\"}")
+                          .withHeader("Link", "<" + base + "2>; rel=\"last\""));
+      Answer grew = plugin.getparams("bodynext", "{}");
+      assertThat(grew.status()).as(grew.body()).isEqualTo(502);
+      assertThat(grew.body()).contains("the listing changed while it was read");
+      stub.on(
+          "GET /bodyend",
+          Reply.json(200, "{\"v\":[1],\"next\":null}")
+              .withHeader("Link", "<" + stub.url() + "/bodyend?page=2>; rel=\"next\""));
+      Answer bodyEnd = plugin.getparams("bodyend", "{}");
+      assertThat(bodyEnd.status()).as(bodyEnd.body()).isEqualTo(502);
+      assertThat(bodyEnd.body()).contains("its Link header has a rel=\\\"next\\\" link");
+      stub.on("GET /linkend", Reply.json(200, "[1,2]").withHeader("X-Next-Page", "2"));
+      Answer linkEnd = plugin.getparams("linkend", "{}");
+      assertThat(linkEnd.status()).as(linkEnd.body()).isEqualTo(502);
+      assertThat(linkEnd.body()).contains("it says X-Next-Page: 2");
+    }
+  }
+
+  /**
    * A page is told by its elements, not by the rows a path selects from them: two pages of
    * different pull requests on the same two clusters are two pages (an outside tester's MEDIUM, a
    * spurious 502 this round); and a page read again with its elements in another order is the same

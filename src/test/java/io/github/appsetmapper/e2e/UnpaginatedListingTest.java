@@ -209,6 +209,34 @@ class UnpaginatedListingTest {
   }
 
   @Test
+  void oneValueADefinitePathNamesAndCountsThatDoNotParseAreNotAListingCut(@TempDir Path dir) {
+    String newest =
+        """
+        name: newest
+        vars: {up: {default: "http://unset.invalid"}}
+        list:
+          request: {url: "#{vars.up}/newest"}
+          items: "$[0]"
+        parameters: {number: item.number}
+        """;
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin = serve(dir, stub, newest, list("odd", ""), list("oddnext", ""))) {
+      // The newest of a listing sorted newest first: one value, whatever pages follow it.
+      stub.on("GET /newest", githubFirstPage(stub, "/newest"));
+      Answer one = plugin.getparams("newest", "{}");
+      assertThat(one.status()).as(one.body()).isEqualTo(200);
+      assertThat(one.body()).isEqualTo("{\"output\":{\"parameters\":[{\"number\":\"41\"}]}}");
+      // A count that does not parse on a page that names no next page: answered as before.
+      stub.on("GET /odd", Reply.json(200, PAGE_ONE).withHeader("X-Total-Count", "-1"));
+      Answer odd = plugin.getparams("odd", "{}");
+      assertThat(odd.status()).as(odd.body()).isEqualTo(200);
+      // ... and with a next link beside it, still refused.
+      stub.on("GET /oddnext", githubFirstPage(stub, "/oddnext").withHeader("X-Total-Count", "-1"));
+      assertThat(plugin.getparams("oddnext", "{}").status()).isEqualTo(502);
+    }
+  }
+
+  @Test
   void anEnrichListingIsCheckedAndADefiniteSelectIsNot(@TempDir Path dir) {
     String yaml =
         """
