@@ -14,9 +14,9 @@ import java.net.URI;
  * {@code X-Total-Count} (the largest any page of the walk gave); else, with {@code
  * stopOnShortPage}, a page with fewer elements than {@code size}; else an empty page. Whatever
  * chose the end, what any page promised ({@link WalkPromises}) wins: the listing goes on, or an
- * empty page (an end status) is a 502. Every count is of elements ({@link Page#elementValues}), never of
- * the rows a path selects from them. A page the same as any before it (an API that clamps the page
- * number, or cycles) is an error, not rows twice.
+ * empty page (an end status) is a 502. Every count is of elements ({@link Page#elementValues}),
+ * never of the rows a path selects from them. A page the same as any before it (an API that clamps
+ * the page number, or cycles) is an error, not rows twice.
  */
 final class NumberedPaginator implements Paginator {
   private final PageSource source;

@@ -21,8 +21,8 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
   }
 
   /**
-   * How many elements a page holds ({@link Page#elementValues}): the one count every mode compares with
-   * the totals a page announces, and page mode with {@code size}.
+   * How many elements a page holds ({@link Page#elementValues}): the one count every mode compares
+   * with the totals a page announces, and page mode with {@code size}.
    */
   interface ElementCount {
     int elements(Page page) throws RequestFailure;

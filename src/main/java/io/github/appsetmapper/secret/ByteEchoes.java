@@ -28,7 +28,8 @@ import java.util.Set;
  *       form body as ISO-8859-1), and the windows-1252 bytes read as Latin-1; found in every view,
  *       so percent-encoded, JSON-escaped ({@code \}{@code u00c3}), HTML-escaped or base64-encoded
  *       too;
- *   <li>hex of the Latin-1 or windows-1252 bytes, either case (UTF-8's is {@link NeedleIndex}'s);
+ *   <li>hex of the Latin-1 or windows-1252 bytes, either case, bare or with {@code :}, a space or
+ *       {@code -} between the bytes (UTF-8's is {@link NeedleIndex}'s);
  *   <li>each byte past ASCII as {@code \xe4} (Python's bytes repr) and {@code \xE4}, of each
  *       charset's bytes, and as C's octal {@code \344}; the text as Python's {@code ascii()} writes
  *       it ({@code \xe4}, {@code \}{@code u20ac}, {@code \U0001f600}).
@@ -41,7 +42,7 @@ import java.util.Set;
  */
 final class ByteEchoes {
   /** The most texts {@link #of} gives one value. */
-  static final int MOST = 12;
+  static final int MOST = 18;
 
   private static final Charset WINDOWS_1252 = Charset.forName("windows-1252");
 
@@ -67,9 +68,12 @@ final class ByteEchoes {
     if (single != null) {
       // windows-1252 bytes read as Latin-1 (the same text again for a Latin-1 secret).
       out.add(new String(single, StandardCharsets.ISO_8859_1));
-      String hex = HexFormat.of().formatHex(single);
-      out.add(hex);
-      out.add(hex.toUpperCase(Locale.ROOT));
+      // Hex of them, bare or with ':', ' ' or '-' between the bytes, as NeedleIndex writes UTF-8's.
+      for (String separator : List.of("", ":", " ", "-")) {
+        String hex = HexFormat.ofDelimiter(separator).formatHex(single);
+        out.add(hex);
+        out.add(hex.toUpperCase(Locale.ROOT));
+      }
     }
     for (byte[] bytes : single == null ? List.of(utf8) : List.of(utf8, single)) {
       out.add(escaped(bytes, false, false));

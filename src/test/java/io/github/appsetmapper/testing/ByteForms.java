@@ -42,6 +42,13 @@ public final class ByteForms {
           String hex = HexFormat.of().formatHex(bytes);
           out.put(name + " hex, lower case", hex);
           out.put(name + " hex, upper case", hex.toUpperCase(Locale.ROOT));
+          for (String separator : new String[] {":", " ", "-"}) {
+            String spaced = HexFormat.ofDelimiter(separator).formatHex(bytes);
+            out.put(name + " hex, '" + separator + "' between", spaced);
+            out.put(
+                name + " hex, '" + separator + "' between, upper case",
+                spaced.toUpperCase(Locale.ROOT));
+          }
           out.put(
               name + " \\x escapes (Python bytes repr)", "b'" + escaped(bytes, "\\x%02x") + "'");
           out.put(name + " \\X escapes, upper case", escaped(bytes, "\\x%02X"));
