@@ -8,7 +8,7 @@ import java.util.regex.Pattern;
  * its name, so that {@code name: my_mapping} no longer hides every other error of the file.
  */
 public final class MappingNames {
-  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]*[a-z0-9])?");
+  private static final Pattern NAME = Pattern.compile("[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?");
 
   private MappingNames() {}
 
@@ -20,7 +20,7 @@ public final class MappingNames {
             spec.namePos(),
             "'"
                 + spec.name()
-                + "' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g."
-                + " pr-digests");
+                + "' must be lowercase letters, digits and '-', at most 63 (an RFC 1123 label),"
+                + " e.g. pr-digests");
   }
 }

@@ -70,7 +70,7 @@ class CliTest {
           .containsExactly(
               file + ":1:1: missing required key 'parameters'",
               file
-                  + ":1:7 name: 'Broken_Name' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
+                  + ":1:7 name: 'Broken_Name' must be lowercase letters, digits and '-', at most 63 (an RFC 1123 label), e.g. pr-digests",
               file + ":2:1 paramters: unknown key 'paramters'; did you mean 'parameters'?");
     }
 

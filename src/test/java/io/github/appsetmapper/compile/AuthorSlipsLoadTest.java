@@ -257,12 +257,32 @@ class AuthorSlipsLoadTest {
     assertThat(result.problems())
         .extracting(p -> p.toString().replace(file.toString(), "m.yaml"))
         .containsExactly(
-            "m.yaml:1:7 name: 'my_mapping' must be lowercase letters, digits and '-' (an RFC 1123"
-                + " label), e.g. pr-digests",
+            "m.yaml:1:7 name: 'my_mapping' must be lowercase letters, digits and '-', at most 63"
+                + " (an RFC 1123 label), e.g. pr-digests",
             "m.yaml:5:9 filter: assignment is not allowed (compare with ==) (in 'item.draft ="
                 + " false')",
             "m.yaml:7:6 parameters.x: invalid expression '{ .x }': an operand is missing: a '.'"
                 + " with no name before it, or nothing after ',', ':', '?' or '('");
+  }
+
+  @Test
+  void aNameLongerThanALabelIsRefused(@TempDir Path dir) throws Exception {
+    // The message says RFC 1123 label: 63 characters at most (70 loaded, an outsider saw).
+    for (int length : new int[] {63, 64, 70}) {
+      Path file = dir.resolve("n" + length + ".yaml");
+      Files.writeString(file, "name: " + "a".repeat(length) + "\nparameters: {x: \"'1'\"}\n");
+      MappingLoader.Result result =
+          MappingLoader.load(
+              List.of(file), new CompileOptions(Map.of(), n -> null, new Redactor()));
+      if (length == 63) {
+        assertThat(result.problems()).isEmpty();
+      } else {
+        assertThat(result.problems())
+            .singleElement()
+            .asString()
+            .contains("must be lowercase letters, digits and '-', at most 63");
+      }
+    }
   }
 
   @Test
@@ -275,7 +295,7 @@ class AuthorSlipsLoadTest {
                 .problems())
         .extracting(p -> p.message())
         .containsExactlyInAnyOrder(
-            "'My' must be lowercase letters, digits and '-' (an RFC 1123 label), e.g. pr-digests",
+            "'My' must be lowercase letters, digits and '-', at most 63 (an RFC 1123 label), e.g. pr-digests",
             "missing required key 'parameters'",
             "unknown key 'paramters'; did you mean 'parameters'?");
   }

@@ -264,8 +264,8 @@ class MappingParserTest {
           .isInstanceOf(MappingException.class)
           .hasMessage(
               "m.yaml:1:10 version: unsupported format version '2'; this reads version 1\n"
-                  + "m.yaml:2:7 name: 'Bad_Name' must be lowercase letters, digits and '-' (an RFC"
-                  + " 1123 label), e.g. pr-digests\n"
+                  + "m.yaml:2:7 name: 'Bad_Name' must be lowercase letters, digits and '-', at most"
+                  + " 63 (an RFC 1123 label), e.g. pr-digests\n"
                   + "m.yaml:4:18 input.branch.type: must be one of string, number, boolean, list,"
                   + " map, any, not 'text'");
     }
@@ -659,8 +659,8 @@ class MappingParserTest {
                     x: "'a'"
                   """))
           .containsExactly(
-              "m.yaml:1:7 name: 'PR_Digests' must be lowercase letters, digits and '-' (an RFC"
-                  + " 1123 label), e.g. pr-digests");
+              "m.yaml:1:7 name: 'PR_Digests' must be lowercase letters, digits and '-', at most"
+                  + " 63 (an RFC 1123 label), e.g. pr-digests");
     }
 
     @Test
@@ -673,8 +673,8 @@ class MappingParserTest {
                     x: "'a'"
                   """))
           .containsExactly(
-              "m.yaml:1:7 name: 'digests-' must be lowercase letters, digits and '-' (an RFC 1123"
-                  + " label), e.g. pr-digests");
+              "m.yaml:1:7 name: 'digests-' must be lowercase letters, digits and '-', at most"
+                  + " 63 (an RFC 1123 label), e.g. pr-digests");
     }
 
     @Test
