@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParseException;
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -17,13 +16,7 @@ import com.fasterxml.jackson.core.util.BufferRecycler;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.module.SimpleModule;
-import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import java.io.IOException;
-import java.io.StringWriter;
-import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -67,14 +60,11 @@ public final class JsonCodec {
                   .build())
           .build();
 
-  private static final ObjectMapper WRITER = writer(false);
-  private static final ObjectMapper PRETTY = writer(true);
-
-  /** {@link #WRITER} writing UTF-8 as the text form's bytes: a pair as one character, no escape. */
-  private static final ObjectMapper UTF8 =
-      new ObjectMapper(
-              FACTORY.rebuild().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build())
-          .registerModule(numbers());
+  /**
+   * {@link #FACTORY} writing UTF-8 as the text form's bytes: a pair as one character, no escape.
+   */
+  private static final JsonFactory UTF8 =
+      FACTORY.rebuild().enable(JsonWriteFeature.COMBINE_UNICODE_SURROGATES_IN_UTF8).build();
 
   /** Heap estimate of parsed data, in bytes: documented in docs/operations.md. */
   static final int VALUE_BYTES = 16;
@@ -196,12 +186,12 @@ public final class JsonCodec {
 
   /** {@link #read(byte[])} as a Jackson tree, for readers that walk one. */
   public static JsonNode tree(byte[] json) throws JsonRefusal {
-    return WRITER.valueToTree(read(json));
+    return Mappers.compact().valueToTree(read(json));
   }
 
   /** Plain data as a Jackson tree (data this server built, or read through this codec). */
   public static JsonNode tree(Object data) {
-    return WRITER.valueToTree(data);
+    return Mappers.compact().valueToTree(data);
   }
 
   /** Compact JSON text, as the mapper writes it ({@link PlainWriter}). */
@@ -215,22 +205,12 @@ public final class JsonCodec {
    * written, not after).
    */
   public static String write(Object value, WritePace pace) {
-    BufferRecycler buffers = WRITER.getFactory()._getBufferRecycler();
-    try (SegmentedStringWriter text = new SegmentedStringWriter(buffers)) {
-      try (JsonGenerator out = WRITER.createGenerator(text)) {
-        PlainWriter.write(WRITER, out, value, pace);
-      }
-      return text.getAndClear();
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    } finally {
-      buffers.releaseToPool();
-    }
+    return text(value, pace, false, false);
   }
 
   /** Compact JSON in UTF-8, as the mapper writes it ({@link PlainWriter}). */
   public static byte[] writeBytes(Object value) {
-    return writeBytes(WRITER, value, WritePace.NONE);
+    return writeBytes(FACTORY, value, WritePace.NONE);
   }
 
   /**
@@ -242,11 +222,11 @@ public final class JsonCodec {
     return writeBytes(UTF8, value, pace);
   }
 
-  private static byte[] writeBytes(ObjectMapper mapper, Object value, WritePace pace) {
-    BufferRecycler buffers = mapper.getFactory()._getBufferRecycler();
+  private static byte[] writeBytes(JsonFactory factory, Object value, WritePace pace) {
+    BufferRecycler buffers = factory._getBufferRecycler();
     try (ByteArrayBuilder bytes = new ByteArrayBuilder(buffers)) {
-      try (JsonGenerator out = mapper.createGenerator(bytes)) {
-        PlainWriter.write(mapper, out, value, pace);
+      try (JsonGenerator out = factory.createGenerator(bytes)) {
+        PlainWriter.write(out, value, pace, false);
       }
       return bytes.getClearAndRelease();
     } catch (IOException e) {
@@ -258,37 +238,35 @@ public final class JsonCodec {
 
   /** Compact JSON text with map entries sorted by key: the same data always gives the same text. */
   public static String writeSorted(Object value) {
-    try {
-      return WRITER
-          .writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-          .writeValueAsString(value);
-    } catch (JsonProcessingException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
+    return text(value, WritePace.NONE, false, true);
   }
 
   /**
    * Indented JSON text, as {@link #writePretty} unsorted, asking {@code pace} before each value.
    */
   public static String writePretty(Object value, WritePace pace) {
-    StringWriter text = new StringWriter();
-    try (JsonGenerator out = PRETTY.createGenerator(text)) {
-      PlainWriter.write(PRETTY, out, value, pace);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot write JSON", e);
-    }
-    return text.toString();
+    return text(value, pace, true, false);
   }
 
   /** Indented JSON text; with {@code sorted}, map entries by key. */
   public static String writePretty(Object value, boolean sorted) {
-    try {
-      return (sorted
-              ? PRETTY.writer(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
-              : PRETTY.writer())
-          .writeValueAsString(value);
-    } catch (JsonProcessingException e) {
+    return text(value, WritePace.NONE, true, sorted);
+  }
+
+  private static String text(Object value, WritePace pace, boolean indent, boolean sorted) {
+    BufferRecycler buffers = FACTORY._getBufferRecycler();
+    try (SegmentedStringWriter text = new SegmentedStringWriter(buffers)) {
+      try (JsonGenerator out = FACTORY.createGenerator(text)) {
+        if (indent) {
+          out.useDefaultPrettyPrinter(); // what INDENT_OUTPUT gives the mapper's generators
+        }
+        PlainWriter.write(out, value, pace, sorted);
+      }
+      return text.getAndClear();
+    } catch (IOException e) {
       throw new IllegalStateException("cannot write JSON", e);
+    } finally {
+      buffers.releaseToPool();
     }
   }
 
@@ -297,33 +275,12 @@ public final class JsonCodec {
    * provider): the codec's own mappers are never handed out.
    */
   public static ObjectMapper mapperCopy() {
-    return WRITER.copy();
+    return Mappers.compact().copy();
   }
 
-  private static SimpleModule numbers() {
-    SimpleModule numbers = new SimpleModule("appset-mapper-numbers");
-    numbers.addSerializer(BigDecimal.class, new DecimalSerializer());
-    return numbers;
-  }
-
-  private static ObjectMapper writer(boolean indent) {
-    ObjectMapper mapper = new ObjectMapper(FACTORY.copy()).registerModule(numbers());
-    return indent ? mapper.enable(SerializationFeature.INDENT_OUTPUT) : mapper;
-  }
-
-  /** Plain decimals, the scientific form only where the plain one would be huge. */
-  private static final class DecimalSerializer extends StdSerializer<BigDecimal> {
-    private static final long serialVersionUID = 1L;
-
-    DecimalSerializer() {
-      super(BigDecimal.class);
-    }
-
-    @Override
-    public void serialize(BigDecimal value, JsonGenerator gen, SerializerProvider provider)
-        throws IOException {
-      gen.writeNumber(Numbers.plain(value));
-    }
+  /** The reading and writing factory, for {@link Mappers}. */
+  static JsonFactory factory() {
+    return FACTORY;
   }
 
   private static String where(JsonLocation location) {

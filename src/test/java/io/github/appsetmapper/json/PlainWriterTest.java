@@ -149,6 +149,52 @@ class PlainWriterTest {
     assertThat(refused).isPositive();
   }
 
+  private static String mapperText(com.fasterxml.jackson.databind.ObjectWriter writer, Object v) {
+    try {
+      return writer.writeValueAsString(v);
+    } catch (Exception e) {
+      return "refused";
+    }
+  }
+
+  private static String codec(java.util.function.Supplier<String> write) {
+    try {
+      return write.get();
+    } catch (IllegalStateException e) {
+      return "refused";
+    }
+  }
+
+  @Test
+  void writesSortedAndIndentedAsTheMapperDoes() {
+    var sorted =
+        MAPPER.writer(
+            com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    var pretty = MAPPER.writerWithDefaultPrettyPrinter();
+    var prettySorted =
+        pretty.with(com.fasterxml.jackson.databind.SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS);
+    Random random = new Random(17);
+    int maps = 0;
+    for (int i = 0; i < 20_000; i++) {
+      Object value = value(random, 0);
+      Map<String, Object> answer = new HashMap<>();
+      answer.put("zeta", value);
+      answer.put("alpha", java.util.Collections.singletonList(value));
+      answer.put("Mid", new java.util.TreeMap<>(Map.of("b", 1, "a", 2)));
+      assertThat(codec(() -> JsonCodec.writeSorted(answer)))
+          .as("value %s", value)
+          .isEqualTo(mapperText(sorted, answer));
+      assertThat(codec(() -> JsonCodec.writePretty(answer, false)))
+          .as("value %s", value)
+          .isEqualTo(mapperText(pretty, answer));
+      assertThat(codec(() -> JsonCodec.writePretty(answer, true)))
+          .as("value %s", value)
+          .isEqualTo(mapperText(prettySorted, answer));
+      maps += value instanceof Map<?, ?> ? 1 : 0;
+    }
+    assertThat(maps).isGreaterThan(1000);
+  }
+
   @Test
   void writesHalfSurrogatesAsTheMapperDoes() {
     for (String text : List.of("\ud800", "a\udc00b", "\ud83d", "\ud83d\ude00\ud83d")) {
