@@ -228,6 +228,7 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
     MappingLoader.Result loaded = reloader.loadFirst();
+    runtime.firstLoadCalls(loaded.mappings());
     if (VarOption.refused(loaded, err, false)) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();

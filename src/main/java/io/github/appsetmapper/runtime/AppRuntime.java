@@ -47,6 +47,9 @@ public final class AppRuntime implements AutoCloseable {
   private final Redactor redactor;
   private final CompileOptions compileOptions;
   private Metrics metrics; // made when first asked for (metrics())
+  // Whether the first load's mappings make calls: the start-ahead thread then makes the client.
+  private final java.util.concurrent.CompletableFuture<Boolean> callsAhead =
+      new java.util.concurrent.CompletableFuture<>();
   private final Upstream transport;
   private final ExecutorService pool;
   private final Engine engine;
@@ -124,10 +127,12 @@ public final class AppRuntime implements AutoCloseable {
 
   /**
    * Starts, on a thread of its own, what {@code serve} needs soon but not first: the metrics
-   * registry with its JVM meters, the HTTP client and the JVM's default TLS setup. The caller
-   * meanwhile loads and compiles the mappings, on the other core where there is one; whoever asks
-   * for the metrics or calls first waits for them (a failure here is made again, and reported, by
-   * that call).
+   * registry with its JVM meters and, once {@link #firstLoadCalls} says the mappings make calls,
+   * the HTTP client and the JVM's default TLS setup (about 500 classes a server of mappings without
+   * calls never uses: a mapping loaded later makes them on its first call). The caller meanwhile
+   * loads and compiles the mappings, on the other core where there is one; whoever asks for the
+   * metrics or calls first waits for them (a failure here is made again, and reported, by that
+   * call).
    */
   public void prepareAhead() {
     Thread ahead =
@@ -135,19 +140,25 @@ public final class AppRuntime implements AutoCloseable {
             () -> {
               try {
                 metrics();
-                if (transport instanceof HttpUpstream http) {
+                if (transport instanceof HttpUpstream http && callsAhead.join()) {
                   http.prepare();
+                  io.github.appsetmapper.upstream.tls.RoutingTlsStrategy.prepareSystemDefault();
                 }
               } catch (RuntimeException | LinkageError e) {
                 // Made again by the call that needs it, which reports what fails.
-              }
-              if (transport instanceof HttpUpstream) {
-                io.github.appsetmapper.upstream.tls.RoutingTlsStrategy.prepareSystemDefault();
               }
             },
             "start-ahead");
     ahead.setDaemon(true);
     ahead.start();
+  }
+
+  /**
+   * Tells the start-ahead thread what the first load gave: it makes the HTTP client ahead only
+   * where one of {@code loaded} makes calls.
+   */
+  public void firstLoadCalls(List<CompiledMapping> loaded) {
+    callsAhead.complete(loaded.stream().anyMatch(Engine::makesCalls));
   }
 
   /** What the Redis level did (null when this replica is alone). */
@@ -242,6 +253,7 @@ public final class AppRuntime implements AutoCloseable {
 
   @Override
   public void close() {
+    callsAhead.complete(false);
     pool.shutdownNow();
     tracing.close();
     if (transport != null) {
