@@ -71,8 +71,17 @@ public final class AppServer implements AutoCloseable {
   }
 
   public AppServer start() {
-    Warmup.warm(registry.get(), engine, metrics);
+    // The warm-up runs beside Undertow's start, on the other core where there is one: a getparams
+    // that comes before it ends waits only for what they share (a class being initialised).
+    Thread warming = new Thread(() -> Warmup.warm(registry.get(), engine, metrics), "warm-up");
+    warming.setDaemon(true);
+    warming.start();
     undertow.start();
+    try {
+      warming.join(); // ready once warm, as before
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
     Warmup.probe(port());
     state.ready(true);
     return this;
