@@ -227,8 +227,7 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
                 publish(replayed.note(unused.note(registry)), latest, serving, runtime.metrics()));
     // The first load refuses to start on any error (a rollout then stalls while the old pods
     // serve); later reloads keep a broken file's previous version serving instead.
-    MappingLoader.Result loaded = reloader.loadFirst();
-    runtime.firstLoadCalls(loaded.mappings());
+    MappingLoader.Result loaded = runtime.loadFirst(reloader);
     if (VarOption.refused(loaded, err, false)) {
       ProblemPrinter.print(err, loaded.problems());
       runtime.close();

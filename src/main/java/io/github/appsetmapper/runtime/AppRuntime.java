@@ -47,9 +47,7 @@ public final class AppRuntime implements AutoCloseable {
   private final Redactor redactor;
   private final CompileOptions compileOptions;
   private Metrics metrics; // made when first asked for (metrics())
-  // Whether the first load's mappings make calls: the start-ahead thread then makes the client.
-  private final java.util.concurrent.CompletableFuture<Boolean> callsAhead =
-      new java.util.concurrent.CompletableFuture<>();
+  private final StartAhead ahead = new StartAhead();
   private final Upstream transport;
   private final ExecutorService pool;
   private final Engine engine;
@@ -125,40 +123,18 @@ public final class AppRuntime implements AutoCloseable {
     return metrics;
   }
 
-  /**
-   * Starts, on a thread of its own, what {@code serve} needs soon but not first: the metrics
-   * registry with its JVM meters and, once {@link #firstLoadCalls} says the mappings make calls,
-   * the HTTP client and the JVM's default TLS setup (about 500 classes a server of mappings without
-   * calls never uses: a mapping loaded later makes them on its first call). The caller meanwhile
-   * loads and compiles the mappings, on the other core where there is one; whoever asks for the
-   * metrics or calls first waits for them (a failure here is made again, and reported, by that
-   * call).
-   */
+  /** Starts making what {@code serve} needs soon but not first ({@link StartAhead}). */
   public void prepareAhead() {
-    Thread ahead =
-        new Thread(
-            () -> {
-              try {
-                metrics();
-                if (transport instanceof HttpUpstream http && callsAhead.join()) {
-                  http.prepare();
-                  io.github.appsetmapper.upstream.tls.RoutingTlsStrategy.prepareSystemDefault();
-                }
-              } catch (RuntimeException | LinkageError e) {
-                // Made again by the call that needs it, which reports what fails.
-              }
-            },
-            "start-ahead");
-    ahead.setDaemon(true);
-    ahead.start();
+    ahead.start(this::metrics, transport);
   }
 
   /**
-   * Tells the start-ahead thread what the first load gave: it makes the HTTP client ahead only
-   * where one of {@code loaded} makes calls.
+   * {@code serve}'s first load, told to the start-ahead thread (whether to make the HTTP client).
    */
-  public void firstLoadCalls(List<CompiledMapping> loaded) {
-    callsAhead.complete(loaded.stream().anyMatch(Engine::makesCalls));
+  public MappingLoader.Result loadFirst(MappingReloader reloader) {
+    MappingLoader.Result loaded = reloader.loadFirst();
+    ahead.firstLoad(loaded.mappings());
+    return loaded;
   }
 
   /** What the Redis level did (null when this replica is alone). */
@@ -253,7 +229,7 @@ public final class AppRuntime implements AutoCloseable {
 
   @Override
   public void close() {
-    callsAhead.complete(false);
+    ahead.close();
     pool.shutdownNow();
     tracing.close();
     if (transport != null) {
