@@ -72,6 +72,13 @@ final class CursorPaginator implements Paginator {
                 + " while "
                 + more);
       }
+      NextPageSignals.checkEnd(
+          page,
+          number,
+          until ? "('until' is true)" : "(no cursor)",
+          limits(),
+          cursor.from().getPath(),
+          elements);
       return null;
     }
     if (after.equals(last)) {

@@ -341,7 +341,9 @@ final class EnrichStage {
                                 .render(
                                     enrich.request(), Scopes.page(requestScope, number, cursor)),
                         scope,
-                        Paginator.ElementCount.of(enrich.rows(), "select")),
+                        enrich.rows() != null
+                            ? Paginator.ElementCount.of(enrich.rows(), "select")
+                            : Paginator.ElementCount.read(enrich.select(), enrich.readsNoBody())),
                 checks);
     Page first = pages.get(0);
     if (!checks.complete(first.status())) {

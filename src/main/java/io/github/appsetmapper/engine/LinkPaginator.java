@@ -86,6 +86,13 @@ final class LinkPaginator implements Paginator {
         throw RequestFailure.of(
             current, "the listing ends at page " + number + " (no next link) while " + more);
       }
+      NextPageSignals.checkEnd(
+          page,
+          number,
+          "(no next link)",
+          limits(),
+          next == null ? null : next.next().getPath(),
+          elements);
       return null;
     }
     if (link == null) {

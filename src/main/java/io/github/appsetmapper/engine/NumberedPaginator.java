@@ -78,6 +78,8 @@ final class NumberedPaginator implements Paginator {
     // go on. An empty page that says so contradicts itself.
     String more = promises.unkept(number);
     if (more == null) {
+      NextPageSignals.checkEnd(
+          current, number, "(its last by the page rules)", limits(), null, elementCount);
       return null;
     }
     if (elements == 0) {

@@ -21,13 +21,35 @@ record PageSignals(
    * pageParam}: the query parameter that numbers a page in the links' URLs.
    */
   static PageSignals of(Page page, boolean withLinks, String pageParam) throws RequestFailure {
+    return read(page, withLinks, pageParam, true);
+  }
+
+  /**
+   * Reads {@code page}'s signals as {@link SinglePage} does where no next page is named (neither a
+   * Link header naming "next" nor a non-empty X-Next-Page): what does not parse is absent (a
+   * malformed Link header, a count that is not a number, a link giving its page twice), never a
+   * refusal, and nothing is counted as one; two counts that disagree are read at the larger. The
+   * signals that do parse still decide.
+   */
+  static PageSignals lenient(Page page) {
+    try {
+      return read(page, true, "page", false);
+    } catch (RequestFailure unreachable) {
+      throw new IllegalStateException(unreachable);
+    }
+  }
+
+  private static PageSignals read(Page page, boolean withLinks, String pageParam, boolean strict)
+      throws RequestFailure {
     Headers headers = page.response().headers();
     List<LinkHeader.Link> links = List.of();
     if (withLinks) {
       try {
         links = LinkHeader.parse(headers.all("Link"));
       } catch (LinkHeader.Malformed e) {
-        throw malformed(page, "Link", String.join(", ", headers.all("Link")), e.getMessage());
+        if (strict) {
+          throw malformed(page, "Link", String.join(", ", headers.all("Link")), e.getMessage());
+        }
       }
     }
     // Two links of one relation to different pages: whichever were followed, pages would be
@@ -39,6 +61,10 @@ record PageSignals(
               .map(LinkHeader.Link::target)
               .distinct()
               .toList();
+      if (targets.size() > 1 && !strict) {
+        links = List.of();
+        break;
+      }
       if (targets.size() > 1) {
         throw malformed(
             page,
@@ -47,24 +73,38 @@ record PageSignals(
             "two different rel=\"" + rel + "\" links");
       }
     }
+    List<LinkHeader.Link> kept = new java.util.ArrayList<>();
     for (LinkHeader.Link link : links) {
+      boolean twice = false;
       for (String rel : link.rels()) {
         if (READ_RELATIONS.contains(rel)) {
-          single(page, "rel=\"" + rel + "\"", link.target(), pageParam);
+          twice |= !strict && twice(page, link.target(), pageParam);
+          if (strict) {
+            single(page, "rel=\"" + rel + "\"", link.target(), pageParam);
+          }
         }
       }
+      if (!twice) {
+        kept.add(link);
+      }
     }
+    links = List.copyOf(kept);
     String nextPage = signal(headers, "X-Next-Page");
-    if (nextPage != null && !nextPage.isBlank()) {
-      count(page, "X-Next-Page", nextPage);
+    if (nextPage != null && !nextPage.isBlank() && strict) {
+      count(page, "X-Next-Page", nextPage, true);
     }
-    Long totalPages = count(page, "X-Total-Pages", signal(headers, "X-Total-Pages"));
+    Long totalPages = count(page, "X-Total-Pages", signal(headers, "X-Total-Pages"), strict);
     String totalHeader = "X-Total";
-    Long total = count(page, totalHeader, signal(headers, totalHeader));
-    Long counted = count(page, "X-Total-Count", signal(headers, "X-Total-Count"));
+    Long total = count(page, totalHeader, signal(headers, totalHeader), strict);
+    Long counted = count(page, "X-Total-Count", signal(headers, "X-Total-Count"), strict);
     if (total == null) {
       totalHeader = "X-Total-Count";
       total = counted;
+    } else if (counted != null && !counted.equals(total) && !strict) {
+      if (counted > total) {
+        totalHeader = "X-Total-Count";
+        total = counted;
+      }
     } else if (counted != null && !counted.equals(total)) {
       throw malformed(
           page,
@@ -173,8 +213,24 @@ record PageSignals(
     return null;
   }
 
-  /** A count header: null when absent or blank, else a non-negative integer or a 502. */
-  private static Long count(Page page, String header, String value) throws RequestFailure {
+  /** Whether {@code target} gives {@code pageParam} twice (what {@link #single} refuses). */
+  private static boolean twice(Page page, String target, String pageParam) {
+    try {
+      QueryParameters.single(page.request().uri().resolve(target.trim()), pageParam);
+      return false;
+    } catch (IllegalArgumentException e) {
+      return false;
+    } catch (QueryParameters.Twice e) {
+      return true;
+    }
+  }
+
+  /**
+   * A count header: null when absent or blank, else a non-negative integer; one that is not is a
+   * 502 when {@code strict}, else absent.
+   */
+  private static Long count(Page page, String header, String value, boolean strict)
+      throws RequestFailure {
     if (value == null || value.isBlank()) {
       return null;
     }
@@ -182,6 +238,9 @@ record PageSignals(
     boolean digits = !text.isEmpty() && text.length() <= 18;
     for (int i = 0; i < text.length() && digits; i++) {
       digits = text.charAt(i) >= '0' && text.charAt(i) <= '9';
+    }
+    if (!digits && !strict) {
+      return null;
     }
     if (!digits) {
       throw malformed(page, header, value, "not a non-negative integer");

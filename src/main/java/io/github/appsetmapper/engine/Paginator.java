@@ -55,6 +55,54 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
     }
 
     /**
+     * An enrich read without an indefinite {@code select}: its definite {@code select} ({@code
+     * select}), or the whole body (null: a {@code value} over {@code response.body}, or the body
+     * kept). A listing by {@link RowPath#listing}'s rule, when what it reads is a list: then a page
+     * of it is checked as an indefinite {@code select}'s would be; one value is not. Null (no
+     * check) for a step that never reads the body.
+     */
+    static ElementCount read(com.jayway.jsonpath.JsonPath select, boolean readsNoBody) {
+      if (readsNoBody) {
+        return null;
+      }
+      return new ElementCount() {
+        private List<Object> list(Page page) throws RequestFailure {
+          Object body = page.lenient();
+          Object value = body;
+          if (select != null && (body instanceof java.util.Map || body instanceof List)) {
+            try {
+              value = select.read(body, io.github.appsetmapper.compile.JsonPaths.CONFIGURATION);
+            } catch (com.jayway.jsonpath.PathNotFoundException e) {
+              value = null;
+            }
+          } else if (select != null) {
+            value = null;
+          }
+          @SuppressWarnings("unchecked")
+          List<Object> values = value instanceof List<?> found ? (List<Object>) found : null;
+          return values;
+        }
+
+        @Override
+        public int elements(Page page) throws RequestFailure {
+          List<Object> values = list(page);
+          return values == null ? 0 : values.size();
+        }
+
+        @Override
+        public List<Object> values(Page page) throws RequestFailure {
+          List<Object> values = list(page);
+          return values == null ? List.of() : values;
+        }
+
+        @Override
+        public boolean listing(Page page) throws RequestFailure {
+          return list(page) != null;
+        }
+      };
+    }
+
+    /**
      * Counted and read by {@code path}, a failure naming {@code field}; null without a path (an
      * enrich's definite {@code select}: one value, not a listing).
      */

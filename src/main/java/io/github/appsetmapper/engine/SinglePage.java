@@ -29,18 +29,11 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
     if (elements == null || !elements.listing(page)) {
       return null;
     }
-    PageSignals signals;
-    try {
-      signals = PageSignals.of(page, true, "page");
-    } catch (RequestFailure unreadable) {
-      // A count that does not parse (X-Total-Count: -1, X-Total sent twice) on a listing that
-      // reads one page: strict where a next page is named (the Link header, X-Next-Page), else
-      // the body's own signals decide, as they did before this check (a 502 with no way out).
-      if (namesNextPage(page)) {
-        throw unreadable;
-      }
-      return bodyChecked(page);
-    }
+    // Strict where a next page is named (the Link header, X-Next-Page): a count that does not
+    // parse beside it is a 502 naming it. Else lenient: what does not parse is no signal, and is
+    // neither a refusal nor counted as one; the signals that parse, and the body's, decide.
+    PageSignals signals =
+        namesNextPage(page) ? PageSignals.of(page, true, "page") : PageSignals.lenient(page);
     WalkPromises promises =
         new WalkPromises(uri -> PageSignals.pageParameter(uri, "page", 1), false, true);
     promises.read(page, number, elements.elements(page), signals);
@@ -56,12 +49,12 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
       mode = "page: {param: page}";
     }
     if (more == null) {
-      String[] said = bodySays(page);
+      NextPageSignals.Said said =
+          NextPageSignals.says(page.json(), page.response().headers(), elements.values(page), null);
       if (said == null) {
         return null;
       }
-      more = said[0];
-      mode = said[1];
+      throw refusal(page, said.more(), said.mode());
     }
     throw refusal(page, more, mode);
   }
@@ -79,82 +72,30 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
     return false;
   }
 
-  /** Null when the body names no next page, else the 502 that says so. */
-  private static UpstreamRequest bodyChecked(Page page) throws RequestFailure {
-    String[] said = bodySays(page);
-    if (said == null) {
-      return null;
-    }
-    throw refusal(page, said[0], said[1]);
-  }
-
   private static RequestFailure refusal(Page page, String more, String mode) {
     page.refusedBy("unpaginated");
-    return RequestFailure.of(
-        page.request(),
+    String head =
         "the upstream has more than this page ("
             + more
             + ") and the listing has no 'paginate', so every row after its first page would be"
-            + " missing; add 'paginate: {"
+            + " missing; ";
+    if (mode == null) {
+      // No mode reads this API's next page (an offset to compute, a token in a header).
+      return RequestFailure.of(
+          page.request(),
+          head
+              + "no paginate mode reads this API's next page: ask for pages large enough to hold"
+              + " the listing, or add 'paginate: {linkHeader: next, maxPages: 1, onMaxPages:"
+              + " stop}' to read only the first page on purpose");
+    }
+    return RequestFailure.of(
+        page.request(),
+        head
+            + "add 'paginate: {"
             + mode
             + "}' to read them all, or 'paginate: {"
             + mode
             + ", maxPages: 1, onMaxPages: stop}' to read only the first page on purpose");
-  }
-
-  /**
-   * What the body's top level says of a next page, in the spellings of the APIs that put it there
-   * (a URL under {@code next} as Bitbucket Cloud and Django REST do, {@code @odata.nextLink},
-   * {@code nextPageToken}, {@code isLastPage: false} as Bitbucket Server does, {@code links.next}
-   * as JSON:API does, {@code _links.next} as HAL does), with the mode that reads it; null when none
-   * does. Only what cannot mean anything else: a {@code next} that is not a URL is no signal.
-   */
-  private static String[] bodySays(Page page) throws RequestFailure {
-    if (!(page.json() instanceof java.util.Map<?, ?> body)) {
-      return null;
-    }
-    if (url(body.get("next"))) {
-      return new String[] {"its body has a next URL at $.next", "next: \"$.next\""};
-    }
-    if (text(body.get("@odata.nextLink"))) {
-      return new String[] {"its body has @odata.nextLink", "next: \"$['@odata.nextLink']\""};
-    }
-    if (text(body.get("nextPageToken"))) {
-      return new String[] {
-        "its body has a nextPageToken", "cursor: {param: pageToken, from: \"$.nextPageToken\"}"
-      };
-    }
-    if (Boolean.FALSE.equals(body.get("isLastPage"))) {
-      return new String[] {
-        "its body says isLastPage: false", "cursor: {param: start, from: \"$.nextPageStart\"}"
-      };
-    }
-    if (body.get("links") instanceof java.util.Map<?, ?> links && url(links.get("next"))) {
-      return new String[] {"its body has a next URL at $.links.next", "next: \"$.links.next\""};
-    }
-    if (body.get("_links") instanceof java.util.Map<?, ?> hal
-        && hal.get("next") instanceof java.util.Map<?, ?> next
-        && url(next.get("href"))) {
-      return new String[] {
-        "its body has a next URL at $._links.next.href", "next: \"$._links.next.href\""
-      };
-    }
-    return null;
-  }
-
-  private static boolean text(Object value) {
-    return value instanceof String text && !text.isBlank();
-  }
-
-  /** A URL as APIs give their next page: absolute over HTTP(S), or a path. */
-  private static boolean url(Object value) {
-    if (!(value instanceof String text)) {
-      return false;
-    }
-    String trimmed = text.trim().toLowerCase(java.util.Locale.ROOT);
-    return trimmed.startsWith("https://")
-        || trimmed.startsWith("http://")
-        || trimmed.startsWith("/") && !trimmed.startsWith("//");
   }
 
   @Override

@@ -1,0 +1,346 @@
+package io.github.appsetmapper.engine;
+
+import io.github.appsetmapper.upstream.call.Headers;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * The one table of what a page's body (or a header no mode reads) says of a next page, in the
+ * spellings of the APIs that put it there, each with the {@code paginate} mode that reads it (null:
+ * none can). Only what cannot mean anything else: a {@code next} that is not a URL, a {@code
+ * has_more: false}, a null or empty token, is the last page, never a 502 (which also hurts: Argo CD
+ * keeps stale Applications). Read by {@link SinglePage} on a listing without {@code paginate}, and
+ * by every mode where it ends, so that a body saying more is never a 200 with rows lost. The docs'
+ * list is checked against {@link #TABLE} by a test.
+ */
+final class NextPageSignals {
+  private NextPageSignals() {}
+
+  /** What a value must be to name a next page. */
+  enum Test {
+    /** A URL: absolute over HTTP(S), or a path. */
+    URL,
+    /** A string that is not blank. */
+    TEXT,
+    /** {@code true}. */
+    TRUE,
+    /** {@code false}. */
+    FALSE,
+    /** A whole number above 0 (a next page's number). */
+    NUMBER
+  }
+
+  /**
+   * One spelling: the keys from the body's top level (or, with {@code connection}, from the object
+   * that holds the listing's list: GraphQL's connection), the test, who sends it, and the mode that
+   * reads it ({@code %s}: the path of the connection) or null.
+   */
+  record Signal(List<String> keys, Test test, String vendor, String mode, boolean connection) {
+    /** The path as the docs and messages write it ({@code $.metadata.continue}). */
+    String path() {
+      StringBuilder path = new StringBuilder(connection ? "<connection>" : "$");
+      for (String key : keys) {
+        path.append(key.matches("[A-Za-z_][A-Za-z0-9_]*") ? "." + key : "['" + key + "']");
+      }
+      return path.toString();
+    }
+
+    /** How a message says it. */
+    String said() {
+      return switch (test) {
+        case URL -> "its body has a next URL at " + path();
+        case TEXT -> "its body has a non-empty " + path();
+        case TRUE -> "its body says " + path() + ": true";
+        case FALSE -> "its body says " + path() + ": false";
+        case NUMBER -> "its body names a next page at " + path();
+      };
+    }
+  }
+
+  /** A header that names a next page no mode follows. */
+  record HeaderSignal(String name, String vendor) {}
+
+  /** What a page said: the signal, how to say it, and the mode that reads it (null: none). */
+  record Said(Signal signal, String more, String mode) {}
+
+  private static Signal top(String keys, Test test, String vendor, String mode) {
+    return new Signal(List.of(keys.split("/")), test, vendor, mode, false);
+  }
+
+  /** Every body spelling, in the order they are tried. */
+  static final List<Signal> TABLE = table();
+
+  /** The headers no mode reads that name a next page when not empty. */
+  static final List<HeaderSignal> HEADERS =
+      List.of(new HeaderSignal("x-ms-continuationtoken", "Azure DevOps"));
+
+  private static List<Signal> table() {
+    List<Signal> table = new ArrayList<>();
+    table.add(top("next", Test.URL, "Bitbucket Cloud, Django REST", "next: \"$.next\""));
+    table.add(top("@odata.nextLink", Test.TEXT, "OData", "next: \"$['@odata.nextLink']\""));
+    table.add(top("nextLink", Test.URL, "Azure Resource Manager", "next: \"$.nextLink\""));
+    table.add(
+        top(
+            "nextPageToken",
+            Test.TEXT,
+            "Google",
+            "cursor: {param: pageToken, from: \"$.nextPageToken\"}"));
+    table.add(
+        top(
+            "next_page_token",
+            Test.TEXT,
+            "Google (snake case)",
+            "cursor: {param: page_token, from: \"$.next_page_token\"}"));
+    table.add(
+        top(
+            "isLastPage",
+            Test.FALSE,
+            "Bitbucket Server",
+            "cursor: {param: start, from: \"$.nextPageStart\"}"));
+    table.add(top("isLast", Test.FALSE, "Jira", null));
+    table.add(top("links/next", Test.URL, "JSON:API", "next: \"$.links.next\""));
+    table.add(top("_links/next/href", Test.URL, "HAL", "next: \"$._links.next.href\""));
+    table.add(
+        top(
+            "metadata/continue",
+            Test.TEXT,
+            "Kubernetes",
+            "cursor: {param: continue, from: \"$.metadata.continue\"}"));
+    table.add(
+        top(
+            "has_more",
+            Test.TRUE,
+            "Stripe",
+            "cursor: {param: starting_after, from: \"$.data[-1].id\", until:"
+                + " \"!response.body.has_more\"}"));
+    table.add(
+        top(
+            "response_metadata/next_cursor",
+            Test.TEXT,
+            "Slack",
+            "cursor: {param: cursor, from: \"$.response_metadata.next_cursor\"}"));
+    table.add(
+        top("NextToken", Test.TEXT, "AWS", "cursor: {param: NextToken, from: \"$.NextToken\"}"));
+    table.add(
+        top("nextToken", Test.TEXT, "AWS", "cursor: {param: nextToken, from: \"$.nextToken\"}"));
+    table.add(
+        top("NextMarker", Test.TEXT, "AWS", "cursor: {param: Marker, from: \"$.NextMarker\"}"));
+    table.add(
+        top(
+            "IsTruncated",
+            Test.TRUE,
+            "AWS",
+            "cursor: {param: Marker, from: \"$.Marker\", until: \"!response.body.IsTruncated\"}"));
+    table.add(top("next_page_url", Test.URL, "Laravel", "next: \"$.next_page_url\""));
+    for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
+      String at = "$." + holder;
+      table.add(
+          top(holder + "/next", Test.URL, "a pagination object", "next: \"" + at + ".next\""));
+      table.add(
+          top(
+              holder + "/next_url",
+              Test.URL,
+              "a pagination object",
+              "next: \"" + at + ".next_url\""));
+      table.add(
+          top(
+              holder + "/next_page",
+              Test.URL,
+              "a pagination object",
+              "next: \"" + at + ".next_page\""));
+      table.add(
+          top(holder + "/next_page", Test.NUMBER, "a pagination object", "page: {param: page}"));
+      for (String flag : List.of("has_next_page", "hasNextPage")) {
+        table.add(
+            top(holder + "/" + flag, Test.TRUE, "a pagination object", "page: {param: page}"));
+      }
+    }
+    table.add(
+        new Signal(
+            List.of("pageInfo", "hasNextPage"),
+            Test.TRUE,
+            "GraphQL",
+            "cursor: {from: \"%1$s.pageInfo.endCursor\", until:"
+                + " \"!response.body%2$s.pageInfo.hasNextPage\"}",
+            true));
+    return List.copyOf(table);
+  }
+
+  /**
+   * Refuses the end of a paginated walk at {@code page} (the {@code number}th; {@code how}: why it
+   * ended, "(no next link)") when its body names a next page the mode does not read ({@code read}:
+   * the path it reads, null: none), as a mode ending while another style's header names a next page
+   * is refused. A walk that reached {@code maxPages} with {@code onMaxPages: stop} was asked to
+   * stop there: no refusal.
+   */
+  static void checkEnd(
+      Page page,
+      int number,
+      String how,
+      io.github.appsetmapper.compile.CompiledPaginate.Limits limits,
+      String read,
+      Paginator.ElementCount elements)
+      throws io.github.appsetmapper.upstream.call.RequestFailure {
+    if (limits.stopAtMax() && number >= limits.maxPages()) {
+      return;
+    }
+    Said said = says(page.json(), page.response().headers(), elements.values(page), read);
+    if (said == null) {
+      return;
+    }
+    page.refusedBy("listing-cut");
+    throw io.github.appsetmapper.upstream.call.RequestFailure.of(
+        page.request(),
+        "the listing ends at page "
+            + number
+            + " "
+            + how
+            + " while "
+            + said.more()
+            + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it"));
+  }
+
+  /** How deep (objects only, no list crossed) a GraphQL connection is looked for. */
+  static final int CONNECTION_DEPTH = 6;
+
+  /**
+   * What {@code body} and {@code headers} say of a next page, or null: the first signal of {@link
+   * #TABLE} that fires, skipping those at a path the mode reads itself ({@code read}, as {@link
+   * #path} spells JsonPaths; null: none). {@code elements}: the listing's elements on this page (a
+   * GraphQL connection is the object whose list holds them).
+   */
+  static Said says(Object body, Headers headers, List<Object> elements, String read) {
+    if (body instanceof Map<?, ?> map) {
+      for (Signal signal : TABLE) {
+        if (signal.connection()) {
+          continue; // read below, from the listing's own connection
+        }
+        if (read != null && read.equals(jsonPath(signal.keys()))) {
+          continue;
+        }
+        if (at(value(map, signal.keys()), signal.test())) {
+          return new Said(signal, signal.said(), signal.mode());
+        }
+      }
+      Said graph = graphQl(map, elements, read);
+      if (graph != null) {
+        return graph;
+      }
+    }
+    for (HeaderSignal header : HEADERS) {
+      for (String value : headers.all(header.name())) {
+        if (!value.isBlank()) {
+          return new Said(null, "it sends a non-empty " + header.name() + " header", null);
+        }
+      }
+    }
+    return null;
+  }
+
+  /** GraphQL: the connection holding the listing's elements says {@code hasNextPage: true}. */
+  private static Said graphQl(Map<?, ?> body, List<Object> elements, String read) {
+    if (elements == null || elements.isEmpty()) {
+      return null;
+    }
+    Signal signal = TABLE.get(TABLE.size() - 1);
+    List<String> keys = new ArrayList<>();
+    Map<?, ?> holder = holderOf(body, elements.get(0), keys, 0);
+    if (holder == null
+        || !(holder.get("pageInfo") instanceof Map<?, ?> info)
+        || !Boolean.TRUE.equals(info.get("hasNextPage"))) {
+      return null;
+    }
+    List<String> all = new ArrayList<>(keys);
+    all.add("pageInfo");
+    all.add("endCursor");
+    if (read != null && read.equals(jsonPath(all))) {
+      return null;
+    }
+    String dotted = new Signal(keys, Test.TRUE, "", null, false).path();
+    return new Said(
+        signal,
+        "its body says " + dotted + ".pageInfo.hasNextPage: true",
+        signal.mode().formatted(dotted, dotted.substring(1)));
+  }
+
+  /**
+   * The object, reached from {@code node} through objects only (at most {@link #CONNECTION_DEPTH}
+   * deep), one of whose lists holds {@code element} itself; its keys from the top in {@code keys}.
+   */
+  private static Map<?, ?> holderOf(Map<?, ?> node, Object element, List<String> keys, int depth) {
+    for (Object value : node.values()) {
+      if (value instanceof List<?> list && containsItself(list, element)) {
+        return node;
+      }
+    }
+    if (depth >= CONNECTION_DEPTH) {
+      return null;
+    }
+    for (Map.Entry<?, ?> entry : node.entrySet()) {
+      if (entry.getValue() instanceof Map<?, ?> child) {
+        keys.add(String.valueOf(entry.getKey()));
+        Map<?, ?> found = holderOf(child, element, keys, depth + 1);
+        if (found != null) {
+          return found;
+        }
+        keys.remove(keys.size() - 1);
+      }
+    }
+    return null;
+  }
+
+  private static boolean containsItself(List<?> list, Object element) {
+    for (Object each : list) {
+      if (each == element) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** The path as Jayway normalises a definite one ({@code $['a']['b']}). */
+  static String jsonPath(List<String> keys) {
+    StringBuilder path = new StringBuilder("$");
+    for (String key : keys) {
+      path.append("['").append(key).append("']");
+    }
+    return path.toString();
+  }
+
+  private static Object value(Object node, List<String> keys) {
+    Object at = node;
+    for (String key : keys) {
+      if (!(at instanceof Map<?, ?> map)) {
+        return null;
+      }
+      at = map.get(key);
+    }
+    return at;
+  }
+
+  private static boolean at(Object value, Test test) {
+    return switch (test) {
+      case URL -> url(value);
+      case TEXT -> value instanceof String text && !text.isBlank();
+      case TRUE -> Boolean.TRUE.equals(value);
+      case FALSE -> Boolean.FALSE.equals(value);
+      case NUMBER ->
+          value instanceof Number number
+              && number.doubleValue() >= 1
+              && number.doubleValue() == Math.rint(number.doubleValue());
+    };
+  }
+
+  /** A URL as APIs give their next page: absolute over HTTP(S), or a path. */
+  private static boolean url(Object value) {
+    if (!(value instanceof String text)) {
+      return false;
+    }
+    String trimmed = text.trim().toLowerCase(Locale.ROOT);
+    return trimmed.startsWith("https://")
+        || trimmed.startsWith("http://")
+        || trimmed.startsWith("/") && !trimmed.startsWith("//");
+  }
+}
