@@ -127,8 +127,10 @@ final class RunCommand extends RedactedCommand implements Callable<Integer> {
       if (explain) {
         ErrorAnswers errors = new ErrorAnswers(runtime.redactor());
         int[] exit = {ExitCode.OK};
-        ExplainReport report =
-            Explainer.explain(
+        // Run and rendered within the getparams' deadline, as the server's explain is: the
+        // report's text grows with the answer, and past the deadline it is the deadline's 504.
+        Explainer.Rendered rendered =
+            Explainer.rendered(
                 runtime.engine(),
                 mapping,
                 invocation,
@@ -136,8 +138,12 @@ final class RunCommand extends RedactedCommand implements Callable<Integer> {
                   exit[0] = ExitCode.of(failure);
                   ErrorAnswer answer = errors.map(failure);
                   return ExplainReport.Answer.error(answer.status(), answer.message());
-                });
-        out.print(explainFormat.render(report));
+                },
+                java.util.function.UnaryOperator.identity(),
+                explainFormat,
+                null);
+        ExplainReport report = rendered.report();
+        out.print(new String(rendered.body(), java.nio.charset.StandardCharsets.UTF_8));
         if (explainFormat == ExplainFormat.JSON) {
           out.println();
         }

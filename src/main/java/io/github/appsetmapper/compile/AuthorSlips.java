@@ -1,7 +1,12 @@
 package io.github.appsetmapper.compile;
 
+import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.expression.ParseException;
@@ -24,15 +29,41 @@ final class AuthorSlips {
   private static final Pattern SHELL =
       Pattern.compile("\\$\\{\\s*([A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*)*)\\s*}");
 
+  /**
+   * A shell-like {@code $input.x} or {@code $item.x}: a {@code $} before a name of the mapping's
+   * scope and a member of it (OData's {@code $filter} and {@code $top} name no scope).
+   */
+  private static final Pattern DOLLAR =
+      Pattern.compile(
+          "\\$("
+              + String.join("|", new TreeSet<>(Scope.Name.RESERVED))
+              + ")((?:\\.[A-Za-z_]\\w*)+)");
+
   private static final String TEMPLATES = "appset-mapper templates are #{...}";
 
-  private AuthorSlips() {}
+  /**
+   * The names a mapping declares, for a hint that names what exists: Go's {@code {{ .Values.x }}}
+   * becomes {@code input.x} only where {@code x} is an input.
+   */
+  record Declared(Set<String> inputs, Set<String> vars) {
+    static final Declared NONE = new Declared(Set.of(), Set.of());
+
+    static Declared of(MappingSpec spec) {
+      return new Declared(spec.input().keySet(), spec.vars().keySet());
+    }
+  }
+
+  private final Declared declared;
+
+  AuthorSlips(Declared declared) {
+    this.declared = declared;
+  }
 
   /**
    * The problem of an expression field (parameters, filter, let, value...) written in another
    * tool's template syntax, outside its string literals; null when there is none.
    */
-  static String inExpression(String text) {
+  String inExpression(String text) {
     String code = withoutStrings(text);
     Matcher go = GO.matcher(code);
     if (go.find()) {
@@ -41,7 +72,8 @@ final class AuthorSlips {
           + "' is Go template syntax, which SpEL reads as a list in a list: "
           + TEMPLATES
           + "; in parameters (and every expression field) write the bare expression: "
-          + bare(go.group(1));
+          + bare(go.group(1)).expression()
+          + bare(go.group(1)).note();
     }
     Matcher shell = SHELL.matcher(code);
     if (shell.find()) {
@@ -50,7 +82,8 @@ final class AuthorSlips {
           + "' is shell syntax: "
           + TEMPLATES
           + "; in parameters (and every expression field) write the bare expression: "
-          + bare(shell.group(1));
+          + bare(shell.group(1)).expression()
+          + bare(shell.group(1)).note();
     }
     return null;
   }
@@ -59,7 +92,7 @@ final class AuthorSlips {
    * The problem of a template's literal text (url, query, headers, body, auth) that holds another
    * tool's template syntax, which would be sent as written; null when there is none.
    */
-  static String inTemplateText(String literal) {
+  String inTemplateText(String literal) {
     Matcher go = GO.matcher(literal);
     if (go.find()) {
       return "'"
@@ -67,8 +100,9 @@ final class AuthorSlips {
           + "' is Go template syntax, which would be sent as written: "
           + TEMPLATES
           + ": write #{"
-          + bare(go.group(1))
-          + "}";
+          + bare(go.group(1)).expression()
+          + "}"
+          + bare(go.group(1)).note();
     }
     Matcher shell = SHELL.matcher(literal);
     if (shell.find()) {
@@ -77,10 +111,51 @@ final class AuthorSlips {
           + "' is shell syntax, which would be sent as written: "
           + TEMPLATES
           + ": write #{"
-          + bare(shell.group(1))
-          + "} (a literal ${ is written #{'${'})";
+          + bare(shell.group(1)).expression()
+          + "}"
+          + bare(shell.group(1)).note()
+          + " (a literal ${ is written #{'${'})";
+    }
+    Matcher dollar = DOLLAR.matcher(literal);
+    if (dollar.find()) {
+      return "'"
+          + dollar.group()
+          + "' is shell-like syntax, which would be sent as written: "
+          + TEMPLATES
+          + ": write #{"
+          + dollar.group(1)
+          + dollar.group(2)
+          + "}";
     }
     return null;
+  }
+
+  /**
+   * The problem of a text taken as written (a query or body key, a header name, a var's or an
+   * input's default) that holds another tool's template syntax; null when there is none. Static:
+   * its fix names no declaration.
+   */
+  static String inPlainText(String text, boolean key) {
+    String syntax = null;
+    Matcher go = GO.matcher(text);
+    Matcher shell = SHELL.matcher(text);
+    Matcher dollar = DOLLAR.matcher(text);
+    if (go.find()) {
+      syntax = "'" + go.group() + "' is Go template syntax";
+    } else if (shell.find()) {
+      syntax = "'" + shell.group() + "' is shell syntax";
+    } else if (dollar.find()) {
+      syntax = "'" + dollar.group() + "' is shell-like syntax";
+    }
+    if (syntax == null) {
+      return null;
+    }
+    return syntax
+        + (key
+            ? " in a key, which is taken as written: a key is no template ("
+                + TEMPLATES
+                + " in values only)"
+            : ", and this text is taken as written (it is no template): write the value itself");
   }
 
   /**
@@ -120,19 +195,66 @@ final class AuthorSlips {
     return "it does not parse";
   }
 
-  private static String bare(String inside) {
+  /** The expression a slip's inside stands for, and what it needs declared first ("": none). */
+  record Fix(String expression, String note) {}
+
+  private Fix bare(String inside) {
     String path = inside.strip();
     if (path.startsWith(".")) {
       // Argo CD's {{ .branch }} is the generator's parameter: input.branch here.
       int pipe = path.indexOf('|');
       String dotted = (pipe < 0 ? path : path.substring(0, pipe)).strip();
-      String root = dotted.substring(1).split("\\.", 2)[0];
-      if (Scope.Name.RESERVED.contains(root)) {
-        return dotted.substring(1);
+      if (dotted.equals(".")) {
+        return new Fix("input", "");
       }
-      return dotted.equals(".") ? "input" : "input" + dotted;
+      List<String> names = List.of(dotted.substring(1).split("\\."));
+      if (Scope.Name.RESERVED.contains(names.get(0))) {
+        return new Fix(dotted.substring(1), "");
+      }
+      return declaredOne(names);
     }
-    return path.replaceAll("\\s+", "");
+    return new Fix(path.replaceAll("\\s+", ""), "");
+  }
+
+  /**
+   * The hint for Go's {@code .a.b}: the first of its names, from the left, that the mapping
+   * declares as an input or a var, with the names after it ({@code .Values.x} is {@code input.x}
+   * where {@code x} is an input); else where to declare it (Helm's {@code .Values} dropped).
+   */
+  private Fix declaredOne(List<String> names) {
+    for (int i = 0; i < names.size(); i++) {
+      String rest = String.join(".", names.subList(i, names.size()));
+      if (declared.inputs().contains(names.get(i))) {
+        return new Fix("input." + rest, "");
+      }
+      if (declared.vars().contains(names.get(i))) {
+        return new Fix("vars." + rest, "");
+      }
+    }
+    List<String> own =
+        names.size() > 1 && HELM.contains(names.get(0)) ? names.subList(1, names.size()) : names;
+    String name = own.get(0);
+    return new Fix(
+        "input." + String.join(".", own),
+        " (declare '"
+            + name
+            + "' under input:, or under vars: and read vars."
+            + String.join(".", own)
+            + " for a deploy-time setting"
+            + (declared.inputs().isEmpty() && declared.vars().isEmpty()
+                ? ""
+                : "; declared: " + declaredList())
+            + ")");
+  }
+
+  /** Helm's and Argo CD's roots that name no parameter of their own. */
+  private static final Set<String> HELM = Set.of("Values", "Release", "Chart", "values");
+
+  private String declaredList() {
+    List<String> all = new ArrayList<>();
+    new TreeSet<>(declared.inputs()).forEach(n -> all.add("input." + n));
+    new TreeSet<>(declared.vars()).forEach(n -> all.add("vars." + n));
+    return String.join(", ", all);
   }
 
   /** {@code text} with the inside of its '...' and "..." literals blanked, same length. */

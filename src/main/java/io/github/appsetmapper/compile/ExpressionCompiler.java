@@ -51,9 +51,11 @@ final class ExpressionCompiler {
   private static final TemplateParserContext TEMPLATE = new TemplateParserContext("#{", "}");
 
   private final Problems problems;
+  private final AuthorSlips slips;
 
-  ExpressionCompiler(Problems problems) {
+  ExpressionCompiler(Problems problems, AuthorSlips.Declared declared) {
     this.problems = problems;
+    this.slips = new AuthorSlips(declared);
   }
 
   /**
@@ -65,7 +67,7 @@ final class ExpressionCompiler {
     if (expr == null) {
       return null;
     }
-    String slip = AuthorSlips.inExpression(expr.text());
+    String slip = slips.inExpression(expr.text());
     if (slip != null) {
       problems.add(expr.pos(), slip);
       return null;
@@ -106,7 +108,7 @@ final class ExpressionCompiler {
     boolean ok = true;
     for (Expression piece : pieces) {
       if (piece instanceof LiteralExpression literal) {
-        String slip = AuthorSlips.inTemplateText(literal.getExpressionString());
+        String slip = slips.inTemplateText(literal.getExpressionString());
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;
@@ -114,7 +116,7 @@ final class ExpressionCompiler {
           parts.add(new Template.Literal(literal.getExpressionString()));
         }
       } else {
-        String slip = AuthorSlips.inExpression(piece.getExpressionString());
+        String slip = slips.inExpression(piece.getExpressionString());
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;

@@ -40,7 +40,7 @@ public final class MappingCompiler {
   }
 
   private final Problems problems = new Problems();
-  final ExpressionCompiler expressions = new ExpressionCompiler(problems);
+  final ExpressionCompiler expressions;
   final PathCompiler paths = new PathCompiler(problems);
   private final MappingSpec spec;
   private final CompileOptions options;
@@ -76,6 +76,7 @@ public final class MappingCompiler {
   private MappingCompiler(MappingSpec spec, CompileOptions options) {
     this.spec = spec;
     this.options = options;
+    this.expressions = new ExpressionCompiler(problems, AuthorSlips.Declared.of(spec));
   }
 
   public static CompiledMapping compile(MappingSpec spec, CompileOptions options)
@@ -84,6 +85,7 @@ public final class MappingCompiler {
   }
 
   private CompiledMapping compile() throws MappingException {
+    AuthoredText.check(spec, problems);
     Map<String, String> vars = Declarations.vars(spec, options, problems);
     Map<String, SecretSource> secrets =
         SecretSources.compile(spec, options, vars, problems, expressions);

@@ -63,7 +63,7 @@ public final class MappingLoader {
    */
   public static Result loadFile(Path file, CompileOptions options) {
     List<Problem> problems = new ArrayList<>();
-    List<MappingSpec> specs = parse(file, problems);
+    List<MappingSpec> specs = parse(file, problems, options);
     if (specs == null) {
       return new Result(List.of(), problems);
     }
@@ -85,7 +85,8 @@ public final class MappingLoader {
   }
 
   /** The specs of one file, or null with its problems added. */
-  private static List<MappingSpec> parse(Path file, List<Problem> problems) {
+  private static List<MappingSpec> parse(
+      Path file, List<Problem> problems, CompileOptions options) {
     String content;
     try {
       content = BoundedFiles.readText(file, YamlLimits.MAPPING.fileBytes());
@@ -97,8 +98,35 @@ public final class MappingLoader {
       return MappingParser.parseLeavingNames(file.toString(), content);
     } catch (MappingException e) {
       problems.addAll(e.problems());
+      problems.addAll(laterProblems(e, options));
       return null;
     }
+  }
+
+  /**
+   * What compiling a file that did not parse would also find: every problem of a file is said at
+   * once (a {@code linkHeader: true} hid the file's invalid expressions). The mappings as far as
+   * they were read are compiled, never served; a problem at a place already named is left out (a
+   * field in error is missing from them), and so is a compile that cannot run on what is missing.
+   */
+  private static List<Problem> laterProblems(MappingException parse, CompileOptions options) {
+    java.util.Set<String> named = new java.util.HashSet<>();
+    parse.problems().forEach(p -> named.add(place(p.pos())));
+    List<Problem> later = new ArrayList<>();
+    for (MappingSpec spec : parse.partial()) {
+      try {
+        MappingCompiler.compile(spec, options.withVars(options.vars().bind(List.of(spec)).vars()));
+      } catch (MappingException e) {
+        e.problems().stream().filter(p -> named.add(place(p.pos()))).forEach(later::add);
+      } catch (RuntimeException e) {
+        // A part the compiler needs was missing: the parse's problems name it.
+      }
+    }
+    return later;
+  }
+
+  private static String place(Pos pos) {
+    return pos.file() + ":" + pos.line() + ":" + pos.column();
   }
 
   private static Result compile(List<MappingSpec> specs, CompileOptions options) {
@@ -148,7 +176,7 @@ public final class MappingLoader {
     Map<Path, List<MappingSpec>> parsed = new LinkedHashMap<>();
     List<MappingSpec> all = new ArrayList<>();
     for (Path file : files) {
-      List<MappingSpec> specs = parse(file, problems);
+      List<MappingSpec> specs = parse(file, problems, options);
       if (specs != null) {
         parsed.put(file, specs);
         all.addAll(specs);

@@ -118,7 +118,7 @@ public final class MappingParser {
     if (!problems.isEmpty()) {
       specs.stream().map(MappingNames::problem).filter(p -> p != null).forEach(problems::add);
     }
-    problems.throwIfAny();
+    problems.throwIfAny(specs);
     return List.copyOf(specs);
   }
 

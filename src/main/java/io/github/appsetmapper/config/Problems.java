@@ -25,13 +25,21 @@ public final class Problems {
 
   /** Throws with the problems in the order of the file, whatever order they were found in. */
   public void throwIfAny() throws MappingException {
+    throwIfAny(List.of());
+  }
+
+  /**
+   * As {@link #throwIfAny()}, the exception carrying {@code partial}: what was read of the file
+   * despite its problems, for a caller that reports the problems found later too.
+   */
+  void throwIfAny(List<MappingSpec> partial) throws MappingException {
     if (!list.isEmpty()) {
       List<Problem> sorted = new ArrayList<>(list);
       sorted.sort(
           java.util.Comparator.comparing((Problem p) -> p.pos().file())
               .thenComparingInt(p -> p.pos().line())
               .thenComparingInt(p -> p.pos().column()));
-      throw new MappingException(sorted);
+      throw new MappingException(sorted, partial);
     }
   }
 }

@@ -1,7 +1,6 @@
 package io.github.appsetmapper.config;
 
 import io.github.appsetmapper.json.Numbers;
-import java.math.BigInteger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -11,7 +10,6 @@ import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-import org.yaml.snakeyaml.nodes.Tag;
 
 /**
  * Turns a YAML node into plain immutable data (String, Long/BigInteger, BigDecimal, Boolean, null,
@@ -100,37 +98,6 @@ final class YamlData {
   }
 
   private static Object scalar(ScalarNode scalar) throws Numbers.Refused {
-    String text = scalar.getValue();
-    Tag tag = scalar.getTag();
-    if (tag.equals(Tag.NULL)) {
-      return null;
-    }
-    if (tag.equals(Tag.BOOL)) {
-      return Boolean.parseBoolean(text)
-          || text.equalsIgnoreCase("yes")
-          || text.equalsIgnoreCase("on");
-    }
-    if (tag.equals(Tag.INT)) {
-      try {
-        Number number = Numbers.parse(text.replace("_", ""));
-        return number instanceof BigInteger big ? big : (Object) number.longValue();
-      } catch (Numbers.Refused e) {
-        if (e.outOfBounds()) {
-          throw e;
-        }
-        return text;
-      }
-    }
-    if (tag.equals(Tag.FLOAT)) {
-      try {
-        return Numbers.decimal(text.replace("_", ""));
-      } catch (Numbers.Refused e) {
-        if (e.outOfBounds()) {
-          throw e;
-        }
-        return text;
-      }
-    }
-    return text;
+    return YamlScalars.value(scalar);
   }
 }

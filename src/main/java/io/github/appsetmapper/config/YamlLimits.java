@@ -180,14 +180,39 @@ public record YamlLimits(long fileBytes, int codePoints, long expandedChars) {
     Constructor(LoaderOptions options) {
       super(options);
       this.yamlConstructors.put(Tag.FLOAT, new ExactDecimal());
+      this.yamlConstructors.put(Tag.INT, new AsMappingsRead());
+      this.yamlConstructors.put(Tag.BOOL, new AsMappingsRead());
+    }
+
+    /**
+     * An integer or a boolean by {@link YamlScalars}' rule, as a mapping's data reads it, not by
+     * YAML 1.1's: a test file's {@code version: 010} was 8, {@code port: 22:22} 1342 and {@code on}
+     * or {@code yes} true. An integer keeps SnakeYAML's Integer where it fits.
+     */
+    private static final class AsMappingsRead extends AbstractConstruct {
+      @Override
+      public Object construct(Node node) {
+        Object value;
+        try {
+          value = YamlScalars.value((ScalarNode) node);
+        } catch (Numbers.Refused e) {
+          throw new NumberOutOfBounds(((ScalarNode) node).getValue(), !e.outOfBounds());
+        }
+        return value instanceof Long small && small == small.intValue()
+            ? (Object) small.intValue()
+            : value;
+      }
     }
 
     private static final class ExactDecimal extends AbstractConstruct {
       @Override
       public Object construct(Node node) {
         String text = ((ScalarNode) node).getValue();
+        if (text.indexOf('_') >= 0) {
+          return text; // YAML 1.1's 1_000.5 is the core schema's text, as a mapping reads it
+        }
         try {
-          return Numbers.decimal(text.replace("_", ""));
+          return Numbers.decimal(text);
         } catch (Numbers.Refused e) {
           // .inf and .nan are no number JSON can hold: refused as one beyond the bounds is.
           throw new NumberOutOfBounds(text, !e.outOfBounds());

@@ -1,78 +1,31 @@
 package io.github.appsetmapper.engine;
 
-import io.github.appsetmapper.text.Printable;
+import io.github.appsetmapper.text.NotJsonText;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
-import java.nio.ByteBuffer;
-import java.nio.CharBuffer;
-import java.nio.charset.CharsetDecoder;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
-import java.util.Locale;
 import java.util.function.UnaryOperator;
 
 /**
- * The one line for an answer that is not JSON where JSON was read: "answered 200 with text/html
- * (not JSON): '&lt;!DOCTYPE html&gt;&lt;html&gt;...'", its status, its {@code Content-Type} and its
- * first characters, each through the getparams' excerpt (redacted whole, then cut) and escaped. A
- * sign-in page or a proxy's error page answered with a 2xx is then named as what it is, never as an
- * expression that failed on text ("Property 'digest' cannot be found on object of type 'text'").
+ * {@link NotJsonText}'s line for an upstream answer that is not JSON where JSON was read; the token
+ * readers of {@code upstream.auth} say the same line.
  */
 final class NotJson {
-  /**
-   * How much of the body is decoded for the excerpt: a secret that starts in the part shown is
-   * whole in the part redacted, so no prefix of it is left; the rest is never looked at.
-   */
-  static final int REDACTED_BYTES = 16 * 1024;
+  static final int REDACTED_BYTES = NotJsonText.REDACTED_BYTES;
 
   private NotJson() {}
 
   /** "answered STATUS with TYPE (not JSON): 'FIRST CHARACTERS'". */
   static String line(UpstreamResponse response, UnaryOperator<String> excerpt) {
-    return head(response, bare -> Printable.escape(excerpt.apply(bare)))
-        + ": '"
-        + Printable.escape(excerpt.apply(firstChars(response.body())))
-        + "'";
+    return NotJsonText.line(
+        response.status(), response.headers().first("Content-Type"), response.body(), excerpt);
   }
 
-  /**
-   * "answered STATUS with TYPE (not JSON)", quoting nothing of the body: a login endpoint's answer
-   * (form-encoded {@code access_token=...}, say) may hold a credential no redactor knows yet. A
-   * Content-Type that is no plain media type is not shown either.
-   */
+  /** "answered STATUS with TYPE (not JSON)", quoting nothing of the body. */
   static String unquoted(UpstreamResponse response) {
-    return head(response, bare -> MEDIA_TYPE.matcher(bare).matches() ? bare : "a Content-Type");
+    return NotJsonText.unquoted(response.status(), response.headers().first("Content-Type"));
   }
 
-  private static final java.util.regex.Pattern MEDIA_TYPE =
-      java.util.regex.Pattern.compile("[A-Za-z0-9.+-]{1,40}/[A-Za-z0-9.+-]{1,60}");
-
-  private static String head(UpstreamResponse response, UnaryOperator<String> shown) {
-    String type = response.headers().first("Content-Type");
-    String bare = type == null ? "" : type.split(";", 2)[0].strip();
-    String lower = bare.toLowerCase(Locale.ROOT);
-    boolean claimsJson = lower.equals("application/json") || lower.endsWith("+json");
-    return "answered "
-        + response.status()
-        + " with "
-        + (bare.isEmpty() ? "no Content-Type" : shown.apply(bare))
-        + (claimsJson ? " that is not valid JSON" : " (not JSON)");
-  }
-
-  /**
-   * The first 16 KiB as text, "..." after them when there is more: invalid UTF-8 as U+FFFD, a
-   * character cut at the end left out (the decoder is not flushed). What an error may quote of an
-   * answer, before the redactor.
-   */
+  /** The first 16 KiB as text ({@link NotJsonText#firstChars}). */
   static String firstChars(byte[] body) {
-    int length = Math.min(body.length, REDACTED_BYTES);
-    CharsetDecoder decoder =
-        StandardCharsets.UTF_8
-            .newDecoder()
-            .onMalformedInput(CodingErrorAction.REPLACE)
-            .onUnmappableCharacter(CodingErrorAction.REPLACE);
-    CharBuffer chars = CharBuffer.allocate(length);
-    decoder.decode(ByteBuffer.wrap(body, 0, length), chars, false);
-    chars.flip();
-    return chars.toString() + (body.length > length ? "..." : "");
+    return NotJsonText.firstChars(body);
   }
 }

@@ -161,7 +161,8 @@ class AuthorSlipsLoadTest {
             + " every expression field) write the bare expression: item.source_branch",
         "{{ .branch }} | '{{ .branch }}' is Go template syntax, which SpEL reads as a list in a"
             + " list: appset-mapper templates are #{...}; in parameters (and every expression"
-            + " field) write the bare expression: input.branch",
+            + " field) write the bare expression: input.branch (declare 'branch' under input:, or"
+            + " under vars: and read vars.branch for a deploy-time setting)",
         "${input.branch} | '${input.branch}' is shell syntax: appset-mapper templates are #{...};"
             + " in parameters (and every expression field) write the bare expression:"
             + " input.branch",
@@ -183,7 +184,8 @@ class AuthorSlipsLoadTest {
         .containsExactly(
             "m.yaml:6:9 filter: '{{ .draft }}' is Go template syntax, which SpEL reads as a list"
                 + " in a list: appset-mapper templates are #{...}; in parameters (and every"
-                + " expression field) write the bare expression: input.draft");
+                + " expression field) write the bare expression: input.draft (declare 'draft'"
+                + " under input:, or under vars: and read vars.draft for a deploy-time setting)");
   }
 
   @ParameterizedTest
@@ -191,7 +193,8 @@ class AuthorSlipsLoadTest {
       delimiter = '|',
       value = {
         "{{ .branch }} | '{{ .branch }}' is Go template syntax, which would be sent as written:"
-            + " appset-mapper templates are #{...}: write #{input.branch}",
+            + " appset-mapper templates are #{...}: write #{input.branch} (declare 'branch' under"
+            + " input:, or under vars: and read vars.branch for a deploy-time setting)",
         "pr-{{number}} | '{{number}}' is Go template syntax, which would be sent as written:"
             + " appset-mapper templates are #{...}: write #{number}",
         "${input.branch} | '${input.branch}' is shell syntax, which would be sent as written:"

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.JsonRefusal;
 import io.github.appsetmapper.secret.Redactor;
+import io.github.appsetmapper.text.NotJsonText;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,14 +22,49 @@ final class TokenAnswers {
    *     bounds): which token was meant cannot be told
    */
   static JsonNode json(UpstreamResponse response) {
+    JsonNode node = jsonOrNull(response);
+    return node == null ? NullNode.getInstance() : node;
+  }
+
+  /**
+   * The answer as JSON, null when it is not JSON (an HTML sign-in page, a proxy's text error).
+   *
+   * @throws IllegalArgumentException for JSON the codec refuses
+   */
+  static JsonNode jsonOrNull(UpstreamResponse response) {
     try {
       return JsonCodec.tree(response.body());
     } catch (JsonRefusal e) {
       if (e.kind() == JsonRefusal.Kind.SYNTAX) {
-        return NullNode.getInstance();
+        return null;
       }
       throw new IllegalArgumentException("the answer " + e.located());
     }
+  }
+
+  /**
+   * Where a token answer may carry a credential in a form other than JSON (OAuth2's form-encoded
+   * {@code access_token=...} answer, a {@code token: ...} line): such a body is not quoted, since
+   * no redactor knows a token just issued.
+   */
+  private static final java.util.regex.Pattern CREDENTIAL_FORM =
+      java.util.regex.Pattern.compile(
+          "(?i)(access_token|refresh_token|id_token|token|jwt)\"?\\s*[=:]|x-www-form-urlencoded");
+
+  /**
+   * What came back where a token answer's JSON was read: "answered 200 with text/html (not JSON):
+   * '&lt;html&gt;...'", its first characters redacted (the client secret of an endpoint echoing it
+   * is masked) and cut; a body that may hold a credential is not quoted.
+   */
+  static String notJson(UpstreamResponse response, Redactor redactor) {
+    String type = response.headers().first("Content-Type");
+    String first = NotJsonText.firstChars(response.body());
+    if (CREDENTIAL_FORM.matcher(first).find()
+        || (type != null && CREDENTIAL_FORM.matcher(type).find())) {
+      return NotJsonText.unquoted(response.status(), type)
+          + " (its body is not quoted: it may hold a credential)";
+    }
+    return NotJsonText.line(response.status(), type, response.body(), t -> redactor.excerpt(t, 80));
   }
 
   /** {@link #json} for an error answer: whatever can be read of it. */

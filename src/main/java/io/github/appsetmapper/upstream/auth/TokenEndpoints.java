@@ -70,7 +70,7 @@ final class TokenEndpoints {
             0);
     String what = "oauth2 token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = body(call, what, request, response);
+    JsonNode body = body(call, what, request, response, redactor);
     String token = TokenAnswers.text(body, "access_token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no access_token");
@@ -125,7 +125,7 @@ final class TokenEndpoints {
     UpstreamRequest request = AuthorizingUpstream.tokenRequest(call, "POST", uri, headers, null, 0);
     String what = "githubApp token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = body(call, what, request, response);
+    JsonNode body = body(call, what, request, response, redactor);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no token");
@@ -170,15 +170,27 @@ final class TokenEndpoints {
     return response;
   }
 
-  /** The token answer as JSON; JSON the codec refuses fails the call, naming why. */
+  /**
+   * The token answer as JSON; an answer that is not JSON fails the call saying what came back
+   * ({@link TokenAnswers#notJson}), JSON the codec refuses fails it naming why.
+   */
   static JsonNode body(
-      UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
+      UpstreamRequest call,
+      String what,
+      UpstreamRequest request,
+      UpstreamResponse response,
+      Redactor redactor)
       throws RequestFailure {
+    JsonNode body;
     try {
-      return TokenAnswers.json(response);
+      body = TokenAnswers.jsonOrNull(response);
     } catch (IllegalArgumentException e) {
       throw failure(call, what, request, e.getMessage());
     }
+    if (body == null) {
+      throw failure(call, what, request, TokenAnswers.notJson(response, redactor));
+    }
+    return body;
   }
 
   static RequestFailure failure(
