@@ -250,7 +250,10 @@ public final class Redactor {
    * characters with "..." when longer: the order that never leaves a secret's prefix behind.
    */
   public String excerpt(String text, int max) {
-    String oneLine = redact(text.replaceAll("\\s+", " ").strip());
+    // Redacted before its line breaks are joined (a secret folded over two lines, or split by a
+    // quoted-printable soft break, is whole only in the text as it came) and after (a secret
+    // holding a space, echoed with a tab or a line break there, is whole only once joined).
+    String oneLine = redact(redact(text).replaceAll("\\s+", " ").strip());
     return io.github.appsetmapper.text.Printable.cut(oneLine, max);
   }
 
