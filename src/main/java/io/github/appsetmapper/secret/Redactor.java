@@ -13,9 +13,11 @@ import java.util.function.LongSupplier;
  * searched as it is and with its encodings undone (percent-encoding in either case and with '+' for
  * a space, twice for a re-encoded link; JSON string escapes; base64 in both alphabets at every
  * alignment, which covers {@code Basic} credentials and a secret inside any base64 string; HTML
- * character references, a name in any case; each view in Unicode's NFKC form too, which finds a
- * secret echoed decomposed or in fullwidth letters: {@link Normalized}): the characters a match
- * came from become {@code ***}.
+ * character references, a name in any case; quoted-printable; each view without line breaks and
+ * invisible characters, which joins a secret folded over two lines: {@link Folds}; each view in
+ * Unicode's NFKC form too, which finds a secret echoed decomposed or in fullwidth letters: {@link
+ * Normalized}), and for the secret reversed, in ROT13 or doubled too ({@link TextEchoes}): the
+ * characters a match came from become {@code ***}.
  *
  * <p>Redact before cutting: a text cut first leaves a secret's prefix that no longer matches.
  * {@link #excerpt} does both in that order; every shortened message goes through it.

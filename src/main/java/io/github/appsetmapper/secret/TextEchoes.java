@@ -15,9 +15,6 @@ import java.util.Set;
  * why.
  */
 final class TextEchoes {
-  /** The most texts {@link #of} gives one value. */
-  static final int MOST = 3;
-
   private TextEchoes() {}
 
   /** The rewritten texts of {@code value} that differ from it. */
