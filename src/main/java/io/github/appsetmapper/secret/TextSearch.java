@@ -117,12 +117,6 @@ final class TextSearch {
     if (out.size() > 1 && last.contains('+')) {
       add(out, last, last.percentDecoded(true), steps);
     }
-    // Quoted-printable (=C3=A4, soft line breaks), as it is and inside a JSON string.
-    for (TextView read : json == plain ? List.of(plain) : List.of(plain, json)) {
-      if (read.contains('=')) {
-        add(out, read, Folds.quotedPrintable(read), steps);
-      }
-    }
     // An HTML or XML page quoting a value escapes its & ' " < > as character references, around
     // whatever other encoding the value already had.
     for (int v = 0, views = out.size(); v < views; v++) {
@@ -139,6 +133,14 @@ final class TextSearch {
         }
         html = next;
         out.add(html);
+      }
+    }
+    // Quoted-printable (=C3=A4, soft line breaks), as it is and inside a JSON string (after the
+    // HTML views: a
+    // page quoting quoted-printable is one form too many to pay for on every text).
+    for (TextView read : json == plain ? List.of(plain) : List.of(plain, json)) {
+      if (read.contains('=')) {
+        add(out, read, Folds.quotedPrintable(read), steps);
       }
     }
     return out;
