@@ -205,7 +205,17 @@ final class NeedleIndex {
     }
     texts.addAll(latin1Echoes(value));
     texts.addAll(ByteEchoes.of(value));
-    List<byte[]> out = new ArrayList<>(ByteEchoes.bytes(value));
+    // Reversed, ROT13, each character doubled (TextEchoes).
+    texts.addAll(TextEchoes.of(value));
+    // Every view is looked at without line breaks and invisible characters (Folds.unfolded): so is
+    // every form (a PEM key's line breaks, a secret holding a zero-width joiner).
+    for (String text : List.copyOf(texts)) {
+      texts.add(Folds.stripped(text));
+    }
+    List<byte[]> out = new ArrayList<>();
+    for (byte[] bytes : ByteEchoes.bytes(value)) {
+      out.add(Folds.stripped(bytes));
+    }
     for (String text : texts) {
       byte[] bytes = text.getBytes(StandardCharsets.UTF_8);
       if (bytes.length >= KEY) {

@@ -13,9 +13,11 @@ import java.util.function.LongSupplier;
  * searched as it is and with its encodings undone (percent-encoding in either case and with '+' for
  * a space, twice for a re-encoded link; JSON string escapes; base64 in both alphabets at every
  * alignment, which covers {@code Basic} credentials and a secret inside any base64 string; HTML
- * character references, a name in any case; each view in Unicode's NFKC form too, which finds a
- * secret echoed decomposed or in fullwidth letters: {@link Normalized}): the characters a match
- * came from become {@code ***}.
+ * character references, a name in any case; quoted-printable; each view without line breaks and
+ * invisible characters, which joins a secret folded over two lines: {@link Folds}; each view in
+ * Unicode's NFKC form too, which finds a secret echoed decomposed or in fullwidth letters: {@link
+ * Normalized}), and for the secret reversed, in ROT13 or doubled too ({@link TextEchoes}): the
+ * characters a match came from become {@code ***}.
  *
  * <p>Redact before cutting: a text cut first leaves a secret's prefix that no longer matches.
  * {@link #excerpt} does both in that order; every shortened message goes through it.
@@ -250,7 +252,10 @@ public final class Redactor {
    * characters with "..." when longer: the order that never leaves a secret's prefix behind.
    */
   public String excerpt(String text, int max) {
-    String oneLine = redact(text.replaceAll("\\s+", " ").strip());
+    // Redacted before its line breaks are joined (a secret folded over two lines, or split by a
+    // quoted-printable soft break, is whole only in the text as it came) and after (a secret
+    // holding a space, echoed with a tab or a line break there, is whole only once joined).
+    String oneLine = redact(redact(text).replaceAll("\\s+", " ").strip());
     return io.github.appsetmapper.text.Printable.cut(oneLine, max);
   }
 

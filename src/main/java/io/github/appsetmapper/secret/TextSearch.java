@@ -33,7 +33,10 @@ final class TextSearch {
     TextSearch search = new TextSearch(own, process, steps);
     steps.add(text.length());
     for (TextView view : decodings(TextView.of(text), steps)) {
-      search.view(view);
+      // Without line breaks and invisible characters (U+200B, U+FEFF, U+00AD): a secret split by
+      // a fold is whole again, and a secret holding one is looked for without it (NeedleIndex).
+      steps.add(view.length);
+      search.view(Folds.unfolded(view));
     }
     return search.spans;
   }
@@ -91,8 +94,10 @@ final class TextSearch {
     if (plain.contains('+')) {
       add(out, plain, plain.percentDecoded(true), steps);
     }
+    TextView json = escaped ? plain.jsonUnescaped() : plain;
     if (escaped) {
-      add(out, plain, plain.jsonUnescaped(), steps);
+      steps.add(plain.length);
+      add(out, null, json, steps);
     }
     TextView layer = plain;
     for (int depth = 0; depth < MAX_LAYERS && (percent || escaped); depth++) {
@@ -128,6 +133,14 @@ final class TextSearch {
         }
         html = next;
         out.add(html);
+      }
+    }
+    // Quoted-printable (=C3=A4, soft line breaks), as it is and inside a JSON string (after the
+    // HTML views: a
+    // page quoting quoted-printable is one form too many to pay for on every text).
+    for (TextView read : json == plain ? List.of(plain) : List.of(plain, json)) {
+      if (read.contains('=')) {
+        add(out, read, Folds.quotedPrintable(read), steps);
       }
     }
     return out;

@@ -82,6 +82,28 @@ class RedactionWorkTest {
     assertThat(redactor.redact(cut)).isEqualTo("*** ".repeat(10));
   }
 
+  /**
+   * Text mixing what the fold views undo (line breaks, zero-width spaces, quoted-printable soft
+   * breaks and {@code =XX}) with every other escape, around base64: each view is still built once
+   * and joined once, so the work stays a few passes a character.
+   */
+  @Test
+  void foldsInvisibleCharactersAndQuotedPrintableCostAFewPassesACharacter() {
+    Redactor redactor = new Redactor();
+    redactor.hold(SECRET);
+    Random random = new Random(4);
+    StringBuilder text = new StringBuilder();
+    while (text.length() < 20_000) {
+      for (int k = 0; k < 8; k++) {
+        text.append(BASE64.charAt(random.nextInt(64)));
+      }
+      text.append("=\r\n=C3=A4\u200B\n%41&amp;\\u0041\u00AD+");
+    }
+    assertLinear(redactor, text.toString());
+    String folded = SECRET.substring(0, 9) + "=\r\n" + SECRET.substring(9);
+    assertThat(redactor.redact(text + " " + folded)).isEqualTo(text + " ***");
+  }
+
   private static void assertLinear(Redactor redactor, String text) {
     assertThat(redactor.steps(text))
         .as("steps for %d characters", text.length())

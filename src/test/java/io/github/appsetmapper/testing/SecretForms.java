@@ -87,6 +87,41 @@ public final class SecretForms {
     out.put("sent as Latin-1, read as UTF-8 (U+FFFD)", latin1(secret, "\uFFFD", false));
     out.put("sent as Latin-1, read as UTF-8 ('?')", latin1(secret, "?", false));
     out.put("sent as Latin-1, percent-encoded (escape())", latin1(secret, null, true));
+    // Percent-encoding past what encoders write by default: a Latin-1 page's bytes in lower and
+    // mixed case, and twice (%25E4); hex digits in mixed case.
+    out.put(
+        "sent as Latin-1, percent-encoded, lower case",
+        java.util.regex.Pattern.compile("%[0-9A-F]{2}")
+            .matcher(latin1(secret, null, true))
+            .replaceAll(m -> m.group().toLowerCase(Locale.ROOT)));
+    out.put("sent as Latin-1, percent-encoded, mixed case", mixedCase(latin1(secret, null, true)));
+    out.put(
+        "sent as Latin-1, percent-encoded twice", latin1(secret, null, true).replace("%", "%25"));
+    out.put("RFC 3986, mixed-case hex", mixedCase(percent(secret, "", true)));
+    // Character references of every kind in one text, and JSON escapes mixed with plain ones.
+    out.put("HTML, decimal, hex and named references mixed", htmlMixed(secret));
+    out.put("JSON, \\u escapes mixed with plain characters", jsonMixed(secret));
+    // Quoted-printable (RFC 2045), as mail and some APIs write a body: a soft line break inside.
+    out.put("quoted-printable, soft line break (CRLF)", quotedPrintable(secret, true, "=\r\n"));
+    out.put(
+        "quoted-printable, lower-case hex, soft line break (LF)",
+        quotedPrintable(secret, false, "=\n"));
+    // Split rather than encoded: folded at a line break (an error body wrapped at 76 columns),
+    // base64 folded as MIME writes it, an invisible character between its characters.
+    out.put("folded with CRLF a third of the way in", fold(secret, "\r\n"));
+    out.put("folded with LF a third of the way in", fold(secret, "\n"));
+    out.put("a zero-width space after every third character", spread(secret, "\u200B", 3));
+    out.put("a soft hyphen after every second character", spread(secret, "\u00AD", 2));
+    out.put("a byte order mark after every fourth character", spread(secret, "\uFEFF", 4));
+    // MIME folds base64 at 76 columns (57 bytes): the fold a third of the way into the secret.
+    byte[] utf8 = secret.getBytes(StandardCharsets.UTF_8);
+    byte[] mime =
+        ("x".repeat(Math.max(0, 57 - utf8.length / 3)) + secret).getBytes(StandardCharsets.UTF_8);
+    out.put("base64 folded at 76 columns (MIME)", Base64.getMimeEncoder().encodeToString(mime));
+    // Rewritten by a fixed rule: reversed, ROT13, each character doubled (docs/security.md).
+    out.put("reversed", reversed(secret));
+    out.put("ROT13", rot13(secret));
+    out.put("each character doubled", doubled(secret));
     for (int align = 0; align < 3; align++) {
       String before = "x".repeat(align);
       byte[] alone = (before + secret).getBytes(StandardCharsets.UTF_8);
@@ -129,6 +164,10 @@ public final class SecretForms {
     forms.add(latin1(secret, "\uFFFD", false));
     forms.add(latin1(secret, "?", false));
     forms.add(latin1(secret, null, true));
+    forms.add(quotedPrintable(secret, true, ""));
+    forms.add(reversed(secret));
+    forms.add(rot13(secret));
+    forms.add(doubled(secret));
     byte[] bytes = secret.getBytes(StandardCharsets.UTF_8);
     for (int align = 0; align < 3; align++) {
       byte[] padded = new byte[align + bytes.length];
@@ -175,11 +214,16 @@ public final class SecretForms {
     return java.util.HexFormat.of().formatHex(value.getBytes(StandardCharsets.UTF_8));
   }
 
-  /** The pieces of {@code secret} found in {@code text} (empty: no leak). */
+  /**
+   * The pieces of {@code secret} found in {@code text}, or in it without its line breaks and
+   * invisible characters (a piece split by a fold or a zero-width space is still read): empty, no
+   * leak.
+   */
   public static List<String> leaks(String text, String secret) {
     List<String> found = new ArrayList<>();
+    String joined = text.replaceAll("[\\r\\n\\u00AD\\u200B-\\u200D\\u2060\\uFEFF]", "");
     for (String piece : pieces(secret)) {
-      if (text.contains(piece)) {
+      if (text.contains(piece) || joined.contains(piece)) {
         found.add(piece);
       }
     }
@@ -323,6 +367,131 @@ public final class SecretForms {
         }
       }
     }
+    return out.toString();
+  }
+
+  /** Every other hex digit of each {@code %XX} in lower case ({@code %e4}, {@code %C3}, ...). */
+  public static String mixedCase(String percentEncoded) {
+    StringBuilder out = new StringBuilder();
+    boolean lower = false;
+    for (int i = 0; i < percentEncoded.length(); i++) {
+      char c = percentEncoded.charAt(i);
+      if (c == '%' && i + 2 < percentEncoded.length()) {
+        String hex = percentEncoded.substring(i + 1, i + 3);
+        out.append('%').append(lower ? hex.toLowerCase(Locale.ROOT) : hex);
+        lower = !lower;
+        i += 2;
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Each character in turn plain, as a decimal reference, a hex one ({@code &#x41;}, then {@code
+   * &#X41;}) and, where it has one, a named one ({@code &amp;}).
+   */
+  public static String htmlMixed(String value) {
+    StringBuilder out = new StringBuilder();
+    int[] k = {0};
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              String named = c == '&' ? "&amp;" : c == '<' ? "&lt;" : c == '"' ? "&quot;" : null;
+              switch (k[0]++ % 4) {
+                case 0 -> out.append(named != null ? named : Character.toString(c));
+                case 1 -> out.append("&#").append(c).append(';');
+                case 2 -> out.append(String.format("&#x%x;", c));
+                default -> out.append(String.format("&#X%X;", c));
+              }
+            });
+    return out.toString();
+  }
+
+  /** Every other UTF-16 unit as a JSON \\u escape, the rest as a JSON string holds them. */
+  public static String jsonMixed(String value) {
+    StringBuilder out = new StringBuilder();
+    for (int i = 0; i < value.length(); i++) {
+      char c = value.charAt(i);
+      if (i % 2 == 1 || c < 0x20 || c == '"' || c == '\\') {
+        out.append(String.format("\\u%04X", (int) c));
+      } else {
+        out.append(c);
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * Quoted-printable (RFC 2045): '=' and every byte outside printable ASCII as {@code =XX} of its
+   * UTF-8 bytes, with {@code softBreak} ({@code =} and a line break) at its middle.
+   */
+  public static String quotedPrintable(String value, boolean upper, String softBreak) {
+    StringBuilder out = new StringBuilder();
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    for (int i = 0; i < bytes.length; i++) {
+      if (i == bytes.length / 2) {
+        out.append(softBreak);
+      }
+      int b = bytes[i] & 0xFF;
+      if (b >= 0x20 && b < 0x7F && b != '=') {
+        out.append((char) b);
+      } else {
+        String hex = String.format("=%02X", b);
+        out.append(upper ? hex : hex.toLowerCase(Locale.ROOT));
+      }
+    }
+    return out.toString();
+  }
+
+  /**
+   * {@code lineBreak} a third of the way into {@code value}: the shorter part is less than half of
+   * it (a fold in the middle leaves two halves, each found as a run of half the secret).
+   */
+  public static String fold(String value, String lineBreak) {
+    int middle = value.offsetByCodePoints(0, value.codePointCount(0, value.length()) / 3);
+    return value.substring(0, middle) + lineBreak + value.substring(middle);
+  }
+
+  /** {@code mark} after every {@code every} code points. */
+  public static String spread(String value, String mark, int every) {
+    StringBuilder out = new StringBuilder();
+    int[] n = {0};
+    value
+        .codePoints()
+        .forEach(
+            c -> {
+              out.appendCodePoint(c);
+              if (++n[0] % every == 0) {
+                out.append(mark);
+              }
+            });
+    return out.toString();
+  }
+
+  /** Its code points in reverse order. */
+  public static String reversed(String value) {
+    return new StringBuilder(value).reverse().toString();
+  }
+
+  /** Each ASCII letter moved 13 places in its alphabet. */
+  public static String rot13(String value) {
+    StringBuilder out = new StringBuilder();
+    for (char c : value.toCharArray()) {
+      boolean lower = c >= 'a' && c <= 'z';
+      boolean upper = c >= 'A' && c <= 'Z';
+      char base = lower ? 'a' : 'A';
+      out.append(lower || upper ? (char) (base + (c - base + 13) % 26) : c);
+    }
+    return out.toString();
+  }
+
+  /** Each code point twice. */
+  public static String doubled(String value) {
+    StringBuilder out = new StringBuilder();
+    value.codePoints().forEach(c -> out.appendCodePoint(c).appendCodePoint(c));
     return out.toString();
   }
 }
