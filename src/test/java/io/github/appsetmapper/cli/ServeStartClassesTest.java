@@ -104,10 +104,6 @@ class ServeStartClassesTest {
     if (!Files.exists(classes)) {
       return List.of();
     }
-    return Files.readAllLines(classes).stream()
-        .map(line -> line.split(" "))
-        .filter(words -> words.length > 1)
-        .map(words -> words[1])
-        .toList();
+    return StartupClassesTest.classNames(classes);
   }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.github.appsetmapper.logging.LogSetup;
 import java.io.File;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -103,6 +104,11 @@ class StartupClassesTest {
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(out.toFile()).start();
     assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
     assertThat(process.exitValue()).as(Files.readString(out)).isZero();
+    return classNames(classes);
+  }
+
+  /** The class names of an {@code -Xlog:class+load} file. */
+  static List<String> classNames(Path classes) throws IOException {
     return Files.readAllLines(classes).stream()
         .map(line -> line.split(" "))
         .filter(words -> words.length > 1)
