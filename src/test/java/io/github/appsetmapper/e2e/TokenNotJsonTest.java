@@ -10,6 +10,7 @@ import io.github.appsetmapper.testing.StubUpstream.Reply;
 import io.github.appsetmapper.testing.TestPki;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -71,8 +72,8 @@ class TokenNotJsonTest {
         .extracting(Answer::body)
         .isEqualTo(
             "{\"error\":\"mapping 'inv': list GET http://up/items: oauth2 token request POST"
-                + " http://up/oauth/token: answered 200 with text/html (not JSON): '<!DOCTYPE"
-                + " html><html><title>Sign in'\"}");
+                + " http://up/oauth/token: answered 200 with text/html (not JSON) (its body is"
+                + " not quoted: a token endpoint's answer may hold a credential)\"}");
   }
 
   @Test
@@ -80,8 +81,30 @@ class TokenNotJsonTest {
     String page =
         "<html><body>Bad request: client_secret=" + SECRET + " is not valid</body></html>";
     assertThat(oauth2(body(200, "text/html", page)).body())
-        .contains("answered 200 with text/html (not JSON): '<html><body>Bad request:")
-        .contains("client_secret=***");
+        .contains("answered 200 with text/html (not JSON) (its body is not quoted")
+        .doesNotContain("client_secret");
+  }
+
+  /**
+   * A token endpoint that answers with the token itself, bare (a custom token service, an identity
+   * endpoint): no redactor knows a token just issued, so no 2xx token answer is quoted (an outside
+   * tester's HIGH: the token was in the 502, the log and explain).
+   */
+  @Test
+  void aBareTokenAnswerIsNeverQuoted() {
+    for (String[] answer :
+        List.of(
+            new String[] {"text/plain", "ghs_16C7e42F292c6912E7710c838347Ae178B4a"},
+            new String[] {"application/json", "eyJhbGciOiJSUzI1NiJ9.eyJpc3MiOiJ4In0.c2lnbmF0dXJl"},
+            new String[] {
+              "text/plain", "Your token is ghs_16C7e42F292c6912E7710c838347Ae178B4a"
+            })) {
+      String body = oauth2(body(200, answer[0], answer[1])).body();
+      assertThat(body)
+          .contains("(its body is not quoted: a token endpoint's answer may hold a credential)")
+          .doesNotContain("ghs_16C7")
+          .doesNotContain("eyJhbGci");
+    }
   }
 
   @Test
@@ -95,8 +118,8 @@ class TokenNotJsonTest {
                 .body())
         .endsWith(
             "oauth2 token request POST http://up/oauth/token: answered 200 with"
-                + " application/x-www-form-urlencoded (not JSON) (its body is not quoted: it may"
-                + " hold a credential)\"}")
+                + " application/x-www-form-urlencoded (not JSON) (its body is not quoted: a"
+                + " token endpoint's answer may hold a credential)\"}")
         .doesNotContain("gho_fresh");
   }
 
@@ -129,8 +152,8 @@ class TokenNotJsonTest {
         assertThat(answer.status()).isEqualTo(502);
         assertThat(answer.body())
             .endsWith(
-                "/access_tokens: answered 201 with text/plain (not JSON): 'upstream connect error"
-                    + " or disconnect/reset before headers'\"}");
+                "/access_tokens: answered 201 with text/plain (not JSON) (its body is not quoted:"
+                    + " a token endpoint's answer may hold a credential)\"}");
       }
     }
   }
@@ -177,8 +200,8 @@ class TokenNotJsonTest {
             .contains(
                 "registry token request GET "
                     + registry.url()
-                    + "/token?service=reg: answered 200 with text/html (not JSON): '<html>Proxy"
-                    + " login required</html>'");
+                    + "/token?service=reg: answered 200 with text/html (not JSON) (its body is not"
+                    + " quoted: a token endpoint's answer may hold a credential)");
       }
     }
   }

@@ -165,7 +165,7 @@ final class RegistryFlow {
               + response.bodyNote()
               + TokenAnswers.errorCode(response, redactor));
     }
-    JsonNode body = TokenEndpoints.body(call, what, request, response, redactor);
+    JsonNode body = TokenEndpoints.body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       token = TokenAnswers.text(body, "access_token");

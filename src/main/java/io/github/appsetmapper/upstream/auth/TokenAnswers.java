@@ -43,28 +43,14 @@ final class TokenAnswers {
   }
 
   /**
-   * Where a token answer may carry a credential in a form other than JSON (OAuth2's form-encoded
-   * {@code access_token=...} answer, a {@code token: ...} line): such a body is not quoted, since
-   * no redactor knows a token just issued.
+   * What came back where a token answer's JSON was read: "answered 200 with text/html (not JSON)",
+   * by status and Content-Type only. Its body is never quoted: a token endpoint may answer with the
+   * credential itself in a form no reader expects (a bare token or JWT, {@code access_token=...}, a
+   * {@code token:} line), and no redactor knows a token just issued.
    */
-  private static final java.util.regex.Pattern CREDENTIAL_FORM =
-      java.util.regex.Pattern.compile(
-          "(?i)(access_token|refresh_token|id_token|token|jwt)\"?\\s*[=:]|x-www-form-urlencoded");
-
-  /**
-   * What came back where a token answer's JSON was read: "answered 200 with text/html (not JSON):
-   * '&lt;html&gt;...'", its first characters redacted (the client secret of an endpoint echoing it
-   * is masked) and cut; a body that may hold a credential is not quoted.
-   */
-  static String notJson(UpstreamResponse response, Redactor redactor) {
-    String type = response.headers().first("Content-Type");
-    String first = NotJsonText.firstChars(response.body());
-    if (CREDENTIAL_FORM.matcher(first).find()
-        || (type != null && CREDENTIAL_FORM.matcher(type).find())) {
-      return NotJsonText.unquoted(response.status(), type)
-          + " (its body is not quoted: it may hold a credential)";
-    }
-    return NotJsonText.line(response.status(), type, response.body(), t -> redactor.excerpt(t, 80));
+  static String notJson(UpstreamResponse response) {
+    return NotJsonText.unquoted(response.status(), response.headers().first("Content-Type"))
+        + " (its body is not quoted: a token endpoint's answer may hold a credential)";
   }
 
   /** {@link #json} for an error answer: whatever can be read of it. */

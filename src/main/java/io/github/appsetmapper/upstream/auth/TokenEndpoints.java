@@ -70,7 +70,7 @@ final class TokenEndpoints {
             0);
     String what = "oauth2 token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = body(call, what, request, response, redactor);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "access_token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no access_token");
@@ -125,7 +125,7 @@ final class TokenEndpoints {
     UpstreamRequest request = AuthorizingUpstream.tokenRequest(call, "POST", uri, headers, null, 0);
     String what = "githubApp token request";
     UpstreamResponse response = send(call, what, request);
-    JsonNode body = body(call, what, request, response, redactor);
+    JsonNode body = body(call, what, request, response);
     String token = TokenAnswers.text(body, "token");
     if (token == null) {
       throw failure(call, what, request, "the answer has no token");
@@ -175,11 +175,7 @@ final class TokenEndpoints {
    * ({@link TokenAnswers#notJson}), JSON the codec refuses fails it naming why.
    */
   static JsonNode body(
-      UpstreamRequest call,
-      String what,
-      UpstreamRequest request,
-      UpstreamResponse response,
-      Redactor redactor)
+      UpstreamRequest call, String what, UpstreamRequest request, UpstreamResponse response)
       throws RequestFailure {
     JsonNode body;
     try {
@@ -188,7 +184,7 @@ final class TokenEndpoints {
       throw failure(call, what, request, e.getMessage());
     }
     if (body == null) {
-      throw failure(call, what, request, TokenAnswers.notJson(response, redactor));
+      throw failure(call, what, request, TokenAnswers.notJson(response));
     }
     return body;
   }
