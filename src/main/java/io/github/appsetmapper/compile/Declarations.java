@@ -52,6 +52,18 @@ final class Declarations {
       if (input.required() && input.defaultValue() != null) {
         problems.add(input.pos(), "an input with a default cannot be required");
       }
+      String kind = defaultKind(input);
+      if (kind != null) {
+        problems.add(
+            input.pos(),
+            "default '"
+                + input.defaultValue()
+                + "' is not "
+                + kind
+                + ", as 'type: "
+                + input.type().name().toLowerCase(java.util.Locale.ROOT)
+                + "' says: a getparams without this input would read it as it is");
+      }
       out.put(
           input.name(),
           new InputRule(
@@ -64,5 +76,20 @@ final class Declarations {
               input.description()));
     }
     return out;
+  }
+
+  /** What a default of the input's declared type must be, where it is not; null when it is. */
+  private static String defaultKind(InputSpec input) {
+    Object value = input.defaultValue();
+    if (value == null || input.type() == null) {
+      return null;
+    }
+    return switch (input.type()) {
+      case BOOLEAN -> value instanceof Boolean ? null : "true or false";
+      case NUMBER -> value instanceof Number ? null : "a number";
+      case LIST -> value instanceof java.util.List<?> ? null : "a list";
+      case MAP -> value instanceof java.util.Map<?, ?> ? null : "a map";
+      default -> null;
+    };
   }
 }

@@ -63,6 +63,11 @@ final class YamlData {
       return null;
     }
     if (node instanceof ScalarNode scalar) {
+      String either = YamlScalars.eitherWay(scalar);
+      if (either != null) {
+        problems.add(YamlMap.pos(file, node, path), either);
+        return null;
+      }
       Object value;
       try {
         value = scalar(scalar);

@@ -28,6 +28,27 @@ public final class YamlScalars {
   private YamlScalars() {}
 
   /**
+   * Why a plain scalar that YAML 1.1 reads as a boolean and YAML 1.2 as text ({@code no}, {@code
+   * yes}, {@code on}, {@code off}) is refused in a mapping's data, or null: read either way, one of
+   * its readers is wrong and nothing says so (an input's {@code default: no} became the text "no",
+   * a {@code type: boolean} filter then matched no row, and the answer was an empty 200).
+   */
+  public static String eitherWay(ScalarNode scalar) {
+    String text = scalar.getValue();
+    if (!scalar.getTag().equals(Tag.BOOL) || TRUE.contains(text) || FALSE.contains(text)) {
+      return null;
+    }
+    boolean yes = Set.of("yes", "on").contains(text.toLowerCase(java.util.Locale.ROOT));
+    return "'"
+        + text
+        + "' is a boolean in YAML 1.1 and text in YAML 1.2: write "
+        + yes
+        + " for the boolean, or '\""
+        + text
+        + "\"' in quotes for the text";
+  }
+
+  /**
    * The value of a plain scalar: null, a boolean, a number (Integer, Long or BigInteger; exact
    * decimals) or the text as written.
    *

@@ -181,7 +181,14 @@ public final class AppRuntime implements AutoCloseable {
       List<Path> paths, String defaultMapping, Consumer<MappingRegistry> publish) {
     // Asked for when a load is counted, not now: prepareAhead may still be making them.
     return new MappingReloader(
-        paths, compileOptions, defaultMapping, publish, result -> metrics().reload(result));
+        paths,
+        compileOptions,
+        defaultMapping,
+        registry -> {
+          ahead.beforeServing(registry, transport);
+          publish.accept(registry);
+        },
+        result -> metrics().reload(result));
   }
 
   /** The server over this engine and these metrics, serving {@code registry} (not started). */

@@ -2,6 +2,7 @@ package io.github.appsetmapper.runtime;
 
 import io.github.appsetmapper.compile.CompiledMapping;
 import io.github.appsetmapper.engine.Engine;
+import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.upstream.HttpUpstream;
 import io.github.appsetmapper.upstream.call.Upstream;
 import io.github.appsetmapper.upstream.tls.RoutingTlsStrategy;
@@ -41,6 +42,28 @@ final class StartAhead {
   /** The first load's mappings: the client is made ahead only where one of them makes calls. */
   void firstLoad(List<CompiledMapping> loaded) {
     calls.complete(loaded.stream().anyMatch(Engine::makesCalls));
+  }
+
+  /**
+   * Before a reloaded registry answers: where one of its mappings calls, the client is made now, on
+   * the reloading thread, not inside the first getparams' deadline (a mapping that calls, loaded
+   * into a server of mappings without calls, had its first HTTPS call pay about a second for it).
+   * The first load's registry is left to the start-ahead thread.
+   */
+  void beforeServing(MappingRegistry registry, Upstream transport) {
+    if (calls.isDone()
+        && transport instanceof HttpUpstream http
+        && registry.names().stream()
+            .map(registry::find)
+            .flatMap(java.util.Optional::stream)
+            .anyMatch(Engine::makesCalls)) {
+      try {
+        http.prepare();
+        RoutingTlsStrategy.prepareSystemDefault();
+      } catch (RuntimeException | LinkageError e) {
+        // Made again by the call that needs it, which reports what fails.
+      }
+    }
   }
 
   /** The runtime closes: nothing more is made. */

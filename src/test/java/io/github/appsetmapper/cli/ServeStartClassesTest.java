@@ -76,6 +76,34 @@ class ServeStartClassesTest {
     }
   }
 
+  /**
+   * A mapping that calls, loaded into a server of mappings without calls, gets its client made as
+   * it loads, not inside its first getparams' deadline (an outside tester's first HTTPS call took
+   * 1.4 s and answered 504 at a 1 s deadline).
+   */
+  @Test
+  void aReloadedMappingThatCallsGetsTheClientBeforeItAnswers(@TempDir Path dir) throws Exception {
+    Path mappings = Files.createDirectories(dir.resolve("mappings"));
+    Files.writeString(mappings.resolve("hello.yaml"), STATIC);
+    Path classes = dir.resolve("classes.txt");
+    List<String> serve = new java.util.ArrayList<>(serve(mappings));
+    serve.addAll(List.of("--reload-interval", "200ms"));
+    try (ServerProcess server = ServerProcess.start(logClasses(classes), serve)) {
+      awaitLoaded(classes, "io.micrometer.prometheusmetrics.PrometheusMeterRegistry");
+      assertThat(loaded(classes))
+          .doesNotContain("org.apache.hc.client5.http.impl.classic.CloseableHttpClient");
+      Path staged = dir.resolve("calls.yaml");
+      Files.writeString(
+          staged,
+          "name: calls\nlist:\n  request: {url: \"https://example.invalid/items\"}\n"
+              + "  items: \"$[*]\"\nparameters:\n  name: item.name\n");
+      Files.move(staged, mappings.resolve("calls.yaml"));
+      server.awaitLine(line -> line.contains("loaded new file") && line.contains("calls.yaml"));
+      // No getparams is sent: the reload made the client before the new mapping answered.
+      awaitLoaded(classes, "org.apache.hc.client5.http.impl.classic.CloseableHttpClient");
+    }
+  }
+
   private static List<String> logClasses(Path classes) {
     return List.of("-Xlog:class+load:file=" + classes);
   }
