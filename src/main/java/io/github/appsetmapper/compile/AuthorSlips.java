@@ -31,11 +31,12 @@ final class AuthorSlips {
 
   /**
    * A shell-like {@code $input.x} or {@code $item.x}: a {@code $} before a name of the mapping's
-   * scope and a member of it (OData's {@code $filter} and {@code $top} name no scope).
+   * scope and a member of it (OData's {@code $filter} and {@code $top} name no scope; MongoDB's
+   * {@code $$item.x} variables, two dollars, are not it).
    */
   private static final Pattern DOLLAR =
       Pattern.compile(
-          "\\$("
+          "(?<!\\$)\\$("
               + String.join("|", new TreeSet<>(Scope.Name.RESERVED))
               + ")((?:\\.[A-Za-z_]\\w*)+)");
 
@@ -125,7 +126,9 @@ final class AuthorSlips {
           + ": write #{"
           + dollar.group(1)
           + dollar.group(2)
-          + "}";
+          + "}, or #{'"
+          + dollar.group()
+          + "'} to send it as written";
     }
     return null;
   }

@@ -201,7 +201,9 @@ class AuthoredTextTest {
                 + "' is shell-like syntax, which would be sent as written: appset-mapper"
                 + " templates are #{...}: write #{"
                 + fix
-                + "}");
+                + "}, or #{'"
+                + written
+                + "'} to send it as written");
   }
 
   @ParameterizedTest
@@ -209,6 +211,7 @@ class AuthoredTextTest {
       strings = {
         "    query: {$filter: \"status eq 'open'\", $top: \"10\", q: \"$price\"}\n",
         "    headers: {X-A: \"#{'{{ .x }}'}\"}\n",
+        "    method: POST\n    body: {total: {$sum: \"$$item.price\"}}\n",
       })
   void odataNamesAndQuotedLiteralsStillLoad(String lines) throws Exception {
     MappingCompiler.compile(MappingParser.parse("m.yaml", request(lines)).get(0), OPTIONS);
