@@ -10,11 +10,12 @@ final class Folds {
   private Folds() {}
 
   /**
-   * {@code view} without its line breaks (CR, LF) and the characters that show as nothing: zero
-   * width space, non-joiner and joiner (U+200B to U+200D), word joiner (U+2060), the byte order
-   * mark (U+FEFF) and the soft hyphen (U+00AD). An error body wrapped at 76 columns as base64 MIME
-   * is, or a token with a zero-width space after every few characters, holds the secret whole here.
-   * A match masks from its first character to its last, the dropped ones between included.
+   * {@code view} without its line breaks (CR, LF, with the spaces and tabs that indent the next
+   * line) and the characters that show as nothing (zero-width characters, direction marks and
+   * embeddings, joiners, variation selectors, the byte order mark, the soft hyphen: {@link
+   * #invisible(int, int, int)}). An error body wrapped at 76 columns as base64 MIME is, or a token
+   * with a zero-width space after every few characters, holds the secret whole here. A match masks
+   * from its first character to its last, the dropped ones between included.
    */
   static TextView unfolded(TextView view) {
     byte[] bytes = view.bytes;
@@ -37,24 +38,46 @@ final class Folds {
     return out == null ? view : out.build();
   }
 
-  /** How many bytes at {@code at} stand for a character {@link #unfolded} drops, or 0. */
+  /**
+   * How many bytes at {@code at} stand for what {@link #unfolded} drops, or 0: a line break with
+   * the spaces and tabs after it (a folded header's CRLF and space, text wrapped with an indent),
+   * or a character that shows as nothing.
+   */
   private static int invisible(byte[] bytes, int at, int length) {
     int b = bytes[at] & 0xFF;
     if (b == '\r' || b == '\n') {
-      return 1;
+      int end = at + 1;
+      while (end < length && (bytes[end] == ' ' || bytes[end] == '\t')) {
+        end++;
+      }
+      return end - at;
     }
-    if (b == 0xC2 && at + 1 < length && (bytes[at + 1] & 0xFF) == 0xAD) {
-      return 2; // U+00AD
+    if (at + 1 >= length) {
+      return 0;
+    }
+    int b1 = bytes[at + 1] & 0xFF;
+    if (b == 0xC2 && b1 == 0xAD // U+00AD soft hyphen
+        || b == 0xCD && b1 == 0x8F // U+034F combining grapheme joiner
+        || b == 0xD8 && b1 == 0x9C) { // U+061C Arabic letter mark
+      return 2;
     }
     if (at + 2 >= length) {
       return 0;
     }
-    int b1 = bytes[at + 1] & 0xFF;
     int b2 = bytes[at + 2] & 0xFF;
-    boolean zeroWidth = b == 0xE2 && b1 == 0x80 && b2 >= 0x8B && b2 <= 0x8D; // U+200B..U+200D
-    boolean wordJoiner = b == 0xE2 && b1 == 0x81 && b2 == 0xA0; // U+2060
-    boolean byteOrderMark = b == 0xEF && b1 == 0xBB && b2 == 0xBF; // U+FEFF
-    return zeroWidth || wordJoiner || byteOrderMark ? 3 : 0;
+    return invisible(b, b1, b2) ? 3 : 0;
+  }
+
+  /**
+   * The three-byte characters that show as nothing (Unicode's default-ignorable ones a text may
+   * carry): U+180E, U+200B to U+200F, U+202A to U+202E, U+2060 to U+206F, U+FE00 to U+FE0F, U+FEFF.
+   */
+  private static boolean invisible(int b, int b1, int b2) {
+    return b == 0xE1 && b1 == 0xA0 && b2 == 0x8E
+        || b == 0xE2 && b1 == 0x80 && (b2 >= 0x8B && b2 <= 0x8F || b2 >= 0xAA && b2 <= 0xAE)
+        || b == 0xE2 && b1 == 0x81 && b2 >= 0xA0 && b2 <= 0xAF
+        || b == 0xEF && b1 == 0xB8 && b2 >= 0x80 && b2 <= 0x8F
+        || b == 0xEF && b1 == 0xBB && b2 == 0xBF;
   }
 
   /**
@@ -107,31 +130,35 @@ final class Folds {
     return out;
   }
 
-  /** {@code bytes} without CR and LF (a single-byte form: {@link #unfolded} drops only those). */
+  /**
+   * {@code bytes} without CR and LF and the spaces and tabs after them (a single-byte form: {@link
+   * #unfolded} drops only those).
+   */
   static byte[] stripped(byte[] bytes) {
     java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(bytes.length);
+    boolean afterBreak = false;
     for (byte b : bytes) {
-      if (b != '\r' && b != '\n') {
+      boolean lineBreak = b == '\r' || b == '\n';
+      if (!lineBreak && !(afterBreak && (b == ' ' || b == '\t'))) {
         out.write(b);
       }
+      afterBreak = lineBreak || afterBreak && (b == ' ' || b == '\t');
     }
     return out.toByteArray();
   }
 
-  /** {@code value} without the characters {@link #unfolded} drops (a PEM key's line breaks). */
+  /** {@code value} without what {@link #unfolded} drops (a PEM key's line breaks). */
   static String stripped(String value) {
-    StringBuilder out = new StringBuilder(value.length());
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (c != '\r'
-          && c != '\n'
-          && c != '\u00AD'
-          && !(c >= '\u200B' && c <= '\u200D')
-          && c != '\u2060'
-          && c != '\uFEFF') {
-        out.append(c);
+    byte[] bytes = value.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(bytes.length);
+    for (int i = 0; i < bytes.length; ) {
+      int skip = invisible(bytes, i, bytes.length);
+      if (skip > 0) {
+        i += skip;
+      } else {
+        out.write(bytes[i++]);
       }
     }
-    return out.toString();
+    return out.toString(java.nio.charset.StandardCharsets.UTF_8);
   }
 }

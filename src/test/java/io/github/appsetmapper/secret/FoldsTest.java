@@ -109,4 +109,29 @@ class FoldsTest {
     assertThat(redactor.redact("x " + SecretForms.rot13(secret) + " y")).isEqualTo("x *** y");
     assertThat(redactor.redact("x " + SecretForms.doubled(secret) + " y")).isEqualTo("x *** y");
   }
+
+  /**
+   * A fold with the next line indented (a header's CRLF and space, RFC 5322's CRLF and tab, text
+   * wrapped with an indent) and the characters that show as nothing beyond the zero-width ones
+   * (direction marks and embeddings, the invisible separator, the grapheme joiner, a variation
+   * selector) split the secret as a bare line break does (an outside tester's MEDIUM and LOW: the
+   * part after the fold, and the whole secret, stayed readable).
+   */
+  @Test
+  void foldsWithAnIndentAndOtherInvisibleCharactersAreJoined() {
+    String secret = "Tk7Zw8qPa55w0rdXy9Lm4";
+    Redactor redactor = holding(secret);
+    for (String fold : List.of("\r\n ", "\r\n\t", "\n    ", "\r\n \t ")) {
+      String text = "folded " + secret.substring(0, 11) + fold + secret.substring(11) + " end";
+      assertThat(redactor.redact(text)).as(fold).isEqualTo("folded *** end");
+    }
+    for (String mark :
+        List.of("\u200E", "\u200F", "\u2063", "\u034F", "\uFE0F", "\u202A", "\u2066")) {
+      StringBuilder spread = new StringBuilder();
+      for (char c : secret.toCharArray()) {
+        spread.append(c).append(mark);
+      }
+      assertThat(redactor.redact("x " + spread + " y")).as(mark).doesNotContain("w0rdXy9");
+    }
+  }
 }
