@@ -99,6 +99,7 @@ final class NextPageSignals {
             Test.FALSE,
             "Bitbucket Server",
             "cursor: {param: start, from: \"$.nextPageStart\"}"));
+    table.add(top("nextPage", Test.URL, "Jira", "next: \"$.nextPage\""));
     table.add(top("isLast", Test.FALSE, "Jira", null));
     table.add(top("links/next", Test.URL, "JSON:API", "next: \"$.links.next\""));
     table.add(top("_links/next/href", Test.URL, "HAL", "next: \"$._links.next.href\""));
@@ -127,6 +128,12 @@ final class NextPageSignals {
         top("nextToken", Test.TEXT, "AWS", "cursor: {param: nextToken, from: \"$.nextToken\"}"));
     table.add(
         top("NextMarker", Test.TEXT, "AWS", "cursor: {param: Marker, from: \"$.NextMarker\"}"));
+    table.add(
+        top(
+            "NextContinuationToken",
+            Test.TEXT,
+            "AWS S3 (ListObjectsV2)",
+            "cursor: {param: continuation-token, from: \"$.NextContinuationToken\"}"));
     table.add(
         top(
             "IsTruncated",

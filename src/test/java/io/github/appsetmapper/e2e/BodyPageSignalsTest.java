@@ -98,6 +98,22 @@ class BodyPageSignalsTest {
             "cursor: {param: Marker, from: \"$.Marker\", until: \"!response.body.IsTruncated\"}"));
     apis.add(
         new Api(
+            "aws-s3-v2",
+            "$.Contents[*]",
+            "{\"Contents\":[{\"id\":1}],\"IsTruncated\":true,\"NextContinuationToken\":\"tok2\"}",
+            "{\"Contents\":[{\"id\":2}],\"IsTruncated\":false}",
+            "its body has a non-empty $.NextContinuationToken",
+            "cursor: {param: continuation-token, from: \"$.NextContinuationToken\"}"));
+    apis.add(
+        new Api(
+            "jira-next-page",
+            "$.values[*]",
+            "{\"startAt\":0,\"isLast\":false,\"values\":[{\"id\":1}],\"nextPage\":\"NEXT\"}",
+            "{\"startAt\":1,\"isLast\":true,\"values\":[{\"id\":2}]}",
+            "its body has a next URL at $.nextPage",
+            "next: \"$.nextPage\""));
+    apis.add(
+        new Api(
             "google-snake",
             "$.items[*]",
             "{\"items\":[{\"id\":1}],\"next_page_token\":\"tok2\"}",
