@@ -401,6 +401,11 @@ final class EnrichStage {
           missing =
               "the answer is JSON null ('" + enrich.value().source().text() + "' failed on it)";
         }
+        if (value instanceof List<?> read && enrich.paginate() == null) {
+          // A list the value read out of the body (an envelope's items): a page that says more
+          // follow is the 502 an indefinite select gets, over what the value read.
+          SinglePage.checkRead(first, read);
+        }
         if (value == null && missing == null) {
           // An absent header, an empty one (read as absent), a null field.
           missing = "value '" + enrich.value().source().text() + "' is null";

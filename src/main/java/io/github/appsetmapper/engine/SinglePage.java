@@ -19,6 +19,29 @@ import java.util.List;
 record SinglePage(PageSource source, ElementCount elements) implements Paginator {
   private static final CompiledPaginate.Limits ONE = new CompiledPaginate.Limits(1, false);
 
+  /**
+   * An enrich's {@code value} that read a list out of a page read alone ({@code
+   * response.body.items} of an envelope): the same check, over the elements the value read (an
+   * outside tester's HIGH: {@code {"items": [...]}} with a {@code rel="next"} answered 200).
+   */
+  static void checkRead(Page page, List<?> read) throws RequestFailure {
+    List<Object> values = new java.util.ArrayList<>(read);
+    new SinglePage(
+            null,
+            new ElementCount() {
+              @Override
+              public int elements(Page each) {
+                return values.size();
+              }
+
+              @Override
+              public List<Object> values(Page each) {
+                return values;
+              }
+            })
+        .next(page, 1);
+  }
+
   @Override
   public UpstreamRequest first() throws RequestFailure {
     return source.render(1, null);

@@ -373,14 +373,23 @@ class BodyPageSignalsTest {
                     .replace("name: reads", "name: definite"),
                 yaml.formatted(
                         "tags: {request: {url: \"#{vars.up}/runs\"}, select: \"$.total\"}", "tags")
-                    .replace("name: reads", "name: one"))) {
+                    .replace("name: reads", "name: one"),
+                yaml.formatted(
+                        "tags: {request: {url: \"#{vars.up}/runs\"}, value: \"response.body.runs\"}",
+                        "tags.size()")
+                    .replace("name: reads", "name: envelope"),
+                yaml.formatted(
+                        "tags: {request: {url: \"#{vars.up}/runs\"}, value: \"response.body.total\"}",
+                        "tags")
+                    .replace("name: reads", "name: count"))) {
       stub.on("GET /repos", Reply.json(200, "[{\"name\":\"api\"}]"));
       String next = "<" + stub.url() + "/tags?page=2>; rel=\"next\"";
       stub.on("GET /tags", Reply.json(200, "[\"v1\",\"v2\"]").withHeader("Link", next));
       stub.on(
           "GET /runs",
           Reply.json(200, "{\"total\":3,\"runs\":[{\"id\":1}]}").withHeader("Link", next));
-      for (String name : List.of("value", "whole", "definite")) {
+      // "envelope": a value that reads the list out of an object (an outside tester's HIGH).
+      for (String name : List.of("value", "whole", "definite", "envelope")) {
         Answer answer = plugin.getparams(name, "{}");
         assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
         assertThat(answer.body())
@@ -392,6 +401,9 @@ class BodyPageSignalsTest {
       Answer one = plugin.getparams("one", "{}");
       assertThat(one.status()).as(one.body()).isEqualTo(200);
       assertThat(one.body()).contains("\"got\":\"3\"");
+      Answer count = plugin.getparams("count", "{}");
+      assertThat(count.status()).as(count.body()).isEqualTo(200);
+      assertThat(count.body()).contains("\"got\":\"3\"");
     }
   }
 
