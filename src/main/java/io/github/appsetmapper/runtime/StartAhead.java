@@ -26,12 +26,11 @@ final class StartAhead {
             () -> {
               try {
                 metrics.run();
-                if (transport instanceof HttpUpstream http && calls.join()) {
-                  http.prepare();
-                  RoutingTlsStrategy.prepareSystemDefault();
-                }
               } catch (RuntimeException | LinkageError e) {
-                // Made again by the call that needs it, which reports what fails.
+                // Made again by whoever asks for the metrics, which reports what fails.
+              }
+              if (calls.join()) {
+                makeClient(transport);
               }
             },
             "start-ahead");
@@ -52,11 +51,17 @@ final class StartAhead {
    */
   void beforeServing(MappingRegistry registry, Upstream transport) {
     if (calls.isDone()
-        && transport instanceof HttpUpstream http
         && registry.names().stream()
             .map(registry::find)
             .flatMap(java.util.Optional::stream)
             .anyMatch(Engine::makesCalls)) {
+      makeClient(transport);
+    }
+  }
+
+  /** The HTTP client and the JVM's default TLS setup, made now (once: later calls find them). */
+  private static void makeClient(Upstream transport) {
+    if (transport instanceof HttpUpstream http) {
       try {
         http.prepare();
         RoutingTlsStrategy.prepareSystemDefault();
