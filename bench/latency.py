@@ -15,6 +15,7 @@ upstream_port = systems[0][1].split(":")[2].split("/")[0]
 seconds = int(os.environ.get("BENCH_SECONDS", "10"))
 rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
 warm = int(os.environ.get("BENCH_WARM", "60"))
+level_warm = int(os.environ.get("BENCH_LEVEL_WARM", "10"))
 
 
 def lua(direct):
@@ -114,13 +115,16 @@ for name, url, pid in systems[1:]:
 lines = [f"# Added latency over a 20 ms upstream ({subprocess.run(['date', '-u', '+%Y-%m-%dT%H:%MZ'], capture_output=True, text=True).stdout.strip()}, "
          f"load average {' '.join(open('/proc/loadavg').read().split()[:3])})", "",
          f"wrk, a new input per request, {rounds} rounds of {seconds} s, medians; each jar warmed "
-         f"{warm} s at 10 connections first. Server CPU per request from /proc/PID/task/*/schedstat "
+         f"{warm} s at 10 connections first, then {level_warm} s at each caller count before its "
+         "rounds (unmeasured). Server CPU per request from /proc/PID/task/*/schedstat "
          "(nanoseconds on a CPU; all threads, and the IO threads alone). Servers run with: "
          f"`{os.environ.get('BENCH_SERVER_DESCRIBED', 'java')}`.", "",
          "| callers | system | p50 / p99 ms | added p50 / p99 ms | CPU us/request | IO threads us/request | JIT / VM thread us/request | upstream connections |",
          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for conns in (1, 10, 50):
     got = {name: [] for name, _, _ in systems}
+    for name, url, pid in systems[1:] if level_warm > 0 else []:
+        wrk(url, conns, level_warm)
     for r in range(rounds):
         order = systems[r % len(systems):] + systems[:r % len(systems)]
         for name, url, pid in order:

@@ -4,13 +4,11 @@ import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import io.github.appsetmapper.config.MaxDrop;
+import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.Deadline;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -53,14 +51,8 @@ public final class DropGuard {
   /** The first 128 bits of a SHA-256. */
   private record Digest(long high, long low) {
     static Digest of(String text) {
-      try {
-        byte[] hash =
-            MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        ByteBuffer buffer = ByteBuffer.wrap(hash);
-        return new Digest(buffer.getLong(), buffer.getLong());
-      } catch (NoSuchAlgorithmException e) {
-        throw new IllegalStateException(e);
-      }
+      ByteBuffer buffer = ByteBuffer.wrap(Sha256.of(text));
+      return new Digest(buffer.getLong(), buffer.getLong());
     }
 
     String hex() {

@@ -1,9 +1,8 @@
 package io.github.appsetmapper.expr;
 
+import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.json.Utf8;
 import java.lang.reflect.Method;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.Collection;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -272,12 +271,7 @@ public final class Functions {
       return null;
     }
     EvaluationBudget.step(text, null); // a long text takes milliseconds: not past the deadline
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(digest.digest(Utf8.bytes(text, "#sha256's text")));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return HexFormat.of().formatHex(Sha256.of(Utf8.bytes(text, "#sha256's text")));
   }
 
   /** The value as compact JSON text (the expression function: within the evaluation's budget). */

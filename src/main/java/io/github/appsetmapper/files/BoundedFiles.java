@@ -1,5 +1,6 @@
 package io.github.appsetmapper.files;
 
+import io.github.appsetmapper.digest.Sha256;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,7 +18,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.Locale;
@@ -176,12 +176,7 @@ public final class BoundedFiles {
 
   private static String sha256Now(Path file, long maxBytes) throws IOException {
     Path real = regularFile(file);
-    MessageDigest digest;
-    try {
-      digest = MessageDigest.getInstance("SHA-256");
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    MessageDigest digest = Sha256.fresh();
     try (InputStream in = Files.newInputStream(real, LinkOption.NOFOLLOW_LINKS)) {
       byte[] buffer = new byte[64 * 1024];
       long left = maxBytes + 1;

@@ -1,9 +1,7 @@
 package io.github.appsetmapper.redis;
 
+import io.github.appsetmapper.digest.Sha256;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The names of everything this server keeps in Redis, under one prefix. Every name is made of
@@ -18,13 +16,7 @@ final class RedisKeys {
   }
 
   static String digest(String text) {
-    try {
-      return HexFormat.of()
-          .formatHex(
-              MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.hex(text);
   }
 
   static byte[] bytes(String name) {

@@ -1,14 +1,13 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.files.BoundedFiles;
 import io.github.appsetmapper.secret.Redactor;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -126,19 +125,7 @@ public final class Tokens {
     return List.copyOf(out);
   }
 
-  /** One digest per thread: looking one up per request was a measurable share of a getparams. */
-  private static final ThreadLocal<MessageDigest> SHA256 =
-      ThreadLocal.withInitial(
-          () -> {
-            try {
-              return MessageDigest.getInstance("SHA-256");
-            } catch (NoSuchAlgorithmException e) {
-              throw new IllegalStateException(e);
-            }
-          });
-
   private static byte[] sha256(String text) {
-    // digest() resets it for the next use.
-    return SHA256.get().digest(text.getBytes(StandardCharsets.UTF_8));
+    return Sha256.of(text);
   }
 }

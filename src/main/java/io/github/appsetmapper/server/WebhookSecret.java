@@ -1,5 +1,6 @@
 package io.github.appsetmapper.server;
 
+import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.files.BoundedFiles;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -112,10 +113,6 @@ public final class WebhookSecret {
   }
 
   private static byte[] sha256(String text) {
-    try {
-      return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.of(text);
   }
 }

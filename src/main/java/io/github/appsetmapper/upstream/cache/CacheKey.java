@@ -1,10 +1,7 @@
 package io.github.appsetmapper.upstream.cache;
 
+import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * The key of an upstream answer: a SHA-256 of the final request (method, URL, every header, body,
@@ -16,13 +13,7 @@ final class CacheKey {
   private CacheKey() {}
 
   static String of(UpstreamRequest request) {
-    try {
-      MessageDigest digest = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of()
-          .formatHex(digest.digest(text(request).getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException(e);
-    }
+    return Sha256.hex(text(request));
   }
 
   private static String text(UpstreamRequest request) {
