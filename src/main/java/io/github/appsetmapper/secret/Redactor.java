@@ -60,6 +60,9 @@ public final class Redactor {
    */
   private static final Map<String, NeedleIndex.Needles> PROCESS_FORMS = new HashMap<>();
 
+  /** Handles not yet released per process value (guarded by PROCESS_FORMS). */
+  private static final Map<String, Integer> PROCESS_HOLDERS = new HashMap<>();
+
   private static volatile NeedleIndex processIndex = NeedleIndex.EMPTY;
 
   /** When the soonest released value stops being scrubbed; {@link #NONE} when none is. */
@@ -137,14 +140,49 @@ public final class Redactor {
    * process holds from its start (a proxy's user info), whichever runtime's transport sends them.
    */
   public static void holdForTheProcess(String value) {
+    holdForTheProcessUntilReleased(value);
+  }
+
+  /**
+   * As {@link #holdForTheProcess}, until every handle taken for the value is released: for a
+   * credential that can be replaced while the process runs (the server's token file, re-read on a
+   * rotation), so that a thousand rotations leave the current tokens held, not a thousand.
+   */
+  public static Held holdForTheProcessUntilReleased(String value) {
     if (value == null || value.length() < MIN_LENGTH) {
-      return;
+      return NOTHING;
     }
     synchronized (PROCESS_FORMS) {
+      PROCESS_HOLDERS.merge(value, 1, Integer::sum);
       if (PROCESS_FORMS.putIfAbsent(value, new NeedleIndex.Needles(NeedleIndex.forms(value), true))
           == null) {
         processIndex = NeedleIndex.of(PROCESS_FORMS.values());
       }
+    }
+    return new Held() {
+      private boolean released;
+
+      @Override
+      public void release() {
+        synchronized (PROCESS_FORMS) {
+          if (released) {
+            return;
+          }
+          released = true;
+          if (PROCESS_HOLDERS.merge(value, -1, Integer::sum) == 0) {
+            PROCESS_HOLDERS.remove(value);
+            PROCESS_FORMS.remove(value);
+            processIndex = NeedleIndex.of(PROCESS_FORMS.values());
+          }
+        }
+      }
+    };
+  }
+
+  /** Values every redactor of the process scrubs now (tests: what rotations leave held). */
+  static int heldForTheProcess() {
+    synchronized (PROCESS_FORMS) {
+      return PROCESS_FORMS.size();
     }
   }
 

@@ -29,21 +29,28 @@ public final class Tokens {
   private volatile Snapshot snapshot;
   private volatile long checkedNanos;
 
-  private record Snapshot(Object fileKey, long modified, long size, List<byte[]> digests) {}
+  /**
+   * @param held the tokens' holds in the process's redactors, released when a rotation replaces
+   *     them: a token no longer accepted is no longer this server's secret, and a file rotated
+   *     every hour would otherwise add a token to every redaction each hour for as long as it runs
+   */
+  private record Snapshot(
+      Object fileKey, long modified, long size, List<byte[]> digests, List<Redactor.Held> held) {}
 
-  private Tokens(Path file, List<byte[]> fixed) {
+  private Tokens(Path file, String fixed) {
     this.file = file;
-    this.snapshot = new Snapshot(null, -1, -1, fixed);
+    List<Redactor.Held> held = new ArrayList<>();
+    this.snapshot = new Snapshot(null, -1, -1, digests(fixed, held), List.copyOf(held));
     this.checkedNanos = System.nanoTime();
   }
 
   public static Tokens fixed(String value) {
-    return new Tokens(null, digests(value));
+    return new Tokens(null, value);
   }
 
   /** Reads the file now, so a missing or empty file stops the server at start. */
   public static Tokens fromFile(Path file) throws IOException {
-    Tokens tokens = new Tokens(file, List.of());
+    Tokens tokens = new Tokens(file, "");
     tokens.refresh();
     if (tokens.snapshot.digests().isEmpty()) {
       throw new IOException("token file " + file + " holds no token");
@@ -89,12 +96,26 @@ public final class Tokens {
 
   private void refresh() throws IOException {
     BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-    Snapshot current = snapshot;
-    if (current.modified() == attributes.lastModifiedTime().toMillis()
-        && current.size() == attributes.size()
-        && Objects.equals(current.fileKey(), attributes.fileKey())) {
+    if (unchanged(snapshot, attributes)) {
       return;
     }
+    // One reader at a time: two that both replaced the same snapshot would each hold the new
+    // tokens, and one of those holds would never be released.
+    synchronized (this) {
+      if (!unchanged(snapshot, attributes)) {
+        replace(attributes);
+      }
+    }
+  }
+
+  private static boolean unchanged(Snapshot current, BasicFileAttributes attributes) {
+    return current.modified() == attributes.lastModifiedTime().toMillis()
+        && current.size() == attributes.size()
+        && Objects.equals(current.fileKey(), attributes.fileKey());
+  }
+
+  private void replace(BasicFileAttributes attributes) throws IOException {
+    Snapshot current = snapshot;
     String content;
     try {
       content = BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES);
@@ -103,15 +124,19 @@ public final class Tokens {
     } catch (IOException e) {
       throw new IOException("token file " + file + ": " + BoundedFiles.reason(e));
     }
+    List<Redactor.Held> held = new ArrayList<>();
     snapshot =
         new Snapshot(
             attributes.fileKey(),
             attributes.lastModifiedTime().toMillis(),
             attributes.size(),
-            digests(content));
+            digests(content, held),
+            List.copyOf(held));
+    // After the new ones are held: a token kept by the rotation is never let go in between.
+    current.held().forEach(Redactor.Held::release);
   }
 
-  private static List<byte[]> digests(String content) {
+  private static List<byte[]> digests(String content, List<Redactor.Held> held) {
     List<byte[]> out = new ArrayList<>();
     for (String line : content.split("\\R")) {
       String token = line.strip();
@@ -119,7 +144,7 @@ public final class Tokens {
         out.add(sha256(token));
         // The server's own token is a secret like any other: a caller who echoes it (in a path,
         // an input an error quotes) must not put it in a log line a log reader sees.
-        Redactor.holdForTheProcess(token);
+        held.add(Redactor.holdForTheProcessUntilReleased(token));
       }
     }
     return List.copyOf(out);

@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The packages of src/main depend on each other one way (docs/architecture.md): no cycle, and the
  * leaf that every part of a call shares ({@code upstream.call}) depends on no other package but a
- * leaf of its own (the digest package). A
- * dependency is any name of another package in a file, imported or written out in full.
+ * leaf of its own (the digest package). A dependency is any name of another package in a file,
+ * imported or written out in full.
  */
 class PackageGraphTest {
   private static final String BASE = "io.github.appsetmapper.";

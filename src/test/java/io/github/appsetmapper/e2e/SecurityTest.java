@@ -313,6 +313,57 @@ class SecurityTest {
       }
     }
 
+    /**
+     * Every token read was held in the process's redactors for as long as it ran: a file rotated
+     * every hour added a token (and its encoded forms) to every redaction of every answer each
+     * hour. The tokens a rotation replaces are let go; the current ones stay held.
+     */
+    @Test
+    void aRotationLetsTheReplacedTokensGoFromTheRedactors(@TempDir Path dir) throws Exception {
+      // Unrelated random tokens: a held token's runs of eight bytes are scrubbed too.
+      java.util.Random random = new java.util.Random(7);
+      java.util.function.Supplier<String> token =
+          () ->
+              java.util.HexFormat.of()
+                  .formatHex(
+                      random
+                          .ints(16, 0, 256)
+                          .collect(
+                              java.io.ByteArrayOutputStream::new,
+                              (out, b) -> out.write(b),
+                              (a, b) -> {})
+                          .toByteArray());
+      String current = token.get();
+      Path tokenFile = dir.resolve("token");
+      Files.writeString(tokenFile, current + "\n");
+      Path mapping = dir.resolve("simple.yaml");
+      Files.writeString(mapping, SIMPLE);
+      List<String> replaced = new java.util.ArrayList<>();
+      try (PluginServer plugin =
+          PluginServer.start(List.of(mapping), Map.of(), Map.of(), Tokens.fromFile(tokenFile))) {
+        String path = "/mappings/simple/api/v1/getparams.execute";
+        for (int i = 1; i <= 120; i++) {
+          replaced.add(current);
+          current = token.get();
+          Path next = dir.resolve("token.next");
+          Files.writeString(next, current + "\n");
+          Files.move(
+              next, tokenFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+          // The server reads the new file on the first getparams that presents the new token.
+          assertThat(plugin.send("POST", path, "{}", "Bearer " + current, null).status())
+              .isEqualTo(200);
+        }
+        io.github.appsetmapper.secret.Redactor redactor =
+            new io.github.appsetmapper.secret.Redactor();
+        assertThat(redactor.redact("echo " + current)).isEqualTo("echo ***");
+        for (String old : replaced) {
+          assertThat(redactor.redact("echo " + old))
+              .as("a replaced token")
+              .isEqualTo("echo " + old);
+        }
+      }
+    }
+
     @Test
     void anEmptyTokenFileRefusesToStart(@TempDir Path dir) throws Exception {
       Path tokenFile = dir.resolve("token");
