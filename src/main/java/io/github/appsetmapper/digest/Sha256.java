@@ -9,10 +9,14 @@ import java.util.HexFormat;
  * SHA-256, the one way every part of appset-mapper takes a digest. A getparams takes several (its
  * input's key, each call's key, the drop guard's keys): {@code MessageDigest.getInstance} looks the
  * algorithm up among the security providers and makes the engine by reflection each time, so a
- * fresh digest here is a copy of one made at start instead.
+ * fresh digest here is a copy of one made at start instead, and a whole message is digested by the
+ * thread's own (no allocation per digest: a getparams takes several).
  */
 public final class Sha256 {
   private static final MessageDigest PROTOTYPE = lookUp();
+
+  /** Used only within {@link #of(byte[])}, which finishes (and so resets) it before returning. */
+  private static final ThreadLocal<MessageDigest> THREADS = ThreadLocal.withInitial(Sha256::fresh);
 
   private Sha256() {}
 
@@ -26,7 +30,7 @@ public final class Sha256 {
   }
 
   public static byte[] of(byte[] bytes) {
-    return fresh().digest(bytes);
+    return THREADS.get().digest(bytes);
   }
 
   /** The digest of the text's UTF-8 bytes. */
