@@ -14,19 +14,21 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-import net.jqwik.api.lifecycle.AfterContainer;
-import net.jqwik.api.lifecycle.BeforeContainer;
+import java.util.Random;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 
 /**
- * Property-based: whatever body and headers a caller sends, the answer is a 4xx with a one-line
- * error or a correct 2xx; never a 5xx, never a crash; the server stays up without thread growth.
+ * Generated input, from fixed seeds: whatever body and headers a caller sends, the answer is a 4xx
+ * with a one-line error or a correct 2xx; never a 5xx, never a crash; the server stays up without
+ * thread growth. (Plain JUnit with seeded generators: each failing case is named with its seed and
+ * index, so it replays exactly.)
  */
 class InputFuzzTest {
   private static final String MAPPING =
@@ -47,7 +49,7 @@ class InputFuzzTest {
   private static final HttpClient RAW =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  @BeforeContainer
+  @BeforeAll
   static void start() throws IOException {
     Path dir = Files.createTempDirectory("fuzz");
     plugin = PluginServer.withYaml(dir, Map.of(), Map.of(), MAPPING);
@@ -55,7 +57,7 @@ class InputFuzzTest {
     threadsBefore = ManagementFactory.getThreadMXBean().getThreadCount();
   }
 
-  @AfterContainer
+  @AfterAll
   static void stop() {
     assertThat(plugin.send("GET", "/healthz", null, null, null).status()).isEqualTo(200);
     int threadsAfter = ManagementFactory.getThreadMXBean().getThreadCount();
@@ -63,143 +65,198 @@ class InputFuzzTest {
     plugin.close();
   }
 
-  @Property(tries = 400)
-  void arbitraryTextBodies(@ForAll("bodies") String body) {
-    check(plugin.getparams("echo", body), null);
-  }
-
-  @Property(tries = 400)
-  void arbitraryParameterValues(
-      @ForAll("parameters") Map<String, Object> parameters, @ForAll("names") String appSet) {
-    Map<String, Object> body = new LinkedHashMap<>();
-    body.put("applicationSetName", appSet);
-    body.put("input", Map.of("parameters", parameters));
-    check(plugin.getparams("echo", Json.write(body)), parameters);
-  }
-
-  @Property(tries = 200)
-  void arbitraryHeaders(
-      @ForAll("authorizations") String authorization, @ForAll("contentTypes") String contentType) {
-    Answer answer =
-        plugin.send(
-            "POST",
-            "/mappings/echo/api/v1/getparams.execute",
-            "{\"input\":{\"parameters\":{\"name\":\"ok\"}}}",
-            authorization,
-            contentType);
-    if (("Bearer " + PluginServer.TOKEN).equalsIgnoreCase(authorization)
-        || authorization.strip().equalsIgnoreCase("Bearer " + PluginServer.TOKEN)) {
-      assertThat(answer.status()).isIn(200, 403);
-    } else {
-      assertThat(answer.status()).isEqualTo(403);
+  @Test
+  void arbitraryTextBodies() {
+    Random random = new Random(11);
+    for (int i = 0; i < 400; i++) {
+      String body = body(random);
+      check("body " + i + " (seed 11): " + body, plugin.getparams("echo", body), null);
     }
   }
 
-  @Property(tries = 100)
-  void arbitraryBytes(@ForAll("bytes") byte[] body) throws Exception {
-    HttpResponse<String> response =
-        RAW.send(
-            HttpRequest.newBuilder(
-                    URI.create(plugin.url() + "/mappings/echo/api/v1/getparams.execute"))
-                .header("Authorization", "Bearer " + PluginServer.TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    assertThat(response.statusCode()).isBetween(200, 499);
+  @Test
+  void arbitraryParameterValues() {
+    Random random = new Random(12);
+    for (int i = 0; i < 400; i++) {
+      Map<String, Object> parameters = parameters(random);
+      Map<String, Object> body = new LinkedHashMap<>();
+      body.put("applicationSetName", text(random, 30));
+      body.put("input", Map.of("parameters", parameters));
+      String json = Json.write(body);
+      check("parameters " + i + " (seed 12): " + json, plugin.getparams("echo", json), parameters);
+    }
+  }
+
+  @Test
+  void arbitraryHeaders() {
+    Random random = new Random(13);
+    List<String> contentTypes =
+        List.of(
+            "application/json",
+            "text/plain",
+            "application/x-www-form-urlencoded",
+            "application/json; charset=utf-16",
+            "*/*");
+    for (int i = 0; i < 200; i++) {
+      String authorization = authorization(random);
+      String contentType = contentTypes.get(random.nextInt(contentTypes.size()));
+      Answer answer =
+          plugin.send(
+              "POST",
+              "/mappings/echo/api/v1/getparams.execute",
+              "{\"input\":{\"parameters\":{\"name\":\"ok\"}}}",
+              authorization,
+              contentType);
+      String named = "headers " + i + " (seed 13): " + authorization + " / " + contentType;
+      if (("Bearer " + PluginServer.TOKEN).equalsIgnoreCase(authorization)
+          || authorization.strip().equalsIgnoreCase("Bearer " + PluginServer.TOKEN)) {
+        assertThat(answer.status()).as(named).isIn(200, 403);
+      } else {
+        assertThat(answer.status()).as(named).isEqualTo(403);
+      }
+    }
+  }
+
+  @Test
+  void arbitraryBytes() throws Exception {
+    Random random = new Random(14);
+    for (int i = 0; i < 100; i++) {
+      byte[] body = new byte[random.nextInt(2001)];
+      random.nextBytes(body);
+      HttpResponse<String> response =
+          RAW.send(
+              HttpRequest.newBuilder(
+                      URI.create(plugin.url() + "/mappings/echo/api/v1/getparams.execute"))
+                  .header("Authorization", "Bearer " + PluginServer.TOKEN)
+                  .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
+      assertThat(response.statusCode()).as("bytes " + i + " (seed 14)").isBetween(200, 499);
+    }
   }
 
   /** A 4xx with one line, or a 200 that is exactly the echo of a valid input. */
-  private static void check(Answer answer, Map<String, Object> parameters) {
-    assertThat(answer.status()).as(answer.body()).isLessThan(500);
+  private static void check(String named, Answer answer, Map<String, Object> parameters) {
+    assertThat(answer.status()).as(named + " -> " + answer.body()).isLessThan(500);
     if (answer.status() != 200) {
-      assertThat(answer.status()).isBetween(400, 499);
-      assertThat(answer.body()).matches("\\{\"error\":\"[^\\n]+\"\\}");
+      assertThat(answer.status()).as(named).isBetween(400, 499);
+      assertThat(answer.body()).as(named).matches("\\{\"error\":\"[^\\n]+\"\\}");
       return;
     }
-    assertThat(answer.body()).startsWith("{\"output\":{\"parameters\":[{\"name\":\"");
+    assertThat(answer.body()).as(named).startsWith("{\"output\":{\"parameters\":[{\"name\":\"");
     if (parameters != null) {
-      assertThat(answer.body()).contains("\"name\":\"" + parameters.get("name") + "\"");
+      assertThat(answer.body()).as(named).contains("\"name\":\"" + parameters.get("name") + "\"");
     }
   }
 
-  @Provide
-  Arbitrary<String> bodies() {
-    Arbitrary<String> json =
-        Arbitraries.of(
-            "{}",
-            "[]",
-            "null",
-            "\"x\"",
-            "1",
-            "{\"input\":null}",
-            "{\"input\":{\"parameters\":null}}",
-            "{\"input\":{\"parameters\":{\"name\":\"ok\"}}}",
-            "{\"input\":{\"parameters\":[]}}",
-            "{\"applicationSetName\":{},\"input\":{}}",
-            "{\"input\":{\"parameters\":{\"name\":\"ok\",\"name\":\"x\"}}}");
-    Arbitrary<String> text = Arbitraries.strings().ofMaxLength(300);
-    Arbitrary<String> mutated =
-        json.flatMap(
-            j ->
-                Arbitraries.integers()
-                    .between(0, Math.max(0, j.length() - 1))
-                    .map(cut -> j.substring(0, cut) + "\u0000}\"{[" + j.substring(cut)));
-    return Arbitraries.oneOf(json, text, mutated);
+  private static final List<String> JSON_BODIES =
+      List.of(
+          "{}",
+          "[]",
+          "null",
+          "\"x\"",
+          "1",
+          "{\"input\":null}",
+          "{\"input\":{\"parameters\":null}}",
+          "{\"input\":{\"parameters\":{\"name\":\"ok\"}}}",
+          "{\"input\":{\"parameters\":[]}}",
+          "{\"applicationSetName\":{},\"input\":{}}",
+          "{\"input\":{\"parameters\":{\"name\":\"ok\",\"name\":\"x\"}}}");
+
+  /** A known body, any text, or a known body with JSON's punctuation and a NUL cut into it. */
+  private static String body(Random random) {
+    String json = JSON_BODIES.get(random.nextInt(JSON_BODIES.size()));
+    return switch (random.nextInt(3)) {
+      case 0 -> json;
+      case 1 -> text(random, 300);
+      default -> {
+        int cut = random.nextInt(Math.max(1, json.length()));
+        yield json.substring(0, cut) + "\u0000}\"{[" + json.substring(cut);
+      }
+    };
   }
 
-  @Provide
-  Arbitrary<Map<String, Object>> parameters() {
-    Arbitrary<Object> value =
-        Arbitraries.oneOf(
-            Arbitraries.strings().ofMaxLength(40).map(s -> (Object) s),
-            Arbitraries.strings()
-                .withCharRange('a', 'z')
-                .ofMinLength(1)
-                .ofMaxLength(10)
-                .map(s -> (Object) s),
-            Arbitraries.integers().map(i -> (Object) i),
-            Arbitraries.doubles().map(d -> (Object) d),
-            Arbitraries.of(true, false).map(b -> (Object) b),
-            Arbitraries.just(null),
-            Arbitraries.strings().ofMaxLength(5).list().ofMaxSize(3).map(l -> (Object) l),
-            Arbitraries.of("#{T(java.lang.System).exit(1)}", "../..", "a\r\nb: c", "${x}")
-                .map(s -> (Object) s));
-    Arbitrary<String> key = Arbitraries.of("name", "count", "tags", "other", "");
-    return Arbitraries.maps(key, value).ofMaxSize(4);
+  private static Map<String, Object> parameters(Random random) {
+    List<String> keys = List.of("name", "count", "tags", "other", "");
+    Map<String, Object> parameters = new LinkedHashMap<>();
+    for (int n = random.nextInt(5); n > 0; n--) {
+      parameters.put(keys.get(random.nextInt(keys.size())), value(random));
+    }
+    return parameters;
   }
 
-  @Provide
-  Arbitrary<String> names() {
-    return Arbitraries.strings().ofMaxLength(30);
+  private static Object value(Random random) {
+    List<Supplier<Object>> kinds =
+        List.of(
+            () -> text(random, 40),
+            () -> lowercase(random, 1 + random.nextInt(10)),
+            () -> pick(random, 0, -1, 1, Integer.MIN_VALUE, Integer.MAX_VALUE, random.nextInt()),
+            () ->
+                pick(random, 0.0, -0.0, Double.MAX_VALUE, Double.MIN_VALUE, random.nextGaussian()),
+            random::nextBoolean,
+            () -> null,
+            () -> {
+              List<Object> list = new ArrayList<>();
+              for (int n = random.nextInt(4); n > 0; n--) {
+                list.add(text(random, 5));
+              }
+              return list;
+            },
+            () -> pick(random, "#{T(java.lang.System).exit(1)}", "../..", "a\r\nb: c", "${x}"));
+    return kinds.get(random.nextInt(kinds.size())).get();
   }
 
-  @Provide
-  Arbitrary<String> authorizations() {
-    return Arbitraries.oneOf(
-        Arbitraries.of(
-            "Bearer " + PluginServer.TOKEN,
-            "bearer " + PluginServer.TOKEN,
-            "Bearer",
-            "Bearer ",
-            "Basic " + PluginServer.TOKEN,
-            "Bearer " + PluginServer.TOKEN + "x",
-            "Bearer $plugin.x.token",
-            PluginServer.TOKEN),
-        Arbitraries.strings().withCharRange(' ', '~').ofMaxLength(60));
+  private static String authorization(Random random) {
+    return random.nextBoolean()
+        ? (String)
+            pick(
+                random,
+                "Bearer " + PluginServer.TOKEN,
+                "bearer " + PluginServer.TOKEN,
+                "Bearer",
+                "Bearer ",
+                "Basic " + PluginServer.TOKEN,
+                "Bearer " + PluginServer.TOKEN + "x",
+                "Bearer $plugin.x.token",
+                PluginServer.TOKEN)
+        : printable(random, random.nextInt(61));
   }
 
-  @Provide
-  Arbitrary<String> contentTypes() {
-    return Arbitraries.of(
-        "application/json",
-        "text/plain",
-        "application/x-www-form-urlencoded",
-        "application/json; charset=utf-16",
-        "*/*");
+  private static Object pick(Random random, Object... choices) {
+    return choices[random.nextInt(choices.length)];
   }
 
-  @Provide
-  Arbitrary<byte[]> bytes() {
-    return Arbitraries.bytes().array(byte[].class).ofMaxSize(2000);
+  /**
+   * Up to {@code max} characters of any kind: printable ASCII, controls, letters of other scripts,
+   * pairs of surrogates (a character beyond the BMP) and halves of one alone.
+   */
+  private static String text(Random random, int max) {
+    StringBuilder text = new StringBuilder();
+    for (int n = random.nextInt(max + 1); n > 0; n--) {
+      switch (random.nextInt(6)) {
+        case 0, 1 -> text.append((char) (' ' + random.nextInt(95)));
+        case 2 -> text.append((char) random.nextInt(32));
+        case 3 -> text.append((char) (0x80 + random.nextInt(0xD800 - 0x80)));
+        case 4 -> text.appendCodePoint(0x10000 + random.nextInt(0x100000));
+        default -> text.append((char) (0xD800 + random.nextInt(0x800)));
+      }
+    }
+    return text.toString();
+  }
+
+  private static String printable(Random random, int length) {
+    StringBuilder text = new StringBuilder();
+    for (int n = 0; n < length; n++) {
+      text.append((char) (' ' + random.nextInt(95)));
+    }
+    return text.toString();
+  }
+
+  private static String lowercase(Random random, int length) {
+    StringBuilder text = new StringBuilder();
+    for (int n = 0; n < length; n++) {
+      text.append((char) ('a' + random.nextInt(26)));
+    }
+    return text.toString();
   }
 }
