@@ -62,6 +62,9 @@ final class CursorPaginator implements Paginator {
     if (after == null) {
       seen.check(page, number, LOOP);
       String more = promises.unkept(number);
+      if (more == null && !(limits().stopAtMax() && number >= limits().maxPages())) {
+        more = headerNext(page);
+      }
       if (more != null) {
         page.refusedBy("listing-cut");
         throw RequestFailure.of(
@@ -112,5 +115,21 @@ final class CursorPaginator implements Paginator {
     return cursor.param() == null
         ? request
         : request.withUri(PercentEncoding.withQuery(request.uri(), cursor.param(), after));
+  }
+
+  /**
+   * A next page the headers name, which this mode does not read ({@code rel="next"}, {@code
+   * X-Next-Page}): read as the single page reads them (what does not parse says nothing), so that a
+   * cursor that ran out beside them is not a 200 a page short.
+   */
+  private static String headerNext(Page page) {
+    PageSignals signals = PageSignals.lenient(page);
+    if (signals.link("next") != null) {
+      return "its Link header has a rel=\"next\" link";
+    }
+    if (signals.nextPage() != null && !signals.nextPage().isBlank()) {
+      return "it says X-Next-Page: " + page.excerpt(signals.nextPage().trim());
+    }
+    return null;
   }
 }

@@ -4,6 +4,7 @@ import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.upstream.call.HostPolicy;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import io.github.appsetmapper.upstream.call.UriReferences;
 import java.net.URI;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -100,7 +101,7 @@ final class LinkPaginator implements Paginator {
     }
     URI uri;
     try {
-      uri = current.uri().resolve(target.trim());
+      uri = UriReferences.resolve(current.uri(), target);
     } catch (IllegalArgumentException e) {
       throw RequestFailure.of(current, "invalid next-page URL");
     }

@@ -1,6 +1,8 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.upstream.call.Headers;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,15 +22,15 @@ final class NextPageSignals {
 
   /** What a value must be to name a next page. */
   enum Test {
-    /** A URL: absolute over HTTP(S), or a path. */
+    /** A URI reference: see {@link #url}. */
     URL,
     /** A string that is not blank. */
     TEXT,
-    /** {@code true}. */
+    /** {@code true} (or the string {@code "true"}). */
     TRUE,
-    /** {@code false}. */
+    /** {@code false} (or the string {@code "false"}). */
     FALSE,
-    /** A whole number above 0 (a next page's number). */
+    /** A whole number above 0 (a next page's number), or such a number as a string. */
     NUMBER
   }
 
@@ -102,6 +104,12 @@ final class NextPageSignals {
     table.add(top("nextPage", Test.URL, "Jira", "next: \"$.nextPage\""));
     table.add(top("isLast", Test.FALSE, "Jira", null));
     table.add(top("links/next", Test.URL, "JSON:API", "next: \"$.links.next\""));
+    table.add(
+        top(
+            "links/next/href",
+            Test.URL,
+            "JSON:API (a link object)",
+            "next: \"$.links.next.href\""));
     table.add(top("_links/next/href", Test.URL, "HAL", "next: \"$._links.next.href\""));
     table.add(
         top(
@@ -141,6 +149,19 @@ final class NextPageSignals {
             "AWS",
             "cursor: {param: Marker, from: \"$.Marker\", until: \"!response.body.IsTruncated\"}"));
     table.add(top("next_page_url", Test.URL, "Laravel", "next: \"$.next_page_url\""));
+    table.add(top("next_page", Test.URL, "Zendesk", "next: \"$.next_page\""));
+    table.add(
+        top(
+            "hydra:view/hydra:next",
+            Test.URL,
+            "Hydra (API Platform)",
+            "next: \"$['hydra:view']['hydra:next']\""));
+    table.add(
+        top(
+            "meta/pagination/links/next",
+            Test.URL,
+            "Fractal",
+            "next: \"$.meta.pagination.links.next\""));
     for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
       String at = "$." + holder;
       table.add(
@@ -193,7 +214,13 @@ final class NextPageSignals {
     if (limits.stopAtMax() && number >= limits.maxPages()) {
       return;
     }
-    Said said = says(page.json(), page.response().headers(), elements.values(page), read);
+    Said said =
+        says(
+            page.json(),
+            page.response().headers(),
+            elements.values(page),
+            elements.rows(page),
+            read);
     if (said == null) {
       return;
     }
@@ -209,16 +236,15 @@ final class NextPageSignals {
             + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it"));
   }
 
-  /** How deep (objects only, no list crossed) a GraphQL connection is looked for. */
-  static final int CONNECTION_DEPTH = 6;
-
   /**
    * What {@code body} and {@code headers} say of a next page, or null: the first signal of {@link
    * #TABLE} that fires, skipping those at a path the mode reads itself ({@code read}, as {@link
-   * #path} spells JsonPaths; null: none). {@code elements}: the listing's elements on this page (a
-   * GraphQL connection is the object whose list holds them).
+   * #path} spells JsonPaths; null: none). {@code elements} and {@code rows}: the listing's elements
+   * on this page and the rows read from them, which {@link GraphQlConnections} finds connections
+   * by.
    */
-  static Said says(Object body, Headers headers, List<Object> elements, String read) {
+  static Said says(
+      Object body, Headers headers, List<Object> elements, List<Object> rows, String read) {
     if (body instanceof Map<?, ?> map) {
       for (Signal signal : TABLE) {
         if (signal.connection()) {
@@ -231,7 +257,7 @@ final class NextPageSignals {
           return new Said(signal, signal.said(), signal.mode());
         }
       }
-      Said graph = graphQl(map, elements, read);
+      Said graph = graphQl(map, elements, rows, read);
       if (graph != null) {
         return graph;
       }
@@ -246,65 +272,20 @@ final class NextPageSignals {
     return null;
   }
 
-  /** GraphQL: the connection holding the listing's elements says {@code hasNextPage: true}. */
-  private static Said graphQl(Map<?, ?> body, List<Object> elements, String read) {
-    if (elements == null || elements.isEmpty()) {
+  /** GraphQL: a connection holding the listing's elements says {@code hasNextPage: true}. */
+  private static Said graphQl(
+      Map<?, ?> body, List<Object> elements, List<Object> rows, String read) {
+    GraphQlConnections.Found found = GraphQlConnections.nextPage(body, elements, rows, read);
+    if (found == null) {
       return null;
     }
     Signal signal = TABLE.get(TABLE.size() - 1);
-    List<String> keys = new ArrayList<>();
-    Map<?, ?> holder = holderOf(body, elements.get(0), keys, 0);
-    if (holder == null
-        || !(holder.get("pageInfo") instanceof Map<?, ?> info)
-        || !Boolean.TRUE.equals(info.get("hasNextPage"))) {
-      return null;
-    }
-    List<String> all = new ArrayList<>(keys);
-    all.add("pageInfo");
-    all.add("endCursor");
-    if (read != null && read.equals(jsonPath(all))) {
-      return null;
-    }
-    String dotted = new Signal(keys, Test.TRUE, "", null, false).path();
     return new Said(
         signal,
-        "its body says " + dotted + ".pageInfo.hasNextPage: true",
-        signal.mode().formatted(dotted, dotted.substring(1)));
-  }
-
-  /**
-   * The object, reached from {@code node} through objects only (at most {@link #CONNECTION_DEPTH}
-   * deep), one of whose lists holds {@code element} itself; its keys from the top in {@code keys}.
-   */
-  private static Map<?, ?> holderOf(Map<?, ?> node, Object element, List<String> keys, int depth) {
-    for (Object value : node.values()) {
-      if (value instanceof List<?> list && containsItself(list, element)) {
-        return node;
-      }
-    }
-    if (depth >= CONNECTION_DEPTH) {
-      return null;
-    }
-    for (Map.Entry<?, ?> entry : node.entrySet()) {
-      if (entry.getValue() instanceof Map<?, ?> child) {
-        keys.add(String.valueOf(entry.getKey()));
-        Map<?, ?> found = holderOf(child, element, keys, depth + 1);
-        if (found != null) {
-          return found;
-        }
-        keys.remove(keys.size() - 1);
-      }
-    }
-    return null;
-  }
-
-  private static boolean containsItself(List<?> list, Object element) {
-    for (Object each : list) {
-      if (each == element) {
-        return true;
-      }
-    }
-    return false;
+        "its body says " + found.path() + ".pageInfo.hasNextPage: true",
+        found.keys() == null
+            ? null
+            : signal.mode().formatted(found.path(), found.path().substring(1)));
   }
 
   /** The path as Jayway normalises a definite one ({@code $['a']['b']}). */
@@ -331,23 +312,59 @@ final class NextPageSignals {
     return switch (test) {
       case URL -> url(value);
       case TEXT -> value instanceof String text && !text.isBlank();
-      case TRUE -> Boolean.TRUE.equals(value);
-      case FALSE -> Boolean.FALSE.equals(value);
-      case NUMBER ->
-          value instanceof Number number
-              && number.doubleValue() >= 1
-              && number.doubleValue() == Math.rint(number.doubleValue());
+      case TRUE -> isTrue(value);
+      case FALSE -> value instanceof Boolean flag ? !flag : "false".equals(word(value));
+      case NUMBER -> number(value);
     };
   }
 
-  /** A URL as APIs give their next page: absolute over HTTP(S), or a path. */
-  private static boolean url(Object value) {
-    if (!(value instanceof String text)) {
+  /** {@code true}, or the string {@code "true"} (any case, spaces aside): nothing else. */
+  static boolean isTrue(Object value) {
+    return value instanceof Boolean flag ? flag : "true".equals(word(value));
+  }
+
+  private static String word(Object value) {
+    return value instanceof String text ? text.strip().toLowerCase(Locale.ROOT) : null;
+  }
+
+  /** A whole number from 1, or a string of ASCII digits that is one ({@code "2"}). */
+  private static boolean number(Object value) {
+    if (value instanceof Number number) {
+      return number.doubleValue() >= 1 && number.doubleValue() == Math.rint(number.doubleValue());
+    }
+    String text = value instanceof String given ? given.strip() : "";
+    return text.matches("[0-9]{1,18}") && Long.parseLong(text) >= 1;
+  }
+
+  /**
+   * A URI reference as APIs give their next page (RFC 3986): absolute over HTTP(S) with a host, a
+   * path ({@code /items?page=2}), a host without the scheme ({@code //host/items}), a query alone
+   * ({@code ?page=2}), or a relative path with a {@code /} or a {@code ?} in it ({@code page/2},
+   * {@code items?page=2}). Not a URL: a bare word ({@code v2.0.0}, {@code 2}, {@code true}: a
+   * version, a number, a cursor), a string with spaces or that does not parse, another scheme, a
+   * fragment alone (this page).
+   */
+  static boolean url(Object value) {
+    if (!(value instanceof String text) || text.isBlank()) {
       return false;
     }
-    String trimmed = text.trim().toLowerCase(Locale.ROOT);
-    return trimmed.startsWith("https://")
-        || trimmed.startsWith("http://")
-        || trimmed.startsWith("/") && !trimmed.startsWith("//");
+    URI uri;
+    try {
+      uri = new URI(text.strip());
+    } catch (URISyntaxException e) {
+      return false;
+    }
+    String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
+    if (scheme != null) {
+      return (scheme.equals("https") || scheme.equals("http")) && uri.getHost() != null;
+    }
+    if (uri.getRawAuthority() != null) {
+      return uri.getHost() != null;
+    }
+    String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+    String query = uri.getRawQuery();
+    return path.startsWith("/")
+        || path.isEmpty() && query != null && !query.isEmpty()
+        || !path.isEmpty() && (path.contains("/") || query != null);
   }
 }

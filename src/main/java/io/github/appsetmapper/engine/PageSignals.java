@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.upstream.call.Headers;
 import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UriReferences;
 import java.net.URI;
 import java.util.List;
 
@@ -128,7 +129,7 @@ record PageSignals(
       throws RequestFailure {
     URI uri;
     try {
-      uri = page.request().uri().resolve(target.trim());
+      uri = UriReferences.resolve(page.request().uri(), target);
     } catch (IllegalArgumentException e) {
       return; // not a URL: followed, it is refused as one; read, it says nothing
     }
@@ -216,7 +217,7 @@ record PageSignals(
   /** Whether {@code target} gives {@code pageParam} twice (what {@link #single} refuses). */
   private static boolean twice(Page page, String target, String pageParam) {
     try {
-      QueryParameters.single(page.request().uri().resolve(target.trim()), pageParam);
+      QueryParameters.single(UriReferences.resolve(page.request().uri(), target), pageParam);
       return false;
     } catch (IllegalArgumentException e) {
       return false;

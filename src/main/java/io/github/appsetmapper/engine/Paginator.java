@@ -30,6 +30,14 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
     /** The elements {@link #elements} counts, as they are: what tells a page read twice. */
     List<Object> values(Page page) throws RequestFailure;
 
+    /**
+     * The rows the listing reads on this page, as they are in its body: the elements, or what a
+     * path that descends into each selects ({@code $.orgs.nodes[*].repos.nodes[*]}: the repos).
+     */
+    default List<Object> rows(Page page) throws RequestFailure {
+      return values(page);
+    }
+
     /** Whether the page is read as a listing (not one value a definite path names). */
     default boolean listing(Page page) throws RequestFailure {
       return true;
@@ -124,6 +132,11 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
         @Override
         public boolean listing(Page page) throws RequestFailure {
           return page.listing(path, field);
+        }
+
+        @Override
+        public List<Object> rows(Page page) throws RequestFailure {
+          return page.rows(path, field);
         }
       };
     }

@@ -73,7 +73,12 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
     }
     if (more == null) {
       NextPageSignals.Said said =
-          NextPageSignals.says(page.json(), page.response().headers(), elements.values(page), null);
+          NextPageSignals.says(
+              page.json(),
+              page.response().headers(),
+              elements.values(page),
+              elements.rows(page),
+              null);
       if (said == null) {
         return null;
       }

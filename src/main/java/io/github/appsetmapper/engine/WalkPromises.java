@@ -2,6 +2,7 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.text.Plural;
 import io.github.appsetmapper.upstream.call.RequestFailure;
+import io.github.appsetmapper.upstream.call.UriReferences;
 import java.net.URI;
 import java.util.function.Function;
 
@@ -164,7 +165,7 @@ final class WalkPromises {
   private Long lastNumber(Page page, URI current, String target) throws RequestFailure {
     Integer number;
     try {
-      number = pageOf.apply(current.resolve(target.trim()));
+      number = pageOf.apply(UriReferences.resolve(current, target));
     } catch (PageSignals.Unreadable e) {
       // A page number given but not a number (`+5`, `5e0`, `5.0`, `٥`...): which page it names
       // cannot be told, and taken as no signal it let the listing stop at page 1 with a 200.

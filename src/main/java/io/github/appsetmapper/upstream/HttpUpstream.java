@@ -7,6 +7,7 @@ import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.Upstream;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
 import io.github.appsetmapper.upstream.call.UpstreamResponse;
+import io.github.appsetmapper.upstream.call.UriReferences;
 import io.github.appsetmapper.upstream.limits.HostLimits;
 import io.github.appsetmapper.upstream.limits.RateLimits;
 import io.github.appsetmapper.upstream.net.GuardedDnsResolver;
@@ -138,7 +139,7 @@ public final class HttpUpstream implements Upstream {
       throws RequestFailure {
     URI next;
     try {
-      next = from.uri().resolve(location.trim());
+      next = UriReferences.resolve(from.uri(), location);
     } catch (IllegalArgumentException e) {
       throw RequestFailure.of(from, "redirect to an invalid URL");
     }

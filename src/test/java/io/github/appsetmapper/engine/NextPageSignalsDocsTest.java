@@ -25,11 +25,11 @@ class NextPageSignalsDocsTest {
     for (NextPageSignals.Signal signal : NextPageSignals.TABLE) {
       String when =
           switch (signal.test()) {
-            case URL -> "a URL (`https://...`, `http://...` or a path)";
+            case URL -> "a URL reference (see below)";
             case TEXT -> "a string, not empty";
-            case TRUE -> "`true`";
-            case FALSE -> "`false`";
-            case NUMBER -> "a page number (a whole number from 1)";
+            case TRUE -> "`true` or `\"true\"`";
+            case FALSE -> "`false` or `\"false\"`";
+            case NUMBER -> "a page number (a whole number from 1, or one as a string: `\"2\"`)";
           };
       String mode =
           signal.mode() == null
