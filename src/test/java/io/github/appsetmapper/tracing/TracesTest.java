@@ -336,13 +336,15 @@ class TracesTest {
                               "appset_mapper_traces_dropped_total{reason=\"export_failed\"}"))
                   .findFirst()
                   .orElse("");
-          if (!dropped.isEmpty()) {
+          // Both, however slow the machine: an export that timed out on the exporter's side is
+          // counted as failed before the receiver (on a busy machine) has handled its POST.
+          if (!dropped.isEmpty() && receiver.posts() > 0) {
             break;
           }
           Thread.sleep(100);
         }
         assertThat(dropped).as("spans dropped counted").isNotEmpty();
-        assertThat(receiver.posts()).isPositive();
+        assertThat(receiver.posts()).as("export attempts the collector saw").isPositive();
       }
     }
   }
