@@ -8,10 +8,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Another tool's template syntax, through {@code validate}: every form an author writes is caught
@@ -96,6 +99,36 @@ class TemplateSlipsValidateTest {
       throws Exception {
     assertThat(lines(validate(query(written))))
         .containsExactly("m.yaml:7:16 list.request.query.b: " + message);
+  }
+
+  /**
+   * What a line suggests loads: each slip, where the mapping declares what it names, is replaced by
+   * the {@code #{...}} its line says, and the file is then valid.
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "{{ default \"main\" .branch }}",
+        "{{- .branch -}}",
+        "$LABEL",
+        "$(LABEL)",
+        "${LABEL}",
+        "${{ secrets.TOKEN }}",
+        "${{ vars.LABEL }}",
+        "$input.branch",
+      })
+  void theSuggestedRewriteLoads(String written) throws Exception {
+    String yaml =
+        query(written)
+            .replace(
+                "input:\n", "vars:\n  LABEL: {default: a}\nsecrets:\n  TOKEN: {env: T}\ninput:\n");
+    List<String> refused = lines(validate(yaml));
+    assertThat(refused).hasSize(1);
+    Matcher suggested = Pattern.compile("write (#\\{.*?})(?: \\(|,|$)").matcher(refused.get(0));
+    assertThat(suggested.find()).as(refused.get(0)).isTrue();
+    Result fixed = validate(yaml.replace(written, suggested.group(1).replace("'", "''")));
+    assertThat(fixed.err()).isEmpty();
+    assertThat(fixed.exit()).isZero();
   }
 
   @ParameterizedTest
