@@ -3,7 +3,6 @@ package io.github.appsetmapper.compile;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
@@ -19,15 +18,38 @@ import org.springframework.expression.ParseException;
  */
 final class AuthorSlips {
   /**
-   * Go's action holding a name or a path ({@code {{ .x }}}, {@code {{ item.x }}}, {@code {{x}}},
-   * {@code {{- .x | lower -}}}), not SpEL's nested inline list of literals ({@code {{1,2},{3}}}).
+   * Go's action ({@code {{ .x }}}, {@code {{ item.x }}}, {@code {{x}}}, {@code {{- .x | lower -}}},
+   * {@code {{ default "main" .branch }}}, {@code {{ if .x }}}), or GitHub Actions' {@code ${{ x }}}
+   * (the {@code $} before it); {@link #goAction} tells it from SpEL's nested inline list of
+   * literals ({@code {{1,2},{3}}}).
    */
   private static final Pattern GO =
-      Pattern.compile("\\{\\{-?\\s*(\\.[^{}]*|[A-Za-z_]\\w*(?:\\s*\\.\\s*[A-Za-z_]\\w*)*)\\s*-?}}");
+      Pattern.compile("(\\$?)\\{\\{(?:-(?=\\s))?\\s*([^{}]*?)\\s*(?:(?<=\\s)-)?}}");
+
+  /** A path: {@code x}, {@code a.b}. */
+  private static final Pattern PATH = Pattern.compile("[A-Za-z_]\\w*(?:\\s*\\.\\s*[A-Za-z_]\\w*)*");
+
+  /** A name then a space then more: Go's function or action with its arguments. */
+  private static final Pattern CALL = Pattern.compile("[A-Za-z_]\\w*\\s+\\S.*");
 
   /** The shell's {@code ${name}} or {@code ${a.b}}. */
   private static final Pattern SHELL =
       Pattern.compile("\\$\\{\\s*([A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*)*)\\s*}");
+
+  /**
+   * The shell's (and Make's, and Azure Pipelines') {@code $(NAME)}; not after a word, a {@code $}
+   * or a backslash (a regex's {@code \\$(}).
+   */
+  private static final Pattern PAREN =
+      Pattern.compile("(?<![\\w$\\\\])\\$\\(\\s*([A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*)*)\\s*\\)");
+
+  /**
+   * The shell's {@code $NAME}: capitals, as an environment variable is named (OData's {@code
+   * $filter} and MongoDB's {@code $sum} are lowercase, its {@code $$ROOT} has two dollars, a price
+   * {@code $5} and a regex's {@code ^v[0-9]+$} no name).
+   */
+  private static final Pattern ENV =
+      Pattern.compile("(?<![\\w$\\\\])\\$([A-Z][A-Z0-9_]*)(?![\\w(])");
 
   /**
    * A shell-like {@code $input.x} or {@code $item.x}: a {@code $} before a name of the mapping's
@@ -36,7 +58,7 @@ final class AuthorSlips {
    */
   private static final Pattern DOLLAR =
       Pattern.compile(
-          "(?<!\\$)\\$("
+          "(?<![\\w$\\\\])\\$("
               + String.join("|", new TreeSet<>(Scope.Name.RESERVED))
               + ")((?:\\.[A-Za-z_]\\w*)+)");
 
@@ -46,13 +68,28 @@ final class AuthorSlips {
    * The names a mapping declares, for a hint that names what exists: Go's {@code {{ .Values.x }}}
    * becomes {@code input.x} only where {@code x} is an input.
    */
-  record Declared(Set<String> inputs, Set<String> vars) {
-    static final Declared NONE = new Declared(Set.of(), Set.of());
-
+  record Declared(Set<String> inputs, Set<String> vars, Set<String> secrets) {
     static Declared of(MappingSpec spec) {
-      return new Declared(spec.input().keySet(), spec.vars().keySet());
+      return new Declared(spec.input().keySet(), spec.vars().keySet(), spec.secrets().keySet());
     }
   }
+
+  /** Which tool's syntax a slip is. */
+  private enum Kind {
+    GO("Go template syntax"),
+    GITHUB("GitHub Actions syntax"),
+    SHELL("shell syntax"),
+    DOLLAR("shell-like syntax");
+
+    final String words;
+
+    Kind(String words) {
+      this.words = words;
+    }
+  }
+
+  /** A slip as written, its kind, and the name or path inside it. */
+  private record Slip(String written, Kind kind, String inside) {}
 
   private final Declared declared;
 
@@ -60,105 +97,130 @@ final class AuthorSlips {
     this.declared = declared;
   }
 
-  /**
-   * The problem of an expression field (parameters, filter, let, value...) written in another
-   * tool's template syntax, outside its string literals; null when there is none.
-   */
-  String inExpression(String text) {
-    String code = withoutStrings(text);
+  /** The first slip in {@code text} (whose string literals {@code code} has blanked), or null. */
+  private static Slip find(String text, String code) {
     Matcher go = GO.matcher(code);
-    if (go.find()) {
-      return "'"
-          + text.substring(go.start(), go.end())
-          + "' is Go template syntax, which SpEL reads as a list in a list: "
-          + TEMPLATES
-          + "; in parameters (and every expression field) write the bare expression: "
-          + bare(go.group(1)).expression()
-          + bare(go.group(1)).note();
+    while (go.find()) {
+      if (goAction(text.substring(go.start(2), go.end(2)), go.group(2))) {
+        return new Slip(
+            text.substring(go.start(), go.end()),
+            go.group(1).isEmpty() ? Kind.GO : Kind.GITHUB,
+            text.substring(go.start(2), go.end(2)));
+      }
     }
-    Matcher shell = SHELL.matcher(code);
-    if (shell.find()) {
-      return "'"
-          + text.substring(shell.start(), shell.end())
-          + "' is shell syntax: "
-          + TEMPLATES
-          + "; in parameters (and every expression field) write the bare expression: "
-          + bare(shell.group(1)).expression()
-          + bare(shell.group(1)).note();
+    for (Pattern shell : List.of(SHELL, PAREN, ENV)) {
+      Matcher m = shell.matcher(code);
+      if (m.find()) {
+        return new Slip(text.substring(m.start(), m.end()), Kind.SHELL, m.group(1));
+      }
+    }
+    Matcher dollar = DOLLAR.matcher(code);
+    if (dollar.find()) {
+      return new Slip(
+          text.substring(dollar.start(), dollar.end()),
+          Kind.DOLLAR,
+          dollar.group(1) + dollar.group(2));
     }
     return null;
+  }
+
+  /**
+   * Whether {@code {{...}}}'s inside is Go's: a path ({@code .x}, {@code item.x}, {@code x}), a
+   * variable ({@code $x}), a pipe, or a function or action with arguments; not SpEL's list of
+   * literals ({@code {{1,2}}}, {@code {{item.a, 1}}}: a comma, a number).
+   */
+  private static boolean goAction(String inside, String code) {
+    String text = inside.strip();
+    if (text.isEmpty() || code.indexOf(',') >= 0) {
+      return false;
+    }
+    return text.startsWith(".")
+        || text.startsWith("$")
+        || PATH.matcher(text).matches()
+        || CALL.matcher(code.strip()).matches()
+        || code.replace("||", "").indexOf('|') >= 0;
+  }
+
+  private SlipRewrite rewrite(Slip slip, Scope scope) {
+    return switch (slip.kind()) {
+      case GO -> SlipRewrite.go(slip.inside(), declared, scope);
+      case GITHUB -> SlipRewrite.githubActions(slip.inside(), declared, scope);
+      case SHELL -> SlipRewrite.shell(slip.inside(), declared, scope);
+      case DOLLAR -> SlipRewrite.path(slip.inside(), declared, scope, false);
+    };
+  }
+
+  /**
+   * The problem of an expression field (parameters, filter, let, value...) written in another
+   * tool's template syntax, outside its string literals; null when there is none. {@code scope} is
+   * the field's: a rewrite names only what it has.
+   */
+  String inExpression(String text, Scope scope) {
+    Slip slip = find(text, withoutStrings(text));
+    if (slip == null) {
+      return null;
+    }
+    SlipRewrite fix = rewrite(slip, scope);
+    return "'"
+        + slip.written()
+        + "' is "
+        + slip.kind().words
+        + (slip.kind() == Kind.GO ? ", which SpEL reads as a list in a list" : "")
+        + ": "
+        + TEMPLATES
+        + "; "
+        + (fix.exists()
+            ? "in parameters (and every expression field) write the bare expression: "
+                + fix.expression()
+                + fix.note()
+            : "there is no direct rewrite: " + fix.none());
   }
 
   /**
    * The problem of a template's literal text (url, query, headers, body, auth) that holds another
    * tool's template syntax, which would be sent as written; null when there is none.
    */
-  String inTemplateText(String literal) {
-    Matcher go = GO.matcher(literal);
-    if (go.find()) {
-      return "'"
-          + go.group()
-          + "' is Go template syntax, which would be sent as written: "
-          + TEMPLATES
-          + ": write #{"
-          + bare(go.group(1)).expression()
-          + "}"
-          + bare(go.group(1)).note();
+  String inTemplateText(String literal, Scope scope) {
+    Slip slip = find(literal, literal);
+    if (slip == null) {
+      return null;
     }
-    Matcher shell = SHELL.matcher(literal);
-    if (shell.find()) {
-      return "'"
-          + shell.group()
-          + "' is shell syntax, which would be sent as written: "
-          + TEMPLATES
-          + ": write #{"
-          + bare(shell.group(1)).expression()
-          + "}"
-          + bare(shell.group(1)).note()
-          + " (a literal ${ is written #{'${'})";
-    }
-    Matcher dollar = DOLLAR.matcher(literal);
-    if (dollar.find()) {
-      return "'"
-          + dollar.group()
-          + "' is shell-like syntax, which would be sent as written: "
-          + TEMPLATES
-          + ": write #{"
-          + dollar.group(1)
-          + dollar.group(2)
-          + "}, or #{'"
-          + dollar.group()
-          + "'} to send it as written";
-    }
-    return null;
+    SlipRewrite fix = rewrite(slip, scope);
+    String asWritten =
+        slip.kind() == Kind.DOLLAR || !slip.written().contains("{")
+            ? ", or #{'" + slip.written() + "'} to send it as written"
+            : slip.kind() == Kind.SHELL ? " (a literal ${ is written #{'${'})" : "";
+    return "'"
+        + slip.written()
+        + "' is "
+        + slip.kind().words
+        + ", which would be sent as written: "
+        + TEMPLATES
+        + ": "
+        + (fix.exists()
+            ? "write #{" + fix.expression() + "}" + fix.note() + asWritten
+            : "there is no direct rewrite: " + fix.none());
   }
 
   /**
    * The problem of a text taken as written (a query or body key, a header name, a var's or an
    * input's default) that holds another tool's template syntax; null when there is none. Static:
-   * its fix names no declaration.
+   * its fix names no declaration. {@code fix} says what to write instead in a value.
    */
-  static String inPlainText(String text, boolean key) {
-    String syntax = null;
-    Matcher go = GO.matcher(text);
-    Matcher shell = SHELL.matcher(text);
-    Matcher dollar = DOLLAR.matcher(text);
-    if (go.find()) {
-      syntax = "'" + go.group() + "' is Go template syntax";
-    } else if (shell.find()) {
-      syntax = "'" + shell.group() + "' is shell syntax";
-    } else if (dollar.find()) {
-      syntax = "'" + dollar.group() + "' is shell-like syntax";
-    }
-    if (syntax == null) {
+  static String inPlainText(String text, boolean key, String fix) {
+    Slip slip = find(text, text);
+    if (slip == null) {
       return null;
     }
-    return syntax
+    return "'"
+        + slip.written()
+        + "' is "
+        + slip.kind().words
         + (key
             ? " in a key, which is taken as written: a key is no template ("
                 + TEMPLATES
                 + " in values only)"
-            : ", and this text is taken as written (it is no template): write the value itself");
+            : ", and this text is taken as written (it is no template): " + fix);
   }
 
   /**
@@ -196,68 +258,6 @@ final class AuthorSlips {
           + " or '('";
     }
     return "it does not parse";
-  }
-
-  /** The expression a slip's inside stands for, and what it needs declared first ("": none). */
-  record Fix(String expression, String note) {}
-
-  private Fix bare(String inside) {
-    String path = inside.strip();
-    if (path.startsWith(".")) {
-      // Argo CD's {{ .branch }} is the generator's parameter: input.branch here.
-      int pipe = path.indexOf('|');
-      String dotted = (pipe < 0 ? path : path.substring(0, pipe)).strip();
-      if (dotted.equals(".")) {
-        return new Fix("input", "");
-      }
-      List<String> names = List.of(dotted.substring(1).split("\\."));
-      if (Scope.Name.RESERVED.contains(names.get(0))) {
-        return new Fix(dotted.substring(1), "");
-      }
-      return declaredOne(names);
-    }
-    return new Fix(path.replaceAll("\\s+", ""), "");
-  }
-
-  /**
-   * The hint for Go's {@code .a.b}: the first of its names, from the left, that the mapping
-   * declares as an input or a var, with the names after it ({@code .Values.x} is {@code input.x}
-   * where {@code x} is an input); else where to declare it (Helm's {@code .Values} dropped).
-   */
-  private Fix declaredOne(List<String> names) {
-    for (int i = 0; i < names.size(); i++) {
-      String rest = String.join(".", names.subList(i, names.size()));
-      if (declared.inputs().contains(names.get(i))) {
-        return new Fix("input." + rest, "");
-      }
-      if (declared.vars().contains(names.get(i))) {
-        return new Fix("vars." + rest, "");
-      }
-    }
-    List<String> own =
-        names.size() > 1 && HELM.contains(names.get(0)) ? names.subList(1, names.size()) : names;
-    String name = own.get(0);
-    return new Fix(
-        "input." + String.join(".", own),
-        " (declare '"
-            + name
-            + "' under input:, or under vars: and read vars."
-            + String.join(".", own)
-            + " for a deploy-time setting"
-            + (declared.inputs().isEmpty() && declared.vars().isEmpty()
-                ? ""
-                : "; declared: " + declaredList())
-            + ")");
-  }
-
-  /** Helm's and Argo CD's roots that name no parameter of their own. */
-  private static final Set<String> HELM = Set.of("Values", "Release", "Chart", "values");
-
-  private String declaredList() {
-    List<String> all = new ArrayList<>();
-    new TreeSet<>(declared.inputs()).forEach(n -> all.add("input." + n));
-    new TreeSet<>(declared.vars()).forEach(n -> all.add("vars." + n));
-    return String.join(", ", all);
   }
 
   /** {@code text} with the inside of its '...' and "..." literals blanked, same length. */

@@ -1,11 +1,13 @@
 package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.Expr;
+import io.github.appsetmapper.config.InputSpec;
 import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestOptionTable;
 import io.github.appsetmapper.config.RequestOptions;
+import io.github.appsetmapper.config.VarSpec;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.util.Collection;
@@ -26,37 +28,61 @@ final class AuthoredText {
 
   private AuthoredText() {}
 
+  /** What a text taken as written is fixed with. */
+  static final String VALUE = "write the value itself";
+
   static void check(MappingSpec spec, Problems problems) {
-    walk(spec, spec.pos(), problems);
+    walk(spec, spec.pos(), problems, VALUE);
   }
 
-  private static void walk(Object value, Pos at, Problems problems) {
+  /**
+   * The fix of a default in another syntax. A var's is shipped text whatever {@code --var} says at
+   * this load (another deployment, or a run without it, reads the default), so it is refused even
+   * when overridden; the line says both ways out.
+   */
+  private static String fix(Record record, String component, String otherwise) {
+    if (!component.equals("defaultValue")) {
+      return otherwise;
+    }
+    if (record instanceof VarSpec var) {
+      return VALUE
+          + ", or leave the default out and give the value at deploy time with --var "
+          + var.name()
+          + "=... (a default is shipped as written, even where --var overrides it)";
+    }
+    if (record instanceof InputSpec) {
+      return VALUE + ", or leave the default out: the caller's input gives it";
+    }
+    return otherwise;
+  }
+
+  private static void walk(Object value, Pos at, Problems problems, String fix) {
     if (value == null || value instanceof Expr) {
       return;
     }
     if (value instanceof String text) {
-      say(at, AuthorSlips.inPlainText(text, false), problems);
+      say(at, AuthorSlips.inPlainText(text, false, fix), problems);
     } else if (value instanceof Map<?, ?> map) {
       for (Map.Entry<?, ?> entry : map.entrySet()) {
         Pos here = posOf(entry.getValue(), at);
         if (entry.getKey() instanceof String key) {
-          say(here, AuthorSlips.inPlainText(key, true), problems);
+          say(here, AuthorSlips.inPlainText(key, true, fix), problems);
         }
-        walk(entry.getValue(), here, problems);
+        walk(entry.getValue(), here, problems, fix);
       }
     } else if (value instanceof Collection<?> items) {
       for (Object item : items) {
-        walk(item, posOf(item, at), problems);
+        walk(item, posOf(item, at), problems, fix);
       }
     } else if (value instanceof RequestOptions options) {
       for (var option : RequestOptionTable.ALL) {
-        walk(options.get(option), at, problems);
+        walk(options.get(option), at, problems, fix);
       }
     } else if (value instanceof Record record) {
       Pos own = posOf(record, at);
       for (RecordComponent component : record.getClass().getRecordComponents()) {
         if (!PROSE.contains(component.getName())) {
-          walk(read(component, record), own, problems);
+          walk(read(component, record), own, problems, fix(record, component.getName(), fix));
         }
       }
     }

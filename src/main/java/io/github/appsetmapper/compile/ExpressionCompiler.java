@@ -48,14 +48,26 @@ final class ExpressionCompiler {
 
   private static final SpelExpressionParser PARSER = new SpelExpressionParser(CONFIGURATION);
 
+  /**
+   * In {@link #unread}: a block that names values of its own (enrich, let, explode) was not read.
+   */
+  static final String UNREAD_NAMES = "";
+
   private static final TemplateParserContext TEMPLATE = new TemplateParserContext("#{", "}");
 
   private final Problems problems;
   private final AuthorSlips slips;
 
-  ExpressionCompiler(Problems problems, AuthorSlips.Declared declared) {
+  /**
+   * The names whose block of the file was refused whole as it was read ({@code list: "x"} gives no
+   * {@code item}): what reads them is not said unknown, the block's own line says the mistake.
+   */
+  private final Set<String> unread;
+
+  ExpressionCompiler(Problems problems, AuthorSlips.Declared declared, Set<String> unread) {
     this.problems = problems;
     this.slips = new AuthorSlips(declared);
+    this.unread = unread;
   }
 
   /**
@@ -67,7 +79,7 @@ final class ExpressionCompiler {
     if (expr == null) {
       return null;
     }
-    String slip = slips.inExpression(expr.text());
+    String slip = slips.inExpression(expr.text(), scope);
     if (slip != null) {
       problems.add(expr.pos(), slip);
       return null;
@@ -108,7 +120,7 @@ final class ExpressionCompiler {
     boolean ok = true;
     for (Expression piece : pieces) {
       if (piece instanceof LiteralExpression literal) {
-        String slip = slips.inTemplateText(literal.getExpressionString());
+        String slip = slips.inTemplateText(literal.getExpressionString(), scope);
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;
@@ -116,7 +128,7 @@ final class ExpressionCompiler {
           parts.add(new Template.Literal(literal.getExpressionString()));
         }
       } else {
-        String slip = slips.inExpression(piece.getExpressionString());
+        String slip = slips.inExpression(piece.getExpressionString(), scope);
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;
@@ -249,10 +261,13 @@ final class ExpressionCompiler {
       }
     }
     for (String root : inspection.roots()) {
-      if (scope.names().contains(root)) {
+      if (scope.names().contains(root) || unread.contains(root)) {
         continue;
       }
       String reason = scope.unavailable().get(root);
+      if (reason == null && unread.contains(UNREAD_NAMES)) {
+        continue;
+      }
       if (reason != null) {
         problems.add(expr.pos(), reason);
       } else {
@@ -262,7 +277,7 @@ final class ExpressionCompiler {
       }
     }
     for (Name name : Name.values()) {
-      if (name.declaredMembers()) {
+      if (name.declaredMembers() && !unread.contains(name.word())) {
         Scope.Declared declared = scope.declared(name);
         members(expr, inspection, name.word(), declared.members(), declared.open());
       }

@@ -73,15 +73,21 @@ public final class MappingCompiler {
   /** What the caller sends: the request body's {@code applicationSetName} and {@code input}. */
   static final Set<String> CALLER = Set.of(Name.INPUT.word(), Name.APPLICATION_SET_NAME.word());
 
-  private MappingCompiler(MappingSpec spec, CompileOptions options) {
+  private MappingCompiler(MappingSpec spec, CompileOptions options, Set<String> unread) {
     this.spec = spec;
     this.options = options;
-    this.expressions = new ExpressionCompiler(problems, AuthorSlips.Declared.of(spec));
+    this.expressions = new ExpressionCompiler(problems, AuthorSlips.Declared.of(spec), unread);
   }
 
   public static CompiledMapping compile(MappingSpec spec, CompileOptions options)
       throws MappingException {
-    return new MappingCompiler(spec, options).compile();
+    return new MappingCompiler(spec, options, Set.of()).compile();
+  }
+
+  /** As read of a file that did not parse: {@code unread}'s names are not said unknown. */
+  static CompiledMapping compileRead(MappingSpec spec, CompileOptions options, Set<String> unread)
+      throws MappingException {
+    return new MappingCompiler(spec, options, unread).compile();
   }
 
   private CompiledMapping compile() throws MappingException {

@@ -87,6 +87,12 @@ public final class MappingLoader {
   /** The specs of one file, or null with its problems added. */
   private static List<MappingSpec> parse(
       Path file, List<Problem> problems, CompileOptions options) {
+    return parse(file, problems, options, new ArrayList<>());
+  }
+
+  /** As above, with what was read of a file that did not parse added to {@code read}. */
+  private static List<MappingSpec> parse(
+      Path file, List<Problem> problems, CompileOptions options, List<MappingSpec> read) {
     String content;
     try {
       content = BoundedFiles.readText(file, YamlLimits.MAPPING.fileBytes());
@@ -99,6 +105,7 @@ public final class MappingLoader {
     } catch (MappingException e) {
       problems.addAll(e.problems());
       problems.addAll(laterProblems(e, options));
+      read.addAll(e.partial());
       return null;
     }
   }
@@ -113,9 +120,24 @@ public final class MappingLoader {
     java.util.Set<String> named = new java.util.HashSet<>();
     parse.problems().forEach(p -> named.add(place(p.pos())));
     List<Problem> later = new ArrayList<>();
-    for (MappingSpec spec : parse.partial()) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    List<MappingSpec> partial = parse.partial();
+    for (int i = 0; i < partial.size(); i++) {
+      MappingSpec spec = partial.get(i);
+      if (spec.name() != null && spec.namePos() != null && !names.add(spec.name())) {
+        Problem duplicate =
+            new Problem(
+                spec.namePos(), "duplicate mapping name '" + spec.name() + "' in this file");
+        if (named.add(place(duplicate.pos()))) {
+          later.add(duplicate);
+        }
+      }
+      int next = i + 1 < partial.size() ? partial.get(i + 1).pos().line() : Integer.MAX_VALUE;
       try {
-        MappingCompiler.compile(spec, options.withVars(options.vars().bind(List.of(spec)).vars()));
+        MappingCompiler.compileRead(
+            spec,
+            options.withVars(options.vars().bind(List.of(spec)).vars()),
+            unread(parse.problems(), spec.pos().line(), next));
       } catch (MappingException e) {
         e.problems().stream().filter(p -> named.add(place(p.pos()))).forEach(later::add);
       } catch (RuntimeException e) {
@@ -123,6 +145,61 @@ public final class MappingLoader {
       }
     }
     return later;
+  }
+
+  /**
+   * The names given by the blocks of one document (lines {@code from} to before {@code to}) that
+   * its reading refused whole ({@code list: "x"}, {@code input: [a]}): their one line says the
+   * mistake, not one more line for every expression that reads {@code item} or {@code input.a}.
+   */
+  private static java.util.Set<String> unread(List<Problem> problems, int from, int to) {
+    java.util.Set<String> unread = new java.util.HashSet<>();
+    for (Problem problem : problems) {
+      int line = problem.pos().line();
+      if (line < from || line >= to) {
+        continue;
+      }
+      switch (problem.pos().path()) {
+        case "list" -> unread.add("item");
+        case "input" -> unread.add("input");
+        case "vars" -> unread.add("vars");
+        case "secrets" -> unread.add("secret");
+        case "enrich", "let", "explode" -> unread.add(ExpressionCompiler.UNREAD_NAMES);
+        default -> {
+          // a field inside a block: the block's other names were read
+        }
+      }
+    }
+    return unread;
+  }
+
+  /**
+   * A name two files give, said whether or not the first copy compiled: a mapping that does not
+   * compile is fixed next, and then the two collide (the compiled ones are said as they load).
+   */
+  private static void duplicatesAcrossFiles(
+      Map<Path, List<MappingSpec>> read, List<Problem> problems) {
+    java.util.Set<String> said = new java.util.HashSet<>();
+    problems.forEach(p -> said.add(place(p.pos())));
+    Map<String, Path> first = new java.util.HashMap<>();
+    read.forEach(
+        (file, specs) -> {
+          for (MappingSpec spec : specs) {
+            if (spec.name() == null || spec.namePos() == null) {
+              continue;
+            }
+            Path earlier = first.putIfAbsent(spec.name(), file);
+            if (earlier != null && !earlier.equals(file)) {
+              Problem duplicate =
+                  new Problem(
+                      spec.namePos(),
+                      "duplicate mapping name '" + spec.name() + "' (also in " + earlier + ")");
+              if (said.add(place(duplicate.pos()))) {
+                problems.add(duplicate);
+              }
+            }
+          }
+        });
   }
 
   private static String place(Pos pos) {
@@ -174,13 +251,16 @@ public final class MappingLoader {
       }
     }
     Map<Path, List<MappingSpec>> parsed = new LinkedHashMap<>();
+    Map<Path, List<MappingSpec>> read = new LinkedHashMap<>();
     List<MappingSpec> all = new ArrayList<>();
     for (Path file : files) {
-      List<MappingSpec> specs = parse(file, problems, options);
+      List<MappingSpec> partial = new ArrayList<>();
+      List<MappingSpec> specs = parse(file, problems, options, partial);
       if (specs != null) {
         parsed.put(file, specs);
         all.addAll(specs);
       }
+      read.put(file, specs != null ? specs : partial);
     }
     VarValues.Binding binding = options.vars().bind(all);
     CompileOptions bound = options.withVars(binding.vars());
@@ -204,6 +284,7 @@ public final class MappingLoader {
         byName.put(mapping.name(), mapping);
       }
     }
+    duplicatesAcrossFiles(read, problems);
     return new Result(
         List.copyOf(byName.values()),
         List.copyOf(problems),

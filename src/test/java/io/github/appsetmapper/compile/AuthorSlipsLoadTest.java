@@ -196,7 +196,8 @@ class AuthorSlipsLoadTest {
             + " appset-mapper templates are #{...}: write #{input.branch} (declare 'branch' under"
             + " input:, or under vars: and read vars.branch for a deploy-time setting)",
         "pr-{{number}} | '{{number}}' is Go template syntax, which would be sent as written:"
-            + " appset-mapper templates are #{...}: write #{number}",
+            + " appset-mapper templates are #{...}: write #{input.number} (declare 'number' under"
+            + " input:, or under vars: and read vars.number for a deploy-time setting)",
         "${input.branch} | '${input.branch}' is shell syntax, which would be sent as written:"
             + " appset-mapper templates are #{...}: write #{input.branch} (a literal ${ is written"
             + " #{'${'})",

@@ -169,12 +169,16 @@ class AuthoredTextTest {
       value = {
         "vars:\\n  api: {default: \"{{ .Values.api }}\"}\\n | m.yaml:3:8 vars.api: '{{ .Values.api"
             + " }}' is Go template syntax, and this text is taken as written (it is no"
-            + " template): write the value itself",
+            + " template): write the value itself, or leave the default out and give the value at"
+            + " deploy time with --var api=... (a default is shipped as written, even where --var"
+            + " overrides it)",
         "input:\\n  env: {default: \"${ENV}\"}\\n | m.yaml:3:8 input.env: '${ENV}' is shell syntax,"
-            + " and this text is taken as written (it is no template): write the value itself",
+            + " and this text is taken as written (it is no template): write the value itself, or leave"
+            + " the default out: the caller's input gives it",
         "input:\\n  envs: {type: list, default: [a, \"{{ .b }}\"]}\\n | m.yaml:3:9 input.envs:"
             + " '{{ .b }}' is Go template syntax, and this text is taken as written (it is no"
-            + " template): write the value itself",
+            + " template): write the value itself, or leave the default out: the caller's input"
+            + " gives it",
       })
   void aDefaultInAnotherSyntaxIsRefused(String declarations, String message) {
     String yaml = "name: m\n" + declarations.replace("\\n", "\n") + request("").substring(8);
@@ -186,7 +190,7 @@ class AuthoredTextTest {
       delimiter = '|',
       value = {
         "https://api.example.com/$input.owner/x | $input.owner | input.owner",
-        "https://api.example.com/a/$item.id | $item.id | item.id",
+        "https://api.example.com/a/$input.a.b | $input.a.b | input.a.b",
         "https://api.example.com/a?b=$vars.x.y | $vars.x.y | vars.x.y",
       })
   void aShellLikeNameInAUrlIsRefused(String url, String written, String fix) {
