@@ -36,6 +36,12 @@ def lua(direct):
 DIRECT, VARY = lua(True), lua(False)
 
 
+def alive(pid, name):
+    if not os.path.exists(f"/proc/{pid}"):
+        sys.exit(f"bench: {name} (pid {pid}) ended during the run; its log is lost with the run's "
+                 "directory: run it alone to see why")
+
+
 def on_cpu(pid, io_only=False, names=None):
     """Nanoseconds each thread has spent on a CPU, by thread id: schedstat's first field, exact.
     (/proc/PID/stat's utime + stime are sampled at each clock tick and charged to whichever thread
@@ -101,6 +107,7 @@ COMPILERS, VM = ("CompilerThre",), ("VM Thread",)
 jit_cap = int(os.environ.get("BENCH_JIT_CAP", "60"))
 warm_windows = {}
 for name, url, pid in systems[1:]:
+    alive(pid, name)
     wrk(url, 10, warm)
     windows, spent = [], 0
     while True:
