@@ -22,7 +22,8 @@ import org.junit.jupiter.api.io.TempDir;
  * 'value' or a whole body is checked as one read through 'select'.
  */
 class BodyPageSignalsTest {
-  private static final String YAML =
+  /** A listing of `id`s: name, path, items, a paginate line (NextPageReferencesTest too). */
+  static final String YAML =
       """
       name: %s
       vars: {up: {default: "http://unset.invalid"}}

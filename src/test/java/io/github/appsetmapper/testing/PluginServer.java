@@ -37,7 +37,16 @@ public final class PluginServer implements AutoCloseable {
   public static final String TOKEN = "test-plugin-token-7f3a";
 
   /** An answer: status and body. */
-  public record Answer(int status, String body, Map<String, List<String>> headers) {}
+  public record Answer(int status, String body, Map<String, List<String>> headers) {
+    /** Asserts the status (the body as the description) and that the body holds each text. */
+    public Answer expect(int expected, String... texts) {
+      org.assertj.core.api.Assertions.assertThat(status).as(body).isEqualTo(expected);
+      if (texts.length > 0) {
+        org.assertj.core.api.Assertions.assertThat(body).contains(texts);
+      }
+      return this;
+    }
+  }
 
   private final AppServer server;
   private final AppRuntime runtime;
