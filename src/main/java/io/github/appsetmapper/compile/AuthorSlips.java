@@ -6,6 +6,7 @@ import io.github.appsetmapper.expr.SpelMessages;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.expression.ParseException;
@@ -46,7 +47,9 @@ final class AuthorSlips {
   /**
    * The shell's {@code $NAME}: capitals, as an environment variable is named (OData's {@code
    * $filter} and MongoDB's {@code $sum} are lowercase, its {@code $$ROOT} has two dollars, a price
-   * {@code $5} and a regex's {@code ^v[0-9]+$} no name).
+   * {@code $5} and a regex's {@code ^v[0-9]+$} no name). A slip only where the mapping declares the
+   * name (an input, a var, a secret): {@code $LATEST} (AWS Lambda's version), a GraphQL query's
+   * {@code $ID} and a Cypher {@code $SHA} are real text an API reads.
    */
   private static final Pattern ENV =
       Pattern.compile("(?<![\\w$\\\\])\\$([A-Z][A-Z0-9_]*)(?![\\w(])");
@@ -97,8 +100,15 @@ final class AuthorSlips {
     this.declared = declared;
   }
 
+  /** Whether the mapping declares {@code name} as an input, a var or a secret. */
+  private boolean declares(String name) {
+    return declared.inputs().contains(name)
+        || declared.vars().contains(name)
+        || declared.secrets().contains(name);
+  }
+
   /** The first slip in {@code text} (whose string literals {@code code} has blanked), or null. */
-  private static Slip find(String text, String code) {
+  private static Slip find(String text, String code, Predicate<String> declaredName) {
     Matcher go = GO.matcher(code);
     while (go.find()) {
       if (goAction(text.substring(go.start(2), go.end(2)), go.group(2))) {
@@ -108,10 +118,16 @@ final class AuthorSlips {
             text.substring(go.start(2), go.end(2)));
       }
     }
-    for (Pattern shell : List.of(SHELL, PAREN, ENV)) {
+    for (Pattern shell : List.of(SHELL, PAREN)) {
       Matcher m = shell.matcher(code);
       if (m.find()) {
         return new Slip(text.substring(m.start(), m.end()), Kind.SHELL, m.group(1));
+      }
+    }
+    Matcher env = ENV.matcher(code);
+    while (env.find()) {
+      if (declaredName.test(env.group(1))) {
+        return new Slip(text.substring(env.start(), env.end()), Kind.SHELL, env.group(1));
       }
     }
     Matcher dollar = DOLLAR.matcher(code);
@@ -156,7 +172,7 @@ final class AuthorSlips {
    * the field's: a rewrite names only what it has.
    */
   String inExpression(String text, Scope scope) {
-    Slip slip = find(text, withoutStrings(text));
+    Slip slip = find(text, withoutStrings(text), this::declares);
     if (slip == null) {
       return null;
     }
@@ -181,7 +197,7 @@ final class AuthorSlips {
    * tool's template syntax, which would be sent as written; null when there is none.
    */
   String inTemplateText(String literal, Scope scope) {
-    Slip slip = find(literal, literal);
+    Slip slip = find(literal, literal, this::declares);
     if (slip == null) {
       return null;
     }
@@ -208,7 +224,8 @@ final class AuthorSlips {
    * its fix names no declaration. {@code fix} says what to write instead in a value.
    */
   static String inPlainText(String text, boolean key, String fix) {
-    Slip slip = find(text, text);
+    // No declarations here: a $NAME in a key or a default is text (a GraphQL or Lambda name).
+    Slip slip = find(text, text, name -> false);
     if (slip == null) {
       return null;
     }

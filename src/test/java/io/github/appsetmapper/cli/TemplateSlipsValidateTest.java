@@ -60,10 +60,6 @@ class TemplateSlipsValidateTest {
         "{{ default \"main\" .branch }} => '{{ default \"main\" .branch }}' is Go template syntax,"
             + " which would be sent as written: appset-mapper templates are #{...}: write"
             + " #{input.branch ?: 'main'}",
-        "$LABEL => '$LABEL' is shell syntax, which would be sent as written: appset-mapper templates"
-            + " are #{...}: write #{vars.LABEL} (declare 'LABEL' under vars: and give it with --var"
-            + " LABEL=..., or under input: and read input.LABEL; declared: input.branch), or"
-            + " #{'$LABEL'} to send it as written",
         "pr-$(LABEL) => '$(LABEL)' is shell syntax, which would be sent as written: appset-mapper"
             + " templates are #{...}: write #{vars.LABEL} (declare 'LABEL' under vars: and give it"
             + " with --var LABEL=..., or under input: and read input.LABEL; declared:"
@@ -99,6 +95,29 @@ class TemplateSlipsValidateTest {
       throws Exception {
     assertThat(lines(validate(query(written))))
         .containsExactly("m.yaml:7:16 list.request.query.b: " + message);
+  }
+
+  /**
+   * The shell's {@code $NAME} is a slip only where the mapping declares the name: {@code $LATEST}
+   * (AWS Lambda's version), a GraphQL query's {@code $ID}, a Cypher {@code $SHA} and {@code $USD}
+   * are text an API reads, and loaded in every version before the check.
+   */
+  @Test
+  void aCapitalNameAfterADollarIsASlipOnlyWhereTheMappingDeclaresIt() throws Exception {
+    for (String text :
+        List.of("$LATEST", "query($ID: ID!) { node(id: $ID) }", "n.sha = $SHA", "$USD")) {
+      Result loaded = validate(query(text.replace("'", "''")));
+      assertThat(loaded.err()).as(text).isEmpty();
+    }
+    List<String> refused =
+        lines(
+            validate(
+                query("$LABEL").replace("input:\n", "vars:\n  LABEL: {default: a}\ninput:\n")));
+    assertThat(refused)
+        .singleElement()
+        .asString()
+        .contains(
+            "'$LABEL' is shell syntax", "write #{vars.LABEL}", "#{'$LABEL'} to send it as written");
   }
 
   /**
