@@ -1,10 +1,9 @@
 package io.github.appsetmapper.secret;
 
 import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.files.FileStamp;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 
 /**
@@ -21,7 +20,7 @@ public final class FileSecret implements SecretSource {
   private final HeldValue held;
   private volatile Snapshot snapshot;
 
-  private record Snapshot(Object fileKey, long modified, long size, String value) {}
+  private record Snapshot(FileStamp stamp, String value) {}
 
   public FileSecret(Path path, Redactor redactor) {
     this.path = path;
@@ -47,22 +46,14 @@ public final class FileSecret implements SecretSource {
 
   private String current() throws IOException {
     Path real = BoundedFiles.regularFile(path);
-    BasicFileAttributes attributes = Files.readAttributes(real, BasicFileAttributes.class);
+    FileStamp stamp = FileStamp.of(real);
     Snapshot now = snapshot;
-    if (now != null
-        && now.modified == attributes.lastModifiedTime().toMillis()
-        && now.size == attributes.size()
-        && java.util.Objects.equals(now.fileKey, attributes.fileKey())) {
+    if (now != null && now.stamp.equals(stamp)) {
       return now.value;
     }
     String value =
         held.use(BoundedFiles.text(BoundedFiles.readNow(real, BoundedFiles.SECRET_BYTES)).strip());
-    snapshot =
-        new Snapshot(
-            attributes.fileKey(),
-            attributes.lastModifiedTime().toMillis(),
-            attributes.size(),
-            value);
+    snapshot = new Snapshot(stamp, value);
     return value;
   }
 

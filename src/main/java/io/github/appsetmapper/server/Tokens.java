@@ -2,15 +2,13 @@ package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.digest.Sha256;
 import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.files.FileStamp;
 import io.github.appsetmapper.secret.Redactor;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.MessageDigest;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The accepted bearer tokens: from {@code APPSET_MAPPER_TOKEN}, or from the token file, re-read
@@ -34,13 +32,12 @@ public final class Tokens {
    *     them: a token no longer accepted is no longer this server's secret, and a file rotated
    *     every hour would otherwise add a token to every redaction each hour for as long as it runs
    */
-  private record Snapshot(
-      Object fileKey, long modified, long size, List<byte[]> digests, List<Redactor.Held> held) {}
+  private record Snapshot(FileStamp stamp, List<byte[]> digests, List<Redactor.Held> held) {}
 
   private Tokens(Path file, String fixed) {
     this.file = file;
     List<Redactor.Held> held = new ArrayList<>();
-    this.snapshot = new Snapshot(null, -1, -1, digests(fixed, held), List.copyOf(held));
+    this.snapshot = new Snapshot(null, digests(fixed, held), List.copyOf(held));
     this.checkedNanos = System.nanoTime();
   }
 
@@ -95,26 +92,20 @@ public final class Tokens {
   }
 
   private void refresh() throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-    if (unchanged(snapshot, attributes)) {
+    FileStamp stamp = FileStamp.of(file);
+    if (stamp.equals(snapshot.stamp())) {
       return;
     }
     // One reader at a time: two that both replaced the same snapshot would each hold the new
     // tokens, and one of those holds would never be released.
     synchronized (this) {
-      if (!unchanged(snapshot, attributes)) {
-        replace(attributes);
+      if (!stamp.equals(snapshot.stamp())) {
+        replace(stamp);
       }
     }
   }
 
-  private static boolean unchanged(Snapshot current, BasicFileAttributes attributes) {
-    return current.modified() == attributes.lastModifiedTime().toMillis()
-        && current.size() == attributes.size()
-        && Objects.equals(current.fileKey(), attributes.fileKey());
-  }
-
-  private void replace(BasicFileAttributes attributes) throws IOException {
+  private void replace(FileStamp stamp) throws IOException {
     Snapshot current = snapshot;
     String content;
     try {
@@ -125,13 +116,7 @@ public final class Tokens {
       throw new IOException("token file " + file + ": " + BoundedFiles.reason(e));
     }
     List<Redactor.Held> held = new ArrayList<>();
-    snapshot =
-        new Snapshot(
-            attributes.fileKey(),
-            attributes.lastModifiedTime().toMillis(),
-            attributes.size(),
-            digests(content, held),
-            List.copyOf(held));
+    snapshot = new Snapshot(stamp, digests(content, held), List.copyOf(held));
     // After the new ones are held: a token kept by the rotation is never let go in between.
     current.held().forEach(Redactor.Held::release);
   }

@@ -364,6 +364,32 @@ class SecurityTest {
       }
     }
 
+    /**
+     * A rotation that rewrites the file in place, keeping its size and modification time ({@code cp
+     * -p} of a token of the same length, {@code touch -r}), was never noticed: the new token stayed
+     * refused and the old one kept working. The inode's change time is part of what is compared.
+     */
+    @Test
+    void aRewriteInPlaceThatKeepsSizeAndTimeIsNoticed(@TempDir Path dir) throws Exception {
+      Path tokenFile = dir.resolve("token");
+      Files.writeString(tokenFile, "first-token-0000aaaa\n");
+      java.nio.file.attribute.FileTime written = Files.getLastModifiedTime(tokenFile);
+      Path mapping = dir.resolve("simple.yaml");
+      Files.writeString(mapping, SIMPLE);
+      try (PluginServer plugin =
+          PluginServer.start(List.of(mapping), Map.of(), Map.of(), Tokens.fromFile(tokenFile))) {
+        String path = "/mappings/simple/api/v1/getparams.execute";
+        assertThat(plugin.send("POST", path, "{}", "Bearer first-token-0000aaaa", null).status())
+            .isEqualTo(200);
+        Files.writeString(tokenFile, "other-token-1111bbbb\n"); // the same length, in place
+        Files.setLastModifiedTime(tokenFile, written);
+        assertThat(plugin.send("POST", path, "{}", "Bearer other-token-1111bbbb", null).status())
+            .isEqualTo(200);
+        assertThat(plugin.send("POST", path, "{}", "Bearer first-token-0000aaaa", null).status())
+            .isEqualTo(403);
+      }
+    }
+
     @Test
     void anEmptyTokenFileRefusesToStart(@TempDir Path dir) throws Exception {
       Path tokenFile = dir.resolve("token");

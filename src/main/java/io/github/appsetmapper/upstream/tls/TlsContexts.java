@@ -1,12 +1,11 @@
 package io.github.appsetmapper.upstream.tls;
 
+import io.github.appsetmapper.files.FileStamp;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.TlsSettings;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.PrivateKey;
@@ -33,9 +32,7 @@ public final class TlsContexts {
   /** A built context, its version, and whether host names are checked. */
   public record Material(SSLContext context, String version, boolean verifyHostnames) {}
 
-  private record Stamp(Object fileKey, long modified, long size) {}
-
-  private record Built(List<Stamp> stamps, Material material) {}
+  private record Built(List<FileStamp> stamps, Material material) {}
 
   private final Map<TlsSettings, Built> built = new ConcurrentHashMap<>();
   private final java.util.concurrent.atomic.AtomicLong versions =
@@ -45,7 +42,7 @@ public final class TlsContexts {
    * @throws RequestFailure (kind LOCAL) when a file cannot be read or holds no usable PEM
    */
   public Material material(TlsSettings settings) throws RequestFailure {
-    List<Stamp> stamps = new ArrayList<>();
+    List<FileStamp> stamps = new ArrayList<>();
     for (Path file : files(settings)) {
       stamps.add(stamp(file, settings));
     }
@@ -70,11 +67,9 @@ public final class TlsContexts {
     return files;
   }
 
-  private static Stamp stamp(Path file, TlsSettings settings) throws RequestFailure {
+  private static FileStamp stamp(Path file, TlsSettings settings) throws RequestFailure {
     try {
-      BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-      return new Stamp(
-          attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size());
+      return FileStamp.of(file);
     } catch (IOException e) {
       throw unreadable(file, settings, e);
     }
