@@ -220,6 +220,7 @@ final class NextPageSignals {
             page.response().headers(),
             elements.values(page),
             elements.rows(page),
+            elements.connections(page),
             read);
     if (said == null) {
       return;
@@ -240,11 +241,16 @@ final class NextPageSignals {
    * What {@code body} and {@code headers} say of a next page, or null: the first signal of {@link
    * #TABLE} that fires, skipping those at a path the mode reads itself ({@code read}, as {@link
    * #path} spells JsonPaths; null: none). {@code elements} and {@code rows}: the listing's elements
-   * on this page and the rows read from them, which {@link GraphQlConnections} finds connections
-   * by.
+   * on this page and the rows read from them, which {@link GraphQlConnections} finds connections by
+   * when {@code connections} (where those the listing's path walks through are) is null.
    */
   static Said says(
-      Object body, Headers headers, List<Object> elements, List<Object> rows, String read) {
+      Object body,
+      Headers headers,
+      List<Object> elements,
+      List<Object> rows,
+      List<String> connections,
+      String read) {
     if (body instanceof Map<?, ?> map) {
       for (Signal signal : TABLE) {
         if (signal.connection()) {
@@ -257,7 +263,7 @@ final class NextPageSignals {
           return new Said(signal, signal.said(), signal.mode());
         }
       }
-      Said graph = graphQl(map, elements, rows, read);
+      Said graph = graphQl(map, elements, rows, connections, read);
       if (graph != null) {
         return graph;
       }
@@ -274,8 +280,15 @@ final class NextPageSignals {
 
   /** GraphQL: a connection holding the listing's elements says {@code hasNextPage: true}. */
   private static Said graphQl(
-      Map<?, ?> body, List<Object> elements, List<Object> rows, String read) {
-    GraphQlConnections.Found found = GraphQlConnections.nextPage(body, elements, rows, read);
+      Map<?, ?> body,
+      List<Object> elements,
+      List<Object> rows,
+      List<String> connections,
+      String read) {
+    GraphQlConnections.Found found =
+        connections == null
+            ? GraphQlConnections.nextPage(body, elements, rows, read)
+            : GraphQlConnections.walkedThrough(body, connections, read);
     if (found == null) {
       return null;
     }

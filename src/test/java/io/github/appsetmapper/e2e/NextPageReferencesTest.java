@@ -280,6 +280,87 @@ class NextPageReferencesTest {
     }
   }
 
+  /**
+   * The connections read are those the items path walks through, found from the path (an outside
+   * tester's F2 and F5): each org's repos whose nodes are all filtered out, or empty, still say
+   * more repos follow; a count-only sibling the path does not name is not read.
+   */
+  @Test
+  void theConnectionsTheItemsPathWalksThroughAreReadWhateverTheirRows(@TempDir Path dir) {
+    String connection = "{\"%s\":[%s],\"pageInfo\":{\"endCursor\":\"c\",\"hasNextPage\":%s}}";
+    String archived = "{\"id\":1,\"arch\":true}";
+    String org = "{\"login\":\"%s\",\"repos\":" + connection.replace("%s", "%%s") + "}";
+    Map<String, String> bodies = new LinkedHashMap<>();
+    bodies.put(
+        "allfiltered",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes", org.formatted("a").formatted("nodes", archived, "true"), "false")
+            + "}");
+    bodies.put(
+        "onefiltered",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes",
+                org.formatted("a").formatted("nodes", archived, "true")
+                    + ","
+                    + org.formatted("b").formatted("nodes", "{\"id\":2,\"arch\":false}", "false"),
+                "false")
+            + "}");
+    bodies.put(
+        "innerempty",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes", org.formatted("a").formatted("nodes", "", "true"), "false")
+            + "}");
+    // A count-only connection (first: 0) beside the listing's: its hasNextPage is about issues.
+    bodies.put(
+        "countonly",
+        "{\"viewer\":{\"repositories\":"
+            + connection.formatted("nodes", "", "false")
+            + ",\"issues\":{\"totalCount\":5,\"nodes\":[],\"pageInfo\":{\"hasNextPage\":true}}}}");
+    String filtered = "$.data.orgs.nodes[*].repos.nodes[?(@.arch==false)]";
+    Map<String, String> items =
+        Map.of(
+            "allfiltered",
+            filtered,
+            "onefiltered",
+            filtered,
+            "innerempty",
+            "$.data.orgs.nodes[*].repos.nodes[*]",
+            "countonly",
+            "$.data.viewer.repositories.nodes[*]");
+    Map<String, String> said = new LinkedHashMap<>();
+    said.put(
+        "allfiltered", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put(
+        "onefiltered", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put("innerempty", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put("countonly", null);
+    String[] yamls =
+        said.keySet().stream()
+            .map(n -> YAML.formatted(n, n, items.get(n), ""))
+            .toArray(String[]::new);
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yamls)) {
+      SoftAssertions.assertSoftly(
+          softly ->
+              said.forEach(
+                  (name, expected) -> {
+                    stub.on("GET /" + name, Reply.json(200, "{\"data\":" + bodies.get(name) + "}"));
+                    Answer answer = plugin.getparams(name, "{}");
+                    softly
+                        .assertThat(answer.status())
+                        .as(name + ": " + answer.body())
+                        .isEqualTo(expected == null ? 200 : 502);
+                    if (expected != null) {
+                      softly.assertThat(answer.body()).as(name).contains(expected);
+                    }
+                  }));
+    }
+  }
+
   @Test
   void aCursorWalkThatEndsBesideAHeaderNamingANextPageIsA502(@TempDir Path dir) {
     String paged = "paginate: {cursor: {param: after, from: \"$.cursor\"}}";
