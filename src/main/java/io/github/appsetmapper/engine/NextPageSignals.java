@@ -203,14 +203,23 @@ final class NextPageSignals {
       case URL -> url(value);
       case TEXT -> value instanceof String text && !text.isBlank();
       case TRUE -> isTrue(value);
-      case FALSE -> value instanceof Boolean flag ? !flag : "false".equals(word(value));
+      case FALSE ->
+          value instanceof Boolean flag ? !flag : "false".equals(word(value)) || bit(value, 0);
       case NUMBER -> number(value);
     };
   }
 
-  /** {@code true}, or the string {@code "true"} (any case, spaces aside): nothing else. */
+  /**
+   * {@code true}, the string {@code "true"} (any case, spaces aside), or the number {@code 1} (a
+   * flag as PHP and SQL write it): nothing else ({@code "1"}, {@code 2}, {@code "yes"}).
+   */
   static boolean isTrue(Object value) {
-    return value instanceof Boolean flag ? flag : "true".equals(word(value));
+    return value instanceof Boolean flag ? flag : "true".equals(word(value)) || bit(value, 1);
+  }
+
+  /** A JSON number that is exactly {@code bit} (0 or 1): a flag written as a number. */
+  private static boolean bit(Object value, int bit) {
+    return value instanceof Number number && number.doubleValue() == bit;
   }
 
   private static String word(Object value) {

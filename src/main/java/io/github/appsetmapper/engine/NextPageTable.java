@@ -100,6 +100,35 @@ final class NextPageTable {
             Test.URL,
             "Fractal",
             "next: \"$.meta.pagination.links.next\""));
+    table.add(top("_links/next", Test.URL, "Confluence", "next: \"$._links.next\""));
+    table.add(top("paging/next/link", Test.URL, "HubSpot", "next: \"$.paging.next.link\""));
+    table.add(top("links/pages/next", Test.URL, "DigitalOcean", "next: \"$.links.pages.next\""));
+    table.add(top("nextRecordsUrl", Test.URL, "Salesforce", "next: \"$.nextRecordsUrl\""));
+    table.add(top("next_page_uri", Test.URL, "Twilio", "next: \"$.next_page_uri\""));
+    table.add(top("meta/next_page_url", Test.URL, "Twilio", "next: \"$.meta.next_page_url\""));
+    table.add(top("last", Test.FALSE, "Spring Data (a Page)", "page: {param: page, start: 0}"));
+    table.add(
+        top(
+            "continuationToken",
+            Test.TEXT,
+            "Sonatype Nexus",
+            "cursor: {param: continuationToken, from: \"$.continuationToken\"}"));
+    table.add(
+        top(
+            "has_additional",
+            Test.TRUE,
+            "Quay",
+            "cursor: {param: next_page, from: \"$.next_page\", until:"
+                + " \"!response.body.has_additional\"}"));
+    table.add(top("more", Test.TRUE, "PagerDuty", null));
+    table.add(
+        top(
+            "meta/has_more",
+            Test.TRUE,
+            "Zendesk (cursor pagination)",
+            "cursor: {param: \"page[after]\", from: \"$.meta.after_cursor\", until:"
+                + " \"!response.body.meta.has_more\"}"));
+    table.add(top("next_page", Test.NUMBER, "a page number", "page: {param: page}"));
     for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
       String at = "$." + holder;
       table.add(

@@ -156,6 +156,9 @@ class NextPageReferencesTest {
     said.put("\"IsTruncated\":\"True\"", "its body says $.IsTruncated: true)");
     said.put("\"isLast\":\"false\"", "its body says $.isLast: false)");
     said.put("\"paging\":{\"has_next_page\":\"true\"}", "says $.paging.has_next_page: true)");
+    // A flag as PHP and SQL write it (an outside tester's F6).
+    said.put("\"has_more\":1", "its body says $.has_more: true)");
+    said.put("\"isLastPage\":0", "its body says $.isLastPage: false)");
     List<String> yamls = new ArrayList<>();
     for (int i = 0; i < said.size(); i++) {
       yamls.add(YAML.formatted("string" + i, "string" + i, "$.values[*]", ""));
