@@ -45,12 +45,19 @@ public final class RowPath {
   private final boolean missingIsEmpty;
   private final List<Check> checks;
   private final Elements elements;
+  private final List<JsonPath> connections;
 
-  private RowPath(JsonPath path, boolean missingIsEmpty, List<Check> checks, Elements elements) {
+  private RowPath(
+      JsonPath path,
+      boolean missingIsEmpty,
+      List<Check> checks,
+      Elements elements,
+      List<JsonPath> connections) {
     this.path = path;
     this.missingIsEmpty = missingIsEmpty;
     this.checks = checks;
     this.elements = elements;
+    this.connections = connections;
   }
 
   /**
@@ -93,7 +100,65 @@ public final class RowPath {
         checks.add(new Check(prefix.equals("$") ? null : JsonPath.compile(prefix), token));
       }
     }
-    return new RowPath(path, missingIsEmpty, List.copyOf(checks), elements);
+    return new RowPath(
+        path, missingIsEmpty, List.copyOf(checks), elements, connections(written, tokens));
+  }
+
+  /**
+   * GraphQL's connections the path walks through: the path up to each {@code nodes} or {@code
+   * edges} step, its filters, slices and indexes read as {@code [*]} (a connection whose rows are
+   * all filtered out is still walked through); none past a deep scan or a function, null when the
+   * path crosses no such step.
+   */
+  private static List<JsonPath> connections(String written, List<JsonPaths.Token> tokens) {
+    if (tokens == null) {
+      return null;
+    }
+    List<JsonPath> found = new ArrayList<>();
+    StringBuilder prefix = new StringBuilder("$");
+    for (JsonPaths.Token token : tokens) {
+      if (token.step() == JsonPaths.Step.SCAN || token.step() == JsonPaths.Step.FUNCTION) {
+        break;
+      }
+      if (token.step() == JsonPaths.Step.PROPERTY
+          && (token.names().equals(List.of("nodes")) || token.names().equals(List.of("edges")))
+          && prefix.length() > 1) {
+        found.add(JsonPath.compile(prefix.toString()));
+      }
+      String step = written.substring(token.start(), token.end()).strip();
+      if (token.step() != JsonPaths.Step.PROPERTY) {
+        step = "[*]";
+      } else if (!step.startsWith(".") && !step.startsWith("[")) {
+        step = "." + step; // "items[*]" is "$.items[*]"
+      }
+      prefix.append(step);
+    }
+    return found.isEmpty() ? null : List.copyOf(found);
+  }
+
+  /**
+   * Where the GraphQL connections the path walks through are in {@code document}, each as Jayway
+   * writes a definite path ({@code $['data']['orgs']['nodes'][0]['repos']}), in document order;
+   * null when the path crosses no {@code nodes} or {@code edges} step.
+   */
+  public List<String> connections(Object document) {
+    if (connections == null) {
+      return null;
+    }
+    List<String> found = new ArrayList<>();
+    for (JsonPath prefix : connections) {
+      try {
+        Object paths = prefix.read(document, PATHS);
+        if (paths instanceof List<?> list) {
+          for (Object one : list) {
+            found.add(String.valueOf(one));
+          }
+        }
+      } catch (PathNotFoundException | IllegalArgumentException e) {
+        // Not there on this page: no connection to read.
+      }
+    }
+    return found;
   }
 
   public JsonPath path() {

@@ -7,7 +7,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * GraphQL's {@code pageInfo.hasNextPage}, read from the connections the listing's rows are in: a
+ * GraphQL's {@code pageInfo.hasNextPage}. Where the listing has an items path, read in the
+ * connections that path walks through ({@link #walkedThrough}), whatever rows they hold. Else (an
+ * enrich's {@code value}, a definite {@code select}) read from the connections the rows are in: a
  * connection is an object with a {@code pageInfo} object, and it holds a row when the way from the
  * top of the body to the row goes through one of its lists ({@code nodes}, or {@code edges} whose
  * {@code node} the row is). Every connection on that way is read: the one whose nodes are the rows,
@@ -81,6 +83,47 @@ final class GraphQlConnections {
         read);
     return found.isEmpty() ? null : found.get(0);
   }
+
+  /**
+   * The first of {@code connections} (where those the listing's path walks through are, as Jayway
+   * writes definite paths) that says {@code hasNextPage: true}, skipping one whose {@code
+   * endCursor} is at {@code read}, or null. Read whatever its nodes are: empty, or all filtered
+   * out, it still says more of them follow. A sibling connection the path does not walk through (a
+   * count-only {@code issues} beside {@code repositories}) is not read.
+   */
+  static Found walkedThrough(Map<?, ?> body, List<String> connections, String read) {
+    for (String at : connections) {
+      List<Step> way = new ArrayList<>();
+      Object node = body;
+      java.util.regex.Matcher step = STEP.matcher(at);
+      int end = 1;
+      while (node != null && step.find() && step.start() == end) {
+        end = step.end();
+        if (step.group(1) != null && node instanceof Map<?, ?> map) {
+          String key = step.group(1).replace("\\'", "'");
+          way.add(new Step(map, key));
+          node = map.get(key);
+        } else if (step.group(2) != null && node instanceof List<?> list) {
+          int index = Integer.parseInt(step.group(2));
+          way.add(new Step(list, index));
+          node = index < list.size() ? list.get(index) : null;
+        } else {
+          node = null;
+        }
+      }
+      if (end == at.length() && node instanceof Map<?, ?> connection && says(connection)) {
+        Found one = found(way);
+        if (!readBy(one, read)) {
+          return one;
+        }
+      }
+    }
+    return null;
+  }
+
+  /** One step of a definite path as Jayway writes it: {@code ['key']} or {@code [3]}. */
+  private static final java.util.regex.Pattern STEP =
+      java.util.regex.Pattern.compile("\\['((?:[^'\\\\]|\\\\.)*)'\\]|\\[(\\d+)\\]");
 
   private static Set<Object> identities() {
     return java.util.Collections.newSetFromMap(new IdentityHashMap<>());

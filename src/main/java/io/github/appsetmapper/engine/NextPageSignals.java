@@ -3,7 +3,6 @@ package io.github.appsetmapper.engine;
 import io.github.appsetmapper.upstream.call.Headers;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -67,134 +66,12 @@ final class NextPageSignals {
   /** What a page said: the signal, how to say it, and the mode that reads it (null: none). */
   record Said(Signal signal, String more, String mode) {}
 
-  private static Signal top(String keys, Test test, String vendor, String mode) {
-    return new Signal(List.of(keys.split("/")), test, vendor, mode, false);
-  }
-
   /** Every body spelling, in the order they are tried. */
-  static final List<Signal> TABLE = table();
+  static final List<Signal> TABLE = NextPageTable.rows();
 
   /** The headers no mode reads that name a next page when not empty. */
   static final List<HeaderSignal> HEADERS =
       List.of(new HeaderSignal("x-ms-continuationtoken", "Azure DevOps"));
-
-  private static List<Signal> table() {
-    List<Signal> table = new ArrayList<>();
-    table.add(top("next", Test.URL, "Bitbucket Cloud, Django REST", "next: \"$.next\""));
-    table.add(top("@odata.nextLink", Test.TEXT, "OData", "next: \"$['@odata.nextLink']\""));
-    table.add(top("nextLink", Test.URL, "Azure Resource Manager", "next: \"$.nextLink\""));
-    table.add(
-        top(
-            "nextPageToken",
-            Test.TEXT,
-            "Google",
-            "cursor: {param: pageToken, from: \"$.nextPageToken\"}"));
-    table.add(
-        top(
-            "next_page_token",
-            Test.TEXT,
-            "Google (snake case)",
-            "cursor: {param: page_token, from: \"$.next_page_token\"}"));
-    table.add(
-        top(
-            "isLastPage",
-            Test.FALSE,
-            "Bitbucket Server",
-            "cursor: {param: start, from: \"$.nextPageStart\"}"));
-    table.add(top("nextPage", Test.URL, "Jira", "next: \"$.nextPage\""));
-    table.add(top("isLast", Test.FALSE, "Jira", null));
-    table.add(top("links/next", Test.URL, "JSON:API", "next: \"$.links.next\""));
-    table.add(
-        top(
-            "links/next/href",
-            Test.URL,
-            "JSON:API (a link object)",
-            "next: \"$.links.next.href\""));
-    table.add(top("_links/next/href", Test.URL, "HAL", "next: \"$._links.next.href\""));
-    table.add(
-        top(
-            "metadata/continue",
-            Test.TEXT,
-            "Kubernetes",
-            "cursor: {param: continue, from: \"$.metadata.continue\"}"));
-    table.add(
-        top(
-            "has_more",
-            Test.TRUE,
-            "Stripe",
-            "cursor: {param: starting_after, from: \"$.data[-1].id\", until:"
-                + " \"!response.body.has_more\"}"));
-    table.add(
-        top(
-            "response_metadata/next_cursor",
-            Test.TEXT,
-            "Slack",
-            "cursor: {param: cursor, from: \"$.response_metadata.next_cursor\"}"));
-    table.add(
-        top("NextToken", Test.TEXT, "AWS", "cursor: {param: NextToken, from: \"$.NextToken\"}"));
-    table.add(
-        top("nextToken", Test.TEXT, "AWS", "cursor: {param: nextToken, from: \"$.nextToken\"}"));
-    table.add(
-        top("NextMarker", Test.TEXT, "AWS", "cursor: {param: Marker, from: \"$.NextMarker\"}"));
-    table.add(
-        top(
-            "NextContinuationToken",
-            Test.TEXT,
-            "AWS S3 (ListObjectsV2)",
-            "cursor: {param: continuation-token, from: \"$.NextContinuationToken\"}"));
-    table.add(
-        top(
-            "IsTruncated",
-            Test.TRUE,
-            "AWS",
-            "cursor: {param: Marker, from: \"$.Marker\", until: \"!response.body.IsTruncated\"}"));
-    table.add(top("next_page_url", Test.URL, "Laravel", "next: \"$.next_page_url\""));
-    table.add(top("next_page", Test.URL, "Zendesk", "next: \"$.next_page\""));
-    table.add(
-        top(
-            "hydra:view/hydra:next",
-            Test.URL,
-            "Hydra (API Platform)",
-            "next: \"$['hydra:view']['hydra:next']\""));
-    table.add(
-        top(
-            "meta/pagination/links/next",
-            Test.URL,
-            "Fractal",
-            "next: \"$.meta.pagination.links.next\""));
-    for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
-      String at = "$." + holder;
-      table.add(
-          top(holder + "/next", Test.URL, "a pagination object", "next: \"" + at + ".next\""));
-      table.add(
-          top(
-              holder + "/next_url",
-              Test.URL,
-              "a pagination object",
-              "next: \"" + at + ".next_url\""));
-      table.add(
-          top(
-              holder + "/next_page",
-              Test.URL,
-              "a pagination object",
-              "next: \"" + at + ".next_page\""));
-      table.add(
-          top(holder + "/next_page", Test.NUMBER, "a pagination object", "page: {param: page}"));
-      for (String flag : List.of("has_next_page", "hasNextPage")) {
-        table.add(
-            top(holder + "/" + flag, Test.TRUE, "a pagination object", "page: {param: page}"));
-      }
-    }
-    table.add(
-        new Signal(
-            List.of("pageInfo", "hasNextPage"),
-            Test.TRUE,
-            "GraphQL",
-            "cursor: {from: \"%1$s.pageInfo.endCursor\", until:"
-                + " \"!response.body%2$s.pageInfo.hasNextPage\"}",
-            true));
-    return List.copyOf(table);
-  }
 
   /**
    * Refuses the end of a paginated walk at {@code page} (the {@code number}th; {@code how}: why it
@@ -220,6 +97,7 @@ final class NextPageSignals {
             page.response().headers(),
             elements.values(page),
             elements.rows(page),
+            elements.connections(page),
             read);
     if (said == null) {
       return;
@@ -240,11 +118,16 @@ final class NextPageSignals {
    * What {@code body} and {@code headers} say of a next page, or null: the first signal of {@link
    * #TABLE} that fires, skipping those at a path the mode reads itself ({@code read}, as {@link
    * #path} spells JsonPaths; null: none). {@code elements} and {@code rows}: the listing's elements
-   * on this page and the rows read from them, which {@link GraphQlConnections} finds connections
-   * by.
+   * on this page and the rows read from them, which {@link GraphQlConnections} finds connections by
+   * when {@code connections} (where those the listing's path walks through are) is null.
    */
   static Said says(
-      Object body, Headers headers, List<Object> elements, List<Object> rows, String read) {
+      Object body,
+      Headers headers,
+      List<Object> elements,
+      List<Object> rows,
+      List<String> connections,
+      String read) {
     if (body instanceof Map<?, ?> map) {
       for (Signal signal : TABLE) {
         if (signal.connection()) {
@@ -257,7 +140,7 @@ final class NextPageSignals {
           return new Said(signal, signal.said(), signal.mode());
         }
       }
-      Said graph = graphQl(map, elements, rows, read);
+      Said graph = graphQl(map, elements, rows, connections, read);
       if (graph != null) {
         return graph;
       }
@@ -274,8 +157,15 @@ final class NextPageSignals {
 
   /** GraphQL: a connection holding the listing's elements says {@code hasNextPage: true}. */
   private static Said graphQl(
-      Map<?, ?> body, List<Object> elements, List<Object> rows, String read) {
-    GraphQlConnections.Found found = GraphQlConnections.nextPage(body, elements, rows, read);
+      Map<?, ?> body,
+      List<Object> elements,
+      List<Object> rows,
+      List<String> connections,
+      String read) {
+    GraphQlConnections.Found found =
+        connections == null
+            ? GraphQlConnections.nextPage(body, elements, rows, read)
+            : GraphQlConnections.walkedThrough(body, connections, read);
     if (found == null) {
       return null;
     }
@@ -313,14 +203,23 @@ final class NextPageSignals {
       case URL -> url(value);
       case TEXT -> value instanceof String text && !text.isBlank();
       case TRUE -> isTrue(value);
-      case FALSE -> value instanceof Boolean flag ? !flag : "false".equals(word(value));
+      case FALSE ->
+          value instanceof Boolean flag ? !flag : "false".equals(word(value)) || bit(value, 0);
       case NUMBER -> number(value);
     };
   }
 
-  /** {@code true}, or the string {@code "true"} (any case, spaces aside): nothing else. */
+  /**
+   * {@code true}, the string {@code "true"} (any case, spaces aside), or the number {@code 1} (a
+   * flag as PHP and SQL write it): nothing else ({@code "1"}, {@code 2}, {@code "yes"}).
+   */
   static boolean isTrue(Object value) {
-    return value instanceof Boolean flag ? flag : "true".equals(word(value));
+    return value instanceof Boolean flag ? flag : "true".equals(word(value)) || bit(value, 1);
+  }
+
+  /** A JSON number that is exactly {@code bit} (0 or 1): a flag written as a number. */
+  private static boolean bit(Object value, int bit) {
+    return value instanceof Number number && number.doubleValue() == bit;
   }
 
   private static String word(Object value) {

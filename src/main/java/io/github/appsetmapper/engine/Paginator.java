@@ -38,6 +38,15 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
       return values(page);
     }
 
+    /**
+     * Where the GraphQL connections the listing's path walks through are on this page (see {@link
+     * io.github.appsetmapper.compile.RowPath#connections}), or null: not known from a path, found
+     * from the rows.
+     */
+    default List<String> connections(Page page) throws RequestFailure {
+      return null;
+    }
+
     /** Whether the page is read as a listing (not one value a definite path names). */
     default boolean listing(Page page) throws RequestFailure {
       return true;
@@ -137,6 +146,11 @@ sealed interface Paginator permits SinglePage, LinkPaginator, CursorPaginator, N
         @Override
         public List<Object> rows(Page page) throws RequestFailure {
           return page.rows(path, field);
+        }
+
+        @Override
+        public List<String> connections(Page page) throws RequestFailure {
+          return path.connections(page.json());
         }
       };
     }

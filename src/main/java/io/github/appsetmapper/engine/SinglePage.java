@@ -78,6 +78,7 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
               page.response().headers(),
               elements.values(page),
               elements.rows(page),
+              elements.connections(page),
               null);
       if (said == null) {
         return null;

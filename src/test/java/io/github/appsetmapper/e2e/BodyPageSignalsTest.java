@@ -156,6 +156,99 @@ class BodyPageSignalsTest {
             "{\"data\":[{\"id\":2}],\"pagination\":{\"has_next_page\":false}}",
             "its body says $.pagination.has_next_page: true",
             "page: {param: page}"));
+    // An outside tester's F6: real spellings that were a 200 with page 1 alone.
+    apis.add(
+        new Api(
+            "confluence",
+            "$.results[*]",
+            "{\"results\":[{\"id\":1}],\"_links\":{\"base\":\"b\",\"next\":\"NEXT\"}}",
+            "{\"results\":[{\"id\":2}],\"_links\":{\"base\":\"b\"}}",
+            "its body has a next URL at $._links.next",
+            "next: \"$._links.next\""));
+    apis.add(
+        new Api(
+            "hubspot",
+            "$.results[*]",
+            "{\"results\":[{\"id\":1}],\"paging\":{\"next\":{\"after\":\"2\",\"link\":\"NEXT\"}}}",
+            // HubSpot leaves 'paging' out of its last page, which the next mode refuses as a
+            // missing parent until it ends there (the HAL case, an outside tester's F3).
+            "{\"results\":[{\"id\":2}],\"paging\":{\"next\":{\"link\":null}}}",
+            "its body has a next URL at $.paging.next.link",
+            "next: \"$.paging.next.link\""));
+    apis.add(
+        new Api(
+            "digitalocean",
+            "$.droplets[*]",
+            "{\"droplets\":[{\"id\":1}],\"links\":{\"pages\":{\"next\":\"NEXT\"}}}",
+            "{\"droplets\":[{\"id\":2}],\"links\":{\"pages\":{\"prev\":\"x\"}}}",
+            "its body has a next URL at $.links.pages.next",
+            "next: \"$.links.pages.next\""));
+    apis.add(
+        new Api(
+            "salesforce",
+            "$.records[*]",
+            "{\"done\":false,\"records\":[{\"id\":1}],\"nextRecordsUrl\":\"NEXT\"}",
+            "{\"done\":true,\"records\":[{\"id\":2}]}",
+            "its body has a next URL at $.nextRecordsUrl",
+            "next: \"$.nextRecordsUrl\""));
+    apis.add(
+        new Api(
+            "twilio",
+            "$.calls[*]",
+            "{\"calls\":[{\"id\":1}],\"next_page_uri\":\"NEXT\"}",
+            "{\"calls\":[{\"id\":2}],\"next_page_uri\":null}",
+            "its body has a next URL at $.next_page_uri",
+            "next: \"$.next_page_uri\""));
+    apis.add(
+        new Api(
+            "twilio-meta",
+            "$.calls[*]",
+            "{\"calls\":[{\"id\":1}],\"meta\":{\"next_page_url\":\"NEXT\"}}",
+            "{\"calls\":[{\"id\":2}],\"meta\":{\"next_page_url\":null}}",
+            "its body has a next URL at $.meta.next_page_url",
+            "next: \"$.meta.next_page_url\""));
+    apis.add(
+        new Api(
+            "spring",
+            "$.content[*]",
+            "{\"content\":[{\"id\":1}],\"last\":false,\"number\":0}",
+            "{\"content\":[{\"id\":2}],\"last\":true,\"number\":1}",
+            "its body says $.last: false",
+            "page: {param: page, start: 0}"));
+    apis.add(
+        new Api(
+            "nexus",
+            "$.items[*]",
+            "{\"items\":[{\"id\":1}],\"continuationToken\":\"tok2\"}",
+            "{\"items\":[{\"id\":2}],\"continuationToken\":null}",
+            "its body has a non-empty $.continuationToken",
+            "cursor: {param: continuationToken, from: \"$.continuationToken\"}"));
+    apis.add(
+        new Api(
+            "quay",
+            "$.repositories[*]",
+            "{\"repositories\":[{\"id\":1}],\"has_additional\":true,\"next_page\":\"tok2\"}",
+            "{\"repositories\":[{\"id\":2}],\"has_additional\":false}",
+            "its body says $.has_additional: true",
+            "cursor: {param: next_page, from: \"$.next_page\", until:"
+                + " \"!response.body.has_additional\"}"));
+    apis.add(
+        new Api(
+            "zendesk-cursor",
+            "$.tickets[*]",
+            "{\"tickets\":[{\"id\":1}],\"meta\":{\"has_more\":true,\"after_cursor\":\"tok2\"}}",
+            "{\"tickets\":[{\"id\":2}],\"meta\":{\"has_more\":false,\"after_cursor\":\"z\"}}",
+            "its body says $.meta.has_more: true",
+            "cursor: {param: \"page[after]\", from: \"$.meta.after_cursor\", until:"
+                + " \"!response.body.meta.has_more\"}"));
+    apis.add(
+        new Api(
+            "page-number",
+            "$.data[*]",
+            "{\"data\":[{\"id\":1}],\"next_page\":2}",
+            "{\"data\":[{\"id\":2}],\"next_page\":null}",
+            "its body names a next page at $.next_page",
+            "page: {param: page}"));
     apis.add(
         new Api(
             "graphql",
@@ -174,10 +267,13 @@ class BodyPageSignalsTest {
   /** The first page, the second (asked for by URL, cursor or number), then an empty third. */
   private static Reply answer(StubUpstream.Received request, Api api, StubUpstream stub) {
     String uri = request.rawUri();
-    if (uri.contains("page=3")) {
+    if (uri.contains("page=3") || api.name().equals("spring") && uri.contains("page=2")) {
       return Reply.json(200, api.second().replace("[{\"id\":2}]", "[]"));
     }
-    if (uri.contains("p=2") || uri.contains("tok2") || uri.contains("page=2")) {
+    if (uri.contains("p=2")
+        || uri.contains("tok2")
+        || uri.contains("page=2")
+        || api.name().equals("spring") && uri.contains("page=1")) {
       return Reply.json(200, api.second());
     }
     return Reply.json(200, api.first().replace("NEXT", stub.url() + "/" + api.name() + "?p=2"));
@@ -237,7 +333,9 @@ class BodyPageSignalsTest {
                 "i",
                 "\"org\":{\"pageInfo\":{\"hasNextPage\":false},\"labels\":{\"pageInfo\":"
                     + "{\"hasNextPage\":true}}}"),
-            Map.entry("j", "\"next\":2,\"nextLink\":\"page two\",\"NextMarker\":7"));
+            Map.entry("j", "\"next\":2,\"nextLink\":\"page two\",\"NextMarker\":7"),
+            // Flags as numbers: 0 and 1 alone.
+            Map.entry("k", "\"has_more\":0,\"isLastPage\":1,\"IsTruncated\":2,\"more\":\"1\""));
     String[] yamls =
         bodies.keySet().stream()
             .map(n -> YAML.formatted(n, n, "$.values[*]", ""))

@@ -156,6 +156,9 @@ class NextPageReferencesTest {
     said.put("\"IsTruncated\":\"True\"", "its body says $.IsTruncated: true)");
     said.put("\"isLast\":\"false\"", "its body says $.isLast: false)");
     said.put("\"paging\":{\"has_next_page\":\"true\"}", "says $.paging.has_next_page: true)");
+    // A flag as PHP and SQL write it (an outside tester's F6).
+    said.put("\"has_more\":1", "its body says $.has_more: true)");
+    said.put("\"isLastPage\":0", "its body says $.isLastPage: false)");
     List<String> yamls = new ArrayList<>();
     for (int i = 0; i < said.size(); i++) {
       yamls.add(YAML.formatted("string" + i, "string" + i, "$.values[*]", ""));
@@ -256,6 +259,87 @@ class NextPageReferencesTest {
             + " has no 'paginate', so every row after its first page would be missing; no paginate"
             + " mode reads this API's next page");
     said.put("labels", null);
+    String[] yamls =
+        said.keySet().stream()
+            .map(n -> YAML.formatted(n, n, items.get(n), ""))
+            .toArray(String[]::new);
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yamls)) {
+      SoftAssertions.assertSoftly(
+          softly ->
+              said.forEach(
+                  (name, expected) -> {
+                    stub.on("GET /" + name, Reply.json(200, "{\"data\":" + bodies.get(name) + "}"));
+                    Answer answer = plugin.getparams(name, "{}");
+                    softly
+                        .assertThat(answer.status())
+                        .as(name + ": " + answer.body())
+                        .isEqualTo(expected == null ? 200 : 502);
+                    if (expected != null) {
+                      softly.assertThat(answer.body()).as(name).contains(expected);
+                    }
+                  }));
+    }
+  }
+
+  /**
+   * The connections read are those the items path walks through, found from the path (an outside
+   * tester's F2 and F5): each org's repos whose nodes are all filtered out, or empty, still say
+   * more repos follow; a count-only sibling the path does not name is not read.
+   */
+  @Test
+  void theConnectionsTheItemsPathWalksThroughAreReadWhateverTheirRows(@TempDir Path dir) {
+    String connection = "{\"%s\":[%s],\"pageInfo\":{\"endCursor\":\"c\",\"hasNextPage\":%s}}";
+    String archived = "{\"id\":1,\"arch\":true}";
+    String org = "{\"login\":\"%s\",\"repos\":" + connection.replace("%s", "%%s") + "}";
+    Map<String, String> bodies = new LinkedHashMap<>();
+    bodies.put(
+        "allfiltered",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes", org.formatted("a").formatted("nodes", archived, "true"), "false")
+            + "}");
+    bodies.put(
+        "onefiltered",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes",
+                org.formatted("a").formatted("nodes", archived, "true")
+                    + ","
+                    + org.formatted("b").formatted("nodes", "{\"id\":2,\"arch\":false}", "false"),
+                "false")
+            + "}");
+    bodies.put(
+        "innerempty",
+        "{\"orgs\":"
+            + connection.formatted(
+                "nodes", org.formatted("a").formatted("nodes", "", "true"), "false")
+            + "}");
+    // A count-only connection (first: 0) beside the listing's: its hasNextPage is about issues.
+    bodies.put(
+        "countonly",
+        "{\"viewer\":{\"repositories\":"
+            + connection.formatted("nodes", "", "false")
+            + ",\"issues\":{\"totalCount\":5,\"nodes\":[],\"pageInfo\":{\"hasNextPage\":true}}}}");
+    String filtered = "$.data.orgs.nodes[*].repos.nodes[?(@.arch==false)]";
+    Map<String, String> items =
+        Map.of(
+            "allfiltered",
+            filtered,
+            "onefiltered",
+            filtered,
+            "innerempty",
+            "$.data.orgs.nodes[*].repos.nodes[*]",
+            "countonly",
+            "$.data.viewer.repositories.nodes[*]");
+    Map<String, String> said = new LinkedHashMap<>();
+    said.put(
+        "allfiltered", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put(
+        "onefiltered", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put("innerempty", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
+    said.put("countonly", null);
     String[] yamls =
         said.keySet().stream()
             .map(n -> YAML.formatted(n, n, items.get(n), ""))

@@ -27,8 +27,8 @@ class NextPageSignalsDocsTest {
           switch (signal.test()) {
             case URL -> "a URL reference (see below)";
             case TEXT -> "a string, not empty";
-            case TRUE -> "`true` or `\"true\"`";
-            case FALSE -> "`false` or `\"false\"`";
+            case TRUE -> "`true`, `\"true\"` or `1`";
+            case FALSE -> "`false`, `\"false\"` or `0`";
             case NUMBER -> "a page number (a whole number from 1, or one as a string: `\"2\"`)";
           };
       String mode =
