@@ -26,8 +26,25 @@ final class Cursors {
    */
   static String value(Page page, JsonPath path, JsonPath holder, String field, boolean numbers)
       throws RequestFailure {
+    return value(page, path, holder, field, numbers, false);
+  }
+
+  /**
+   * As {@link #value(Page, JsonPath, JsonPath, String, boolean)}; with {@code absentEnds}, a holder
+   * that is missing or null (a member missing or null anywhere along the path) is the end as a null
+   * value is: HAL leaves {@code _links.next} out of its last page, JSON:API writes {@code next:
+   * null} for {@code $.links.next.href}. The body itself must still be an object or a list, and a
+   * holder that is another value is still refused; the caller's end check (a body naming a next
+   * page by another signal) is what keeps a typo in the path from being a one-page answer.
+   */
+  static String value(
+      Page page, JsonPath path, JsonPath holder, String field, boolean numbers, boolean absentEnds)
+      throws RequestFailure {
     Object body = page.json();
     Object held = holder == null ? body : read(holder, body);
+    if (held == null && absentEnds && (body instanceof Map || body instanceof List)) {
+      return null;
+    }
     if (!(held instanceof Map) && !(held instanceof List)) {
       page.refusedBy("cursor-holder");
       String where = holder == null ? "the body" : holder.getPath();

@@ -10,7 +10,9 @@ import java.util.Set;
  * RFC 8288 {@code Link} headers, as GitHub, GitLab, Gitea (no space after the comma) and registries
  * send them: {@code <url>; rel="next", <url>; rel="last"}. Relation values may be quoted and
  * space-separated. Parsing is strict: a header that does not parse is an error, never "no next
- * link", which would end a listing early with a 200.
+ * link", which would end a listing early with a 200. A link with {@code results="false"} names no
+ * next page: Sentry writes {@code rel="next"; results="false"} on its last page (and {@code
+ * results="true"} when there is one), so its {@code next} relation is dropped.
  */
 final class LinkHeader {
   /** One link: its target as written, and its relations in lower case. */
@@ -83,6 +85,7 @@ final class LinkHeader {
     /** The parameters up to the comma that ends the link (or the end); its relations. */
     private Set<String> params(String where) throws Malformed {
       Set<String> rels = null;
+      boolean noResults = false;
       String after = where;
       while (true) {
         skipSpace();
@@ -121,7 +124,11 @@ final class LinkHeader {
         if (rels == null && name.equalsIgnoreCase("rel")) {
           rels = relations(value == null ? "" : value);
         }
+        noResults |= name.equalsIgnoreCase("results") && "false".equalsIgnoreCase(value);
         after = "after a parameter";
+      }
+      if (rels != null && noResults) {
+        rels.remove("next"); // Sentry's last page: rel="next"; results="false"
       }
       return rels == null ? Set.of() : rels;
     }

@@ -13,11 +13,12 @@ import java.util.Set;
 
 /**
  * {@code linkHeader} and {@code next}: the next page is a URL the answer gives, in its {@code Link}
- * header or at a JsonPath of its body (whose holder must exist; the URL itself may be absent on the
- * last page, as Bitbucket does). A URL to another origin is followed only when {@code allowedHosts}
- * lists its host and the request carries no credentials; a URL already fetched (its query in any
- * order, its fragment aside) is a loop, an error. What any page promised ({@link WalkPromises})
- * must be kept when the links run out.
+ * header or at a JsonPath of its body (absent or null on the last page, as Bitbucket does, or a
+ * member along the path absent or null, as HAL and JSON:API link objects do; the end check then
+ * refuses a page that names a next page by another signal). A URL to another origin is followed
+ * only when {@code allowedHosts} lists its host and the request carries no credentials; a URL
+ * already fetched (its query in any order, its fragment aside) is a loop, an error. What any page
+ * promised ({@link WalkPromises}) must be kept when the links run out.
  */
 final class LinkPaginator implements Paginator {
   /** Why a next link led to a page read before, spelled another way. */
@@ -72,7 +73,7 @@ final class LinkPaginator implements Paginator {
     String target =
         link != null
             ? signals.link(link.rel().toLowerCase(java.util.Locale.ROOT))
-            : Cursors.value(page, next.next(), next.holder(), "next", false);
+            : Cursors.value(page, next.next(), next.holder(), "next", false, true);
     if (target == null || target.isBlank()) {
       seen.check(page, number, LOOP);
       // The end, unless the page says more remain: a short 200 is what Argo CD must never get.

@@ -1,6 +1,7 @@
 package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.upstream.call.Headers;
+import io.github.appsetmapper.upstream.call.UriReferences;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.List;
@@ -239,19 +240,23 @@ final class NextPageSignals {
    * A URI reference as APIs give their next page (RFC 3986): absolute over HTTP(S) with a host, a
    * path ({@code /items?page=2}), a host without the scheme ({@code //host/items}), a query alone
    * ({@code ?page=2}), or a relative path with a {@code /} or a {@code ?} in it ({@code page/2},
-   * {@code items?page=2}). Not a URL: a bare word ({@code v2.0.0}, {@code 2}, {@code true}: a
-   * version, a number, a cursor), a string with spaces or that does not parse, another scheme, a
-   * fragment alone (this page).
+   * {@code items?page=2}). Read as the {@code next} mode follows it: the characters a URI cannot
+   * hold ({@code |}, a space, a stray {@code %}) {@link UriReferences#encode encoded} first, so
+   * {@code /items?filter=a|b&page=2} is a next page. What still does not parse is one when it is
+   * plainly a reference ({@link #plainly}): a malformed next page is a 502, never the last page.
+   * Not a URL: a bare word ({@code v2.0.0}, {@code 2}, {@code true}, {@code page two}: a version, a
+   * number, a cursor), another scheme, a fragment alone (this page).
    */
   static boolean url(Object value) {
-    if (!(value instanceof String text) || text.isBlank()) {
+    if (!(value instanceof String given) || given.isBlank()) {
       return false;
     }
+    String text = given.strip();
     URI uri;
     try {
-      uri = new URI(text.strip());
+      uri = new URI(UriReferences.encode(text));
     } catch (URISyntaxException e) {
-      return false;
+      return plainly(text);
     }
     String scheme = uri.getScheme() == null ? null : uri.getScheme().toLowerCase(Locale.ROOT);
     if (scheme != null) {
@@ -265,5 +270,22 @@ final class NextPageSignals {
     return path.startsWith("/")
         || path.isEmpty() && query != null && !query.isEmpty()
         || !path.isEmpty() && (path.contains("/") || query != null);
+  }
+
+  /**
+   * Whether {@code text}, which does not parse, is still plainly a reference: an HTTP(S) URL by its
+   * prefix, a path ({@code /...}), a query ({@code ?...}), or a relative path with a {@code /} or a
+   * {@code ?} and no scheme.
+   */
+  private static boolean plainly(String text) {
+    String lower = text.toLowerCase(Locale.ROOT);
+    if (lower.startsWith("http://") || lower.startsWith("https://")) {
+      return true;
+    }
+    if (text.startsWith("/") || text.startsWith("?") && text.length() > 1) {
+      return true;
+    }
+    boolean scheme = text.matches("[A-Za-z][A-Za-z0-9+.-]*:.*");
+    return !scheme && (text.contains("/") || text.contains("?"));
   }
 }
