@@ -259,28 +259,7 @@ class NextPageReferencesTest {
             + " has no 'paginate', so every row after its first page would be missing; no paginate"
             + " mode reads this API's next page");
     said.put("labels", null);
-    String[] yamls =
-        said.keySet().stream()
-            .map(n -> YAML.formatted(n, n, items.get(n), ""))
-            .toArray(String[]::new);
-    try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin =
-            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yamls)) {
-      SoftAssertions.assertSoftly(
-          softly ->
-              said.forEach(
-                  (name, expected) -> {
-                    stub.on("GET /" + name, Reply.json(200, "{\"data\":" + bodies.get(name) + "}"));
-                    Answer answer = plugin.getparams(name, "{}");
-                    softly
-                        .assertThat(answer.status())
-                        .as(name + ": " + answer.body())
-                        .isEqualTo(expected == null ? 200 : 502);
-                    if (expected != null) {
-                      softly.assertThat(answer.body()).as(name).contains(expected);
-                    }
-                  }));
-    }
+    eachAnswers(dir, items, bodies, said);
   }
 
   /**
@@ -340,28 +319,7 @@ class NextPageReferencesTest {
         "onefiltered", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
     said.put("innerempty", "(its body says $.data.orgs.nodes[0].repos.pageInfo.hasNextPage: true)");
     said.put("countonly", null);
-    String[] yamls =
-        said.keySet().stream()
-            .map(n -> YAML.formatted(n, n, items.get(n), ""))
-            .toArray(String[]::new);
-    try (StubUpstream stub = new StubUpstream();
-        PluginServer plugin =
-            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yamls)) {
-      SoftAssertions.assertSoftly(
-          softly ->
-              said.forEach(
-                  (name, expected) -> {
-                    stub.on("GET /" + name, Reply.json(200, "{\"data\":" + bodies.get(name) + "}"));
-                    Answer answer = plugin.getparams(name, "{}");
-                    softly
-                        .assertThat(answer.status())
-                        .as(name + ": " + answer.body())
-                        .isEqualTo(expected == null ? 200 : 502);
-                    if (expected != null) {
-                      softly.assertThat(answer.body()).as(name).contains(expected);
-                    }
-                  }));
-    }
+    eachAnswers(dir, items, bodies, said);
   }
 
   @Test
@@ -436,5 +394,35 @@ class NextPageReferencesTest {
 
   private static String quoted(String text) {
     return text.replace("\"", "\\\"");
+  }
+
+  /**
+   * Each named listing (its items path, its body under {@code data}) answers a 502 holding the line
+   * {@code said} gives, or a 200 where it gives null.
+   */
+  private static void eachAnswers(
+      Path dir, Map<String, String> items, Map<String, String> bodies, Map<String, String> said) {
+    String[] yamls =
+        said.keySet().stream()
+            .map(n -> YAML.formatted(n, n, items.get(n), ""))
+            .toArray(String[]::new);
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(dir, Map.of("up", stub.url()), Map.of(), yamls)) {
+      SoftAssertions.assertSoftly(
+          softly ->
+              said.forEach(
+                  (name, expected) -> {
+                    stub.on("GET /" + name, Reply.json(200, "{\"data\":" + bodies.get(name) + "}"));
+                    Answer answer = plugin.getparams(name, "{}");
+                    softly
+                        .assertThat(answer.status())
+                        .as(name + ": " + answer.body())
+                        .isEqualTo(expected == null ? 200 : 502);
+                    if (expected != null) {
+                      softly.assertThat(answer.body()).as(name).contains(expected);
+                    }
+                  }));
+    }
   }
 }
