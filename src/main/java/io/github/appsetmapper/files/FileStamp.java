@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -17,18 +18,20 @@ import java.util.concurrent.TimeUnit;
  */
 public record FileStamp(Object fileKey, long modifiedMillis, long size, long changedNanos) {
 
-  /** The stamp of {@code file} now (links followed, as a read follows them). */
+  /** The stamp of {@code file} now (links followed, as a read follows them): one stat. */
   public static FileStamp of(Path file) throws IOException {
-    BasicFileAttributes attributes = Files.readAttributes(file, BasicFileAttributes.class);
-    long changed = -1;
     try {
-      if (Files.getAttribute(file, "unix:ctime") instanceof FileTime time) {
-        changed = time.to(TimeUnit.NANOSECONDS);
-      }
+      Map<String, Object> unix =
+          Files.readAttributes(file, "unix:fileKey,lastModifiedTime,size,ctime");
+      return new FileStamp(
+          unix.get("fileKey"),
+          ((FileTime) unix.get("lastModifiedTime")).toMillis(),
+          (Long) unix.get("size"),
+          ((FileTime) unix.get("ctime")).to(TimeUnit.NANOSECONDS));
     } catch (UnsupportedOperationException | IllegalArgumentException e) {
       // No "unix" view on this platform: the other three fields decide.
+      BasicFileAttributes basic = Files.readAttributes(file, BasicFileAttributes.class);
+      return new FileStamp(basic.fileKey(), basic.lastModifiedTime().toMillis(), basic.size(), -1);
     }
-    return new FileStamp(
-        attributes.fileKey(), attributes.lastModifiedTime().toMillis(), attributes.size(), changed);
   }
 }
