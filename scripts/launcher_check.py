@@ -347,9 +347,19 @@ if os.getuid() == 0 and shutil.which("setpriv"):
     as_user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     shared_root = tempfile.mkdtemp(prefix="launcher-check-ro.")
     os.chmod(shared_root, 0o755)
+    # The user reads nothing from the clone: a clone in a folder only root may enter (mktemp -d
+    # makes 0700) would fail every run for want of the launcher, not for the archive.
     their_jar = os.path.join(shared_root, "appset-mapper.jar")
     shutil.copy(copy, their_jar)
-    os.chmod(their_jar, 0o644)
+    their_launcher = os.path.join(shared_root, "appset-mapper")
+    shutil.copy(launcher, their_launcher)
+    their_mappings = os.path.join(shared_root, "mappings")
+    shutil.copytree("mappings", their_mappings)
+    for root, dirs, files in os.walk(shared_root):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            os.chmod(os.path.join(root, name), 0o755 if name == "appset-mapper" else 0o644)
     read_only = os.path.join(shared_root, "cache")
     logs = os.path.join(shared_root, "logs")
     for folder in (read_only, logs):
@@ -358,11 +368,12 @@ if os.getuid() == 0 and shutil.which("setpriv"):
     ro_log = os.path.join(logs, "classes.txt")
     ro_env = dict(env(read_only), APPSET_MAPPER_JAR=their_jar, HOME=shared_root,
                   APPSET_MAPPER_JAVA_OPTS=f"-Xlog:class+load:file={ro_log}")
-    cmd = as_user + [launcher, "validate", os.path.abspath("mappings")]
+    cmd = as_user + [their_launcher, "validate", their_mappings]
     subprocess.run(cmd, capture_output=True, env=ro_env)  # trains, the folder writable
     os.chmod(read_only, 0o500)
     runs = [subprocess.run(cmd, capture_output=True, text=True, env=ro_env) for _ in range(2)]
-    mapped_ro = [line for line in open(ro_log) if "io.github.appsetmapper." in line and "shared objects file" in line]
+    ro_lines = open(ro_log).readlines() if os.path.exists(ro_log) else []
+    mapped_ro = [line for line in ro_lines if "io.github.appsetmapper." in line and "shared objects file" in line]
     check(all(r.returncode == 0 and r.stderr == "" for r in runs) and len(mapped_ro) > 100,
           f"a read-only folder's archive is mapped, with no line: {[r.stderr[:200] for r in runs]} "
           f"{len(mapped_ro)} classes mapped")
