@@ -126,10 +126,11 @@ lines = [f"# Added latency over a 20 ms upstream ({subprocess.run(['date', '-u',
          "rounds (unmeasured). Server CPU per request from /proc/PID/task/*/schedstat "
          "(nanoseconds on a CPU; all threads, and the IO threads alone). Servers run with: "
          f"`{os.environ.get('BENCH_SERVER_DESCRIBED', 'java')}`.", "",
-         "| callers | system | p50 / p99 ms | added p50 / p99 ms | CPU us/request | IO threads us/request | JIT / VM thread us/request | upstream connections |",
+         "| callers | system | p50 / p99 ms | added p50 / p99 ms | CPU us/request | IO threads us/request | JIT / VM thread us/request | upstream connections (most after a round) |",
          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
 for conns in (1, 10, 50):
     got = {name: [] for name, _, _ in systems}
+    opened = {}
     for name, url, pid in systems[1:] if level_warm > 0 else []:
         wrk(url, conns, level_warm)
     for r in range(rounds):
@@ -138,6 +139,9 @@ for conns in (1, 10, 50):
             before, io_before = on_cpu(pid), on_cpu(pid, True)
             jit_before, vm_before = on_cpu(pid, names=COMPILERS), on_cpu(pid, names=VM)
             n, p50, p99 = wrk(url, conns, seconds)
+            # Read right after its own round: a pool that closes idle connections (nginx's
+            # upstream after the stub's idle timeout) showed none when read after every round.
+            opened[name] = max(opened.get(name, 0), 0 if name == "upstream" else connections(pid))
             got[name].append((p50, p99, cpu_between(before, on_cpu(pid)) / n * 1e6,
                               cpu_between(io_before, on_cpu(pid, True)) / n * 1e6,
                               cpu_between(jit_before, on_cpu(pid, names=COMPILERS)) / n * 1e6,
@@ -147,7 +151,7 @@ for conns in (1, 10, 50):
     for name, url, pid in systems:
         p50, p99, us, io, jit, vm = med[name]
         added = "-" if name == "upstream" else f"**{p50 - up[0]:.2f} / {p99 - up[1]:.2f}**"
-        conn = "-" if name == "upstream" else str(connections(pid))
+        conn = "-" if name == "upstream" else str(opened[name])
         lines.append(f"| {conns} | {name} | {p50:.2f} / {p99:.2f} | {added} | {us:.0f} | "
                      f"{'-' if name == 'upstream' else f'{io:.0f}'} | {jit:.0f} / {vm:.0f} | {conn} |")
 lines.append("\nCompiler threads' CPU in each 5 s warm-up window after the first "
