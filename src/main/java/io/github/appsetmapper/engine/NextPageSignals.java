@@ -188,7 +188,7 @@ final class NextPageSignals {
     return path.toString();
   }
 
-  private static Object value(Object node, List<String> keys) {
+  static Object value(Object node, List<String> keys) {
     Object at = node;
     for (String key : keys) {
       if (!(at instanceof Map<?, ?> map)) {
@@ -199,7 +199,8 @@ final class NextPageSignals {
     return at;
   }
 
-  private static boolean at(Object value, Test test) {
+  /** Whether {@code value} names a next page by {@code test}. */
+  static boolean at(Object value, Test test) {
     return switch (test) {
       case URL -> url(value);
       case TEXT -> value instanceof String text && !text.isBlank();
