@@ -112,7 +112,22 @@ final class NextPageSignals {
             + how
             + " while "
             + said.more()
-            + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it"));
+            + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it")
+            + cursorNote(said.mode()));
+  }
+
+  /**
+   * What a suggested {@code cursor} mode without {@code param} needs besides (GraphQL's): the
+   * request must send {@code #{page.cursor}} itself, in the query's {@code after:} variable; a user
+   * who copied the mode alone got page 1 again and the loop guard's 502. Empty for any other mode.
+   */
+  static String cursorNote(String mode) {
+    if (mode == null || !mode.startsWith("cursor:") || mode.contains("param:")) {
+      return "";
+    }
+    return "; the request must also send the cursor: the query's after: variable reads"
+        + " '#{page.cursor}' (variables: {after: \"#{page.cursor}\"}, and after: $after on the"
+        + " connection), or every page asks for the first again";
   }
 
   /**
