@@ -38,7 +38,9 @@ record PageBodySignal(boolean more, String said) {
         continue;
       }
       Object value = members.get(keys.get(keys.size() - 1));
-      String said = row.path() + ": " + (value instanceof String ? "\"" + value + "\"" : value);
+      // A value that fires is a flag or a number once stripped: never long upstream text.
+      String said =
+          row.path() + ": " + (value instanceof String text ? "\"" + text.strip() + "\"" : value);
       if (NextPageSignals.at(value, row.test())) {
         return new PageBodySignal(true, said);
       }
