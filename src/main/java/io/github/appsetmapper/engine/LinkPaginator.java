@@ -16,9 +16,10 @@ import java.util.Set;
  * header or at a JsonPath of its body (absent or null on the last page, as Bitbucket does, or a
  * member along the path absent or null, as HAL and JSON:API link objects do; the end check then
  * refuses a page that names a next page by another signal). A URL to another origin is followed
- * only when {@code allowedHosts} lists its host and the request carries no credentials; a URL
- * already fetched (its query in any order, its fragment aside) is a loop, an error. What any page
- * promised ({@link WalkPromises}) must be kept when the links run out.
+ * only when {@code allowedHosts} lists its host and the request carries no credentials (which
+ * {@link ListingWalk} checks for every mode); a URL already fetched (its query in any order, its
+ * fragment aside) is a loop, an error. What any page promised ({@link WalkPromises}) must be kept
+ * when the links run out.
  */
 final class LinkPaginator implements Paginator {
   /** Why a next link led to a page read before, spelled another way. */
@@ -122,17 +123,7 @@ final class LinkPaginator implements Paginator {
                 + uri.getAuthority()
                 + "' refused; list its host in allowedHosts to follow it");
       }
-      // Like a redirect, a link to another origin (or from https to http) never gets the
-      // request's credentials; a listing that needs them there is refused instead.
-      if (!first.sensitiveHeaders().isEmpty() || first.settings().auth() != null) {
-        throw RequestFailure.of(
-            current,
-            "next page on another origin '"
-                + uri.getScheme()
-                + "://"
-                + uri.getAuthority()
-                + "' refused: the request carries credentials");
-      }
+      // Its credentials are kept to the origin by the walk (ListingWalk), in every mode.
     }
     return current.withUri(uri);
   }

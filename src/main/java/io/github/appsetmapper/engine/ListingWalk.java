@@ -2,8 +2,10 @@ package io.github.appsetmapper.engine;
 
 import io.github.appsetmapper.compile.CompiledPaginate;
 import io.github.appsetmapper.upstream.cache.ListingPass;
+import io.github.appsetmapper.upstream.call.HostPolicy;
 import io.github.appsetmapper.upstream.call.RequestFailure;
 import io.github.appsetmapper.upstream.call.UpstreamRequest;
+import java.net.URI;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -60,7 +62,37 @@ final class ListingWalk {
                 + limits.maxPages()
                 + ") pages; raise maxPages or set onMaxPages: stop");
       }
+      credentialsStay(first, page.request(), next);
       request = next;
+    }
+  }
+
+  /**
+   * Refuses a next page ({@code next}, asked for by {@code current}) on another origin (scheme,
+   * host or port) than the walk's {@code first} page when the request carries credentials: a
+   * credential header ({@code Authorization}, {@code Proxy-Authorization}, {@code Cookie}, ...,
+   * literal or not), a header made from a secret, or an {@code auth} block. Credentials belong to
+   * an origin, as a redirect's do (dropped there, as curl and browsers drop them); a page the
+   * listing needs them for is refused rather than fetched without. A next link, a {@code Link}
+   * header, a cursor that is a URL: every mode.
+   */
+  static void credentialsStay(UpstreamRequest first, UpstreamRequest current, UpstreamRequest next)
+      throws RequestFailure {
+    URI uri = next.uri();
+    if (HostPolicy.sameOrigin(first.uri(), uri)) {
+      return;
+    }
+    if (!next.sensitiveHeaders().isEmpty()
+        || next.settings().auth() != null
+        || !first.sensitiveHeaders().isEmpty()
+        || first.settings().auth() != null) {
+      throw RequestFailure.of(
+          current,
+          "next page on another origin '"
+              + uri.getScheme()
+              + "://"
+              + uri.getAuthority()
+              + "' refused: the request carries credentials");
     }
   }
 }

@@ -112,7 +112,22 @@ final class NextPageSignals {
             + how
             + " while "
             + said.more()
-            + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it"));
+            + (said.mode() == null ? "" : "; 'paginate: {" + said.mode() + "}' reads it")
+            + cursorNote(said.mode()));
+  }
+
+  /**
+   * What a suggested {@code cursor} mode without {@code param} needs besides (GraphQL's): the
+   * request must send {@code #{page.cursor}} itself, in the query's {@code after:} variable; a user
+   * who copied the mode alone got page 1 again and the loop guard's 502. Empty for any other mode.
+   */
+  static String cursorNote(String mode) {
+    if (mode == null || !mode.startsWith("cursor:") || mode.contains("param:")) {
+      return "";
+    }
+    return "; the request must also send the cursor: the query's after: variable reads"
+        + " '#{page.cursor}' (variables: {after: \"#{page.cursor}\"}, and after: $after on the"
+        + " connection), or every page asks for the first again";
   }
 
   /**
@@ -188,7 +203,7 @@ final class NextPageSignals {
     return path.toString();
   }
 
-  private static Object value(Object node, List<String> keys) {
+  static Object value(Object node, List<String> keys) {
     Object at = node;
     for (String key : keys) {
       if (!(at instanceof Map<?, ?> map)) {
@@ -199,7 +214,8 @@ final class NextPageSignals {
     return at;
   }
 
-  private static boolean at(Object value, Test test) {
+  /** Whether {@code value} names a next page by {@code test}. */
+  static boolean at(Object value, Test test) {
     return switch (test) {
       case URL -> url(value);
       case TEXT -> value instanceof String text && !text.isBlank();

@@ -10,8 +10,10 @@ import java.net.URI;
  * {@code page}: numbered pages. A short page does not end the listing (GitLab, GitHub and most APIs
  * cap the page size below what is asked), so the end is read, in this order, from: a {@code Link}
  * header ({@code rel="next"}: more; only {@code prev}/{@code first}/{@code last}: the last page);
- * else {@code X-Next-Page} (empty: the last page); else {@code X-Total-Pages}, {@code X-Total} or
- * {@code X-Total-Count} (the largest any page of the walk gave); else, with {@code
+ * else {@code X-Next-Page} (empty: the last page); else an empty page; else the body, in the
+ * spellings the mode is suggested for ({@link PageBodySignal}: {@code has_next_page: false}, {@code
+ * last: true}, {@code next_page: null} the last page); else {@code X-Total-Pages}, {@code X-Total}
+ * or {@code X-Total-Count} (the largest any page of the walk gave); else, with {@code
  * stopOnShortPage}, a page with fewer elements than {@code size}; else an empty page. Whatever
  * chose the end, what any page promised ({@link WalkPromises}) wins: the listing goes on, or an
  * empty page (an end status) is a 502. Every count is of elements ({@link Page#elementValues}),
@@ -71,7 +73,11 @@ final class NumberedPaginator implements Paginator {
     PageSignals signals =
         PageSignals.of(current, true, page.param() != null ? page.param() : "page");
     promises.read(current, number, elements, signals);
-    if (!last(signals, number, elements)) {
+    PageBodySignal body = PageBodySignal.of(current.json());
+    if (body != null && body.more()) {
+      promises.announced(number, body.said());
+    }
+    if (!last(signals, body, number, elements)) {
       return request(number + 1);
     }
     // A signal that more pages remain wins over the rule that chose the end: numbered pages can
@@ -92,13 +98,14 @@ final class NumberedPaginator implements Paginator {
   }
 
   /**
-   * Whether the page, the {@code number}th with {@code elements} elements, is the last. An empty
-   * page ends the listing unless its own next signal (a next link, {@code X-Next-Page}) says where
-   * more are: a total it contradicts ("10 elements", 6 read, and none here) is then a 502 at this
-   * page, never walked on empty page after empty page to {@code maxPages}. The totals are the
-   * largest any page gave: a page without them is measured against its walk's.
+   * Whether the page, the {@code number}th with {@code elements} elements, is the last ({@code
+   * body}: what its body says of a next page, or null). An empty page ends the listing unless its
+   * own next signal (a next link, {@code X-Next-Page}) says where more are: a total it contradicts
+   * ("10 elements", 6 read, and none here) is then a 502 at this page, never walked on empty page
+   * after empty page to {@code maxPages}. The totals are the largest any page gave: a page without
+   * them is measured against its walk's.
    */
-  private boolean last(PageSignals signals, int number, int elements) {
+  private boolean last(PageSignals signals, PageBodySignal body, int number, int elements) {
     if (signals.link("next") != null) {
       return false;
     }
@@ -112,6 +119,9 @@ final class NumberedPaginator implements Paginator {
     }
     if (elements == 0) {
       return true;
+    }
+    if (body != null) {
+      return !body.more();
     }
     if (promises.totalPages() != null) {
       return number >= promises.totalPages();

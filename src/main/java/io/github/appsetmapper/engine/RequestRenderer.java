@@ -9,6 +9,7 @@ import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Values;
 import io.github.appsetmapper.json.JsonCodec;
 import io.github.appsetmapper.json.Utf8;
+import io.github.appsetmapper.secret.CredentialHeaders;
 import io.github.appsetmapper.secret.DerivedSecrets;
 import io.github.appsetmapper.upstream.PercentEncoding;
 import io.github.appsetmapper.upstream.call.Deadline;
@@ -99,7 +100,8 @@ final class RequestRenderer {
             "header-value");
       }
       headers.add(new Headers.Header(header.getKey(), text));
-      if (template.readsSecret()) {
+      // A credential by its name (a literal Authorization) or by what it is made from.
+      if (template.readsSecret() || CredentialHeaders.is(header.getKey())) {
         sensitive.add(header.getKey().toLowerCase(Locale.ROOT));
       }
     }

@@ -124,7 +124,8 @@ record SinglePage(PageSource source, ElementCount elements) implements Paginator
             + mode
             + "}' to read them all, or 'paginate: {"
             + mode
-            + ", maxPages: 1, onMaxPages: stop}' to read only the first page on purpose");
+            + ", maxPages: 1, onMaxPages: stop}' to read only the first page on purpose"
+            + NextPageSignals.cursorNote(mode));
   }
 
   @Override

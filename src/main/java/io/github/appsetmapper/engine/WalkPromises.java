@@ -127,6 +127,18 @@ final class WalkPromises {
     }
   }
 
+  /**
+   * Records that the {@code number}th page's body said a page follows ({@code said}: how, {@code
+   * $.pagination.has_next_page: true}), a promise as {@code X-Next-Page} is, unless a header of it
+   * already made one.
+   */
+  void announced(int number, String said) {
+    if (nextPromises && nextAt != number) {
+      nextAt = number;
+      nextSaid = said;
+    }
+  }
+
   /** A 502 when two pages named different values of {@code count}. */
   private static void changed(Page page, int number, Count count, String noun)
       throws RequestFailure {

@@ -170,9 +170,18 @@ class BodyPageSignalsTest {
             "hubspot",
             "$.results[*]",
             "{\"results\":[{\"id\":1}],\"paging\":{\"next\":{\"after\":\"2\",\"link\":\"NEXT\"}}}",
-            // HubSpot leaves 'paging' out of its last page, which the next mode refuses as a
-            // missing parent until it ends there (the HAL case, an outside tester's F3).
+            // An API in HubSpot's style writing a null link; HubSpot itself leaves 'paging' out
+            // of its last page (hubspot-real, below): the next mode ends at either.
             "{\"results\":[{\"id\":2}],\"paging\":{\"next\":{\"link\":null}}}",
+            "its body has a next URL at $.paging.next.link",
+            "next: \"$.paging.next.link\""));
+    // HubSpot's real last page: no 'paging' member at all.
+    apis.add(
+        new Api(
+            "hubspot-real",
+            "$.results[*]",
+            "{\"results\":[{\"id\":1}],\"paging\":{\"next\":{\"after\":\"2\",\"link\":\"NEXT\"}}}",
+            "{\"results\":[{\"id\":2}]}",
             "its body has a next URL at $.paging.next.link",
             "next: \"$.paging.next.link\""));
     apis.add(
@@ -313,6 +322,45 @@ class BodyPageSignalsTest {
             .as(api.name())
             .matches(".*\\{\"id\":\"(1|tok2)\"},\\{\"id\":\"(2|cus_9)\"}]}}");
       }
+    }
+  }
+
+  @Test
+  void theGraphQlHintSaysTheQueryMustSendThePageCursor(@TempDir Path dir) {
+    String note =
+        "; the request must also send the cursor: the query's after: variable reads"
+            + " '#{page.cursor}' (variables: {after: \\\"#{page.cursor}\\\"}, and after: $after on"
+            + " the connection), or every page asks for the first again";
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir,
+                Map.of("up", stub.url()),
+                Map.of(),
+                YAML.formatted("gql", "graphql", "$.data.org.repos.nodes[*]", ""),
+                YAML.formatted(
+                    "gql-wrong",
+                    "graphql",
+                    "$.data.org.repos.nodes[*]",
+                    "paginate: {cursor: {param: after, from: \"$.data.cursor\"}}"),
+                YAML.formatted("stripe", "stripe", "$.data[*]", ""))) {
+      stub.on(
+          "GET /graphql",
+          Reply.json(
+              200,
+              "{\"data\":{\"org\":{\"repos\":{\"nodes\":[{\"id\":1}],\"pageInfo\":"
+                  + "{\"endCursor\":\"c2\",\"hasNextPage\":true}}}}}"));
+      stub.on("GET /stripe", Reply.json(200, "{\"data\":[{\"id\":1}],\"has_more\":true}"));
+      Answer single = plugin.getparams("gql", "{}");
+      assertThat(single.status()).as(single.body()).isEqualTo(502);
+      assertThat(single.body()).contains("to read only the first page on purpose" + note + "\"}");
+      Answer wrong = plugin.getparams("gql-wrong", "{}");
+      assertThat(wrong.status()).as(wrong.body()).isEqualTo(502);
+      assertThat(wrong.body()).contains("pageInfo.hasNextPage\\\"}}' reads it" + note + "\"}");
+      // A cursor mode with a param sends the cursor itself: no note.
+      Answer stripe = plugin.getparams("stripe", "{}");
+      assertThat(stripe.status()).as(stripe.body()).isEqualTo(502);
+      assertThat(stripe.body()).doesNotContain("page.cursor");
     }
   }
 

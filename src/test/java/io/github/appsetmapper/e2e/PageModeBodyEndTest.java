@@ -1,0 +1,193 @@
+package io.github.appsetmapper.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.github.appsetmapper.testing.PluginServer;
+import io.github.appsetmapper.testing.PluginServer.Answer;
+import io.github.appsetmapper.testing.StubUpstream;
+import io.github.appsetmapper.testing.StubUpstream.Received;
+import io.github.appsetmapper.testing.StubUpstream.Reply;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The {@code page} mode ends where the body says plainly that no page follows, in every row of the
+ * next-page table the mode is suggested for and every spelling the table reads ({@code
+ * has_next_page: false}, {@code "false"}, {@code 0}; Spring Data's {@code last: true}; {@code
+ * next_page: null}): a real API answers the page after its last with a 404 or its last page again,
+ * which made a healthy two-page listing a 502. Where the body says more follow, the walk goes on,
+ * and every end check is kept.
+ */
+class PageModeBodyEndTest {
+  private static final String YAML =
+      """
+      name: %s
+      vars: {up: {default: "http://unset.invalid"}}
+      list:
+        request: {url: "#{vars.up}/%s"}
+        items: "$.data[*]"
+        paginate: {page: {param: page%s}}
+      parameters: {id: item.id}
+      """;
+
+  private static final String TWO = "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"}]}}";
+
+  /** One listing: its name, its first page number, what page 1 and page 2 say. */
+  private record Case(String name, int start, String more, String end) {}
+
+  private static void add(
+      List<Case> cases, String row, int start, List<String> more, List<String> end) {
+    for (int i = 0; i < Math.max(more.size(), end.size()); i++) {
+      cases.add(new Case(row + "-" + i, start, more.get(i % more.size()), end.get(i % end.size())));
+    }
+  }
+
+  private static String at(String holder, String member, String value) {
+    return holder == null
+        ? "\"" + member + "\":" + value
+        : "\"" + holder + "\":{\"current_page\":1,\"" + member + "\":" + value + "}";
+  }
+
+  private static List<Case> cases() {
+    List<Case> cases = new ArrayList<>();
+    List<String> flagsTrue = List.of("true", "\"true\"", "1");
+    List<String> flagsFalse = List.of("false", "\"false\"", "0");
+    add(
+        cases,
+        "spring",
+        0,
+        flagsFalse.stream().map(v -> at(null, "last", v)).toList(),
+        flagsTrue.stream().map(v -> at(null, "last", v)).toList());
+    add(
+        cases,
+        "number",
+        1,
+        List.of(at(null, "next_page", "2"), at(null, "next_page", "\"2\"")),
+        List.of(at(null, "next_page", "null"), at(null, "next_page", "\"\"")));
+    for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
+      add(
+          cases,
+          holder.replace('_', '-') + "-number",
+          1,
+          List.of(at(holder, "next_page", "2"), at(holder, "next_page", "\"2\"")),
+          List.of(at(holder, "next_page", "null"), at(holder, "next_page", "\"\"")));
+      for (String flag : List.of("has_next_page", "hasNextPage")) {
+        add(
+            cases,
+            holder.replace('_', '-')
+                + "-"
+                + flag.toLowerCase(java.util.Locale.ROOT).replace('_', '-'),
+            1,
+            flagsTrue.stream().map(v -> at(holder, flag, v)).toList(),
+            flagsFalse.stream().map(v -> at(holder, flag, v)).toList());
+      }
+    }
+    return cases;
+  }
+
+  private static final Pattern PAGE = Pattern.compile("[?&]page=(-?[0-9]+)");
+
+  /** The page a request asks for, counted from 1, given the first page's number. */
+  private static int page(Received request, int start) {
+    Matcher m = PAGE.matcher(request.rawUri());
+    return m.find() ? Integer.parseInt(m.group(1)) - start + 1 : 1;
+  }
+
+  private static String body(int id, String said) {
+    return "{\"data\":[{\"id\":" + id + "}]," + said + "}";
+  }
+
+  @Test
+  void thePageModeEndsWhereTheBodySaysNoPageFollowsInEveryRowAndSpelling(@TempDir Path dir) {
+    List<Case> cases = cases();
+    List<String> yamls = new ArrayList<>();
+    for (Case c : cases) {
+      yamls.add(YAML.formatted(c.name(), c.name(), c.start() == 0 ? ", start: 0" : ""));
+    }
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of(), yamls.toArray(String[]::new))) {
+      int i = 0;
+      for (Case c : cases) {
+        // Past the last page as real APIs answer it: a 404, or the last page again.
+        boolean repeats = i++ % 2 == 1;
+        stub.on(
+            "GET /" + c.name(),
+            r ->
+                switch (page(r, c.start())) {
+                  case 1 -> Reply.json(200, body(1, c.more()));
+                  case 2 -> Reply.json(200, body(2, c.end()));
+                  default ->
+                      repeats
+                          ? Reply.json(200, body(2, c.end()))
+                          : Reply.json(404, "{\"message\":\"no such page\"}");
+                });
+        Answer answer = plugin.getparams(c.name(), "{}");
+        assertThat(answer.status())
+            .as(c.name() + " (" + c.more() + ", then " + c.end() + "): " + answer.body())
+            .isEqualTo(200);
+        assertThat(answer.body()).as(c.name()).isEqualTo(TWO);
+      }
+      assertThat(stub.received())
+          .as("no page after the last is asked for")
+          .hasSize(2 * cases.size());
+    }
+  }
+
+  @Test
+  void aBodyThatSaysMoreFollowKeepsTheWalkGoingAndEveryEndCheckHolds(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir,
+                Map.of("up", stub.url()),
+                Map.of(),
+                YAML.formatted("short", "short", ", size: 5, stopOnShortPage: true"),
+                YAML.formatted("promised", "promised", ", endStatus: [404]"),
+                YAML.formatted("unread", "unread", ""))) {
+      // A short page that says more follow is not the last.
+      stub.on(
+          "GET /short",
+          r ->
+              page(r, 1) == 1
+                  ? Reply.json(200, body(1, at("pagination", "has_next_page", "true")))
+                  : Reply.json(200, body(2, at("pagination", "has_next_page", "false"))));
+      // A page that said more follow, then an end status: the listing would be cut short.
+      stub.on(
+          "GET /promised",
+          r ->
+              page(r, 1) <= 2
+                  ? Reply.json(200, body(page(r, 1), at("meta", "hasNextPage", "\"true\"")))
+                  : Reply.json(404, "{}"));
+      // The last page by its flag, naming a next page by a URL the page mode cannot read.
+      stub.on(
+          "GET /unread",
+          r ->
+              page(r, 1) == 1
+                  ? Reply.json(200, body(1, at(null, "last", "false")))
+                  : Reply.json(
+                      200, body(2, at(null, "last", "true") + ",\"nextLink\":\"/unread?skip=2\"")));
+      Answer shortPage = plugin.getparams("short", "{}");
+      assertThat(shortPage.status()).as(shortPage.body()).isEqualTo(200);
+      assertThat(shortPage.body()).isEqualTo(TWO);
+      Answer promised = plugin.getparams("promised", "{}");
+      assertThat(promised.status()).as(promised.body()).isEqualTo(502);
+      assertThat(promised.body())
+          .contains(
+              "page 3 answered 404 while page 2 said a page follows"
+                  + " ($.meta.hasNextPage: \\\"true\\\")");
+      Answer unread = plugin.getparams("unread", "{}");
+      assertThat(unread.status()).as(unread.body()).isEqualTo(502);
+      assertThat(unread.body())
+          .contains("the listing ends at page 2")
+          .contains("its body has a next URL at $.nextLink");
+    }
+  }
+}
