@@ -10,6 +10,7 @@ import io.github.appsetmapper.server.AppServer;
 import io.github.appsetmapper.server.MappingRegistry;
 import io.github.appsetmapper.server.ServerOptions;
 import io.github.appsetmapper.server.Shadowing;
+import io.github.appsetmapper.server.TokenRule;
 import io.github.appsetmapper.server.Tokens;
 import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.shadow.Shadow;
@@ -154,6 +155,11 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
     Tokens tokens;
     try {
       tokens = tokens();
+    } catch (TokenRule.Refused e) {
+      // A token that breaks the rule: the line names the source and the rule, never the token.
+      err.println("error: " + e.getMessage());
+      err.flush();
+      return ExitCode.USAGE;
     } catch (IOException e) {
       err.println("error: " + e.getMessage());
       err.println(
@@ -161,7 +167,7 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
               + TOKEN_ENV
               + " or --token-file, or pass --insecure-no-auth for a local try");
       err.flush();
-      return 2;
+      return ExitCode.USAGE;
     }
     UpstreamOptions upstreamOptions;
     io.github.appsetmapper.redis.RedisSettings redis;
@@ -388,7 +394,7 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
     }
     String fromEnv = System.getenv(TOKEN_ENV);
     if (fromEnv != null && !fromEnv.isBlank()) {
-      return Tokens.fixed(fromEnv);
+      return Tokens.fromEnvironment(TOKEN_ENV, fromEnv);
     }
     try {
       return Tokens.fromFile(tokenFile);
