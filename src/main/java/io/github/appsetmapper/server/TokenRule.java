@@ -25,19 +25,27 @@ public final class TokenRule {
 
   private TokenRule() {}
 
-  /** Why {@code token} (already stripped) is refused, or null when it is accepted. */
-  public static String problem(String token) {
+  /**
+   * Why {@code token} (already stripped) is refused, or null when it is accepted.
+   *
+   * @param noun what it is, as the line names it: {@code token}, {@code secret}
+   */
+  public static String problem(String token, String noun) {
     if (token.length() < MIN_LENGTH) {
-      return "a token must be at least " + MIN_LENGTH + " characters";
+      return "a " + noun + " must be at least " + MIN_LENGTH + " characters";
     }
     for (int i = 0; i < token.length(); i++) {
       char c = token.charAt(i);
       if (c < 0x20 || c == 0x7f) {
-        return "a token cannot hold a control character (a tab, a CR, an escape): an HTTP header"
+        return "a "
+            + noun
+            + " cannot hold a control character (a tab, a CR, an escape): an HTTP header"
             + " cannot carry it";
       }
       if (c > 0x7e) {
-        return "a token must be printable ASCII: a character beyond it is not sent in an HTTP"
+        return "a "
+            + noun
+            + " must be printable ASCII: a character beyond it is not sent in an HTTP"
             + " header as the same bytes";
       }
     }
@@ -48,7 +56,7 @@ public final class TokenRule {
    * The tokens of {@code content}, one per line, blank lines skipped; refused whole, as {@link
    * Refused} naming {@code source} and the line, when it holds none or one line breaks the rule.
    */
-  public static List<String> tokens(String source, String content) throws Refused {
+  public static List<String> tokens(String source, String noun, String content) throws Refused {
     String[] lines = content.split("\\R");
     List<String> out = new ArrayList<>();
     for (int i = 0; i < lines.length; i++) {
@@ -56,14 +64,14 @@ public final class TokenRule {
       if (token.isEmpty()) {
         continue;
       }
-      String problem = problem(token);
+      String problem = problem(token, noun);
       if (problem != null) {
         throw new Refused(source + (lines.length > 1 ? " line " + (i + 1) : "") + ": " + problem);
       }
       out.add(token);
     }
     if (out.isEmpty()) {
-      throw new Refused(source + " holds no token");
+      throw new Refused(source + " holds no " + noun);
     }
     return List.copyOf(out);
   }

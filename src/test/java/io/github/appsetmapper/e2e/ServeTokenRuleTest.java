@@ -32,18 +32,25 @@ class ServeTokenRuleTest {
         "file | s3cr3t        | FILE: a token must be at least 8 characters",
         "file | pässwörd-long | FILE: a token must be printable ASCII",
         "file | tab\tinside-1 | FILE: a token cannot hold a control character",
+        "hook | s3cret        | --webhook-secret-file: HOOK: a secret must be at least 8 characters",
+        "hook | pässwörd-long | --webhook-secret-file: HOOK: a secret must be printable ASCII",
       })
   void aTokenTheRuleRefusesStopsServeWithOneLine(String source, String token, String message)
       throws Exception {
     Path tokenFile = dir.resolve("token");
+    Path hookFile = dir.resolve("webhook");
     Map<String, String> environment;
     if (source.equals("env")) {
       environment = Map.of("APPSET_MAPPER_TOKEN", token);
-    } else {
+    } else if (source.equals("file")) {
       Files.writeString(tokenFile, token + "\n");
       environment = Map.of("APPSET_MAPPER_TOKEN", "");
+    } else {
+      Files.writeString(hookFile, token + "\n");
+      environment = Map.of("APPSET_MAPPER_TOKEN", "a-good-token-0c1d");
     }
-    List<String> arguments =
+    List<String> arguments = new java.util.ArrayList<>();
+    arguments.addAll(
         List.of(
             "serve",
             "--mappings",
@@ -53,10 +60,18 @@ class ServeTokenRuleTest {
             "--port",
             "0",
             "--host",
-            "127.0.0.1");
+            "127.0.0.1"));
+    if (source.equals("hook")) {
+      arguments.addAll(List.of("--webhook-secret-file", hookFile.toString()));
+    }
     try (ServerProcess serve = ServerProcess.launch(List.of(), arguments, environment)) {
       String first = serve.awaitLine(l -> l.startsWith("error:") || l.contains("listening on"));
-      assertThat(first).startsWith("error: " + message.replace("FILE", "token file " + tokenFile));
+      assertThat(first)
+          .startsWith(
+              "error: "
+                  + message
+                      .replace("FILE", "token file " + tokenFile)
+                      .replace("HOOK", "webhook secret file " + hookFile));
       assertThat(serve.process().waitFor()).isEqualTo(2);
       serve.awaitOutputEnd();
       assertThat(serve.lines()).containsExactly(first);

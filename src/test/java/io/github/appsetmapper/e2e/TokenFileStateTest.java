@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.github.appsetmapper.server.TokenRule;
 import io.github.appsetmapper.server.Tokens;
+import io.github.appsetmapper.server.WebhookSecret;
 import io.github.appsetmapper.testing.LogCapture;
 import io.github.appsetmapper.testing.PluginServer;
 import java.nio.file.Files;
@@ -183,5 +184,100 @@ class TokenFileStateTest {
         .hasMessage("APPSET_MAPPER_TOKEN holds no token");
     assertThat(Tokens.fromEnvironment("APPSET_MAPPER_TOKEN", " 12345678\n").accepts("12345678"))
         .isTrue();
+  }
+
+  /** The webhook secret file is read by the same reader: the same rule, the same kept secrets. */
+  @org.junit.jupiter.api.Nested
+  class WebhookSecretFile {
+    private static final String HOOK = "/mappings/simple/cache/invalidate";
+
+    private PluginServer start(Path secretFile) throws Exception {
+      return PluginServer.withServerOptions(
+          dir,
+          Map.of(),
+          WebhookSecret.fromFile(secretFile),
+          options -> options,
+          "name: simple\nparameters: {a: \"'b'\"}\n");
+    }
+
+    private static int hook(PluginServer plugin, String secret) {
+      return plugin
+          .send("POST", HOOK, "{}", null, "application/json", Map.of("X-Gitlab-Token", secret))
+          .status();
+    }
+
+    @Test
+    void anEmptiedFileKeepsTheSecretReadBeforeWithOneWarning() throws Exception {
+      Path secretFile = dir.resolve("webhook");
+      Files.writeString(secretFile, OLD + "\n");
+      try (LogCapture logs = new LogCapture();
+          PluginServer plugin = start(secretFile)) {
+        assertThat(hook(plugin, OLD)).isEqualTo(200);
+        Files.writeString(secretFile, "\n");
+        for (int i = 0; i < 3; i++) {
+          assertThat(hook(plugin, WRONG)).isEqualTo(403);
+          assertThat(hook(plugin, OLD)).isEqualTo(200);
+        }
+        assertThat(
+                logs.rendered().stream()
+                    .filter(l -> l.contains("webhook secret file " + secretFile))
+                    .toList())
+            .singleElement()
+            .satisfies(
+                l ->
+                    assertThat(l)
+                        .contains("WARN")
+                        .contains(
+                            "webhook secret file "
+                                + secretFile
+                                + " holds no secret; the secrets read before are still accepted"));
+        // Several lines are several secrets, as in the token file: a rotation needs no downtime.
+        Files.writeString(secretFile, OLD + "\n" + NEW + "\n");
+        assertThat(hook(plugin, NEW)).isEqualTo(200);
+        assertThat(hook(plugin, OLD)).isEqualTo(200);
+        String body = "{}";
+        assertThat(
+                plugin
+                    .send(
+                        "POST",
+                        HOOK,
+                        body,
+                        null,
+                        "application/json",
+                        Map.of(
+                            "X-Hub-Signature-256",
+                            WebhookSecret.signature(
+                                NEW, body.getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                    .status())
+            .isEqualTo(200);
+      }
+    }
+
+    @Test
+    void aShortSecretIsRefusedAtStart() throws Exception {
+      Path secretFile = dir.resolve("webhook");
+      Files.writeString(secretFile, "s3cret\n");
+      assertThatThrownBy(() -> WebhookSecret.fromFile(secretFile))
+          .isInstanceOf(TokenRule.Refused.class)
+          .hasMessage(
+              "webhook secret file " + secretFile + ": a secret must be at least 8 characters");
+    }
+
+    /** A sender that echoes its secret (in a path a refusal's line names) finds it in no log. */
+    @Test
+    void theSecretIsScrubbedFromTheLog() throws Exception {
+      Path secretFile = dir.resolve("webhook");
+      String secret = "hook-secret-3f9a1c7e5b2d";
+      Files.writeString(secretFile, secret + "\n");
+      try (LogCapture logs = new LogCapture();
+          PluginServer plugin = start(secretFile)) {
+        assertThat(plugin.send("POST", "/x/" + secret, "", null, "application/json").status())
+            .isEqualTo(403);
+        assertThat(String.join("\n", logs.rendered()))
+            .contains("/x/***")
+            .doesNotContain(secret.substring(0, secret.length() / 2))
+            .doesNotContain(secret.substring(secret.length() / 2));
+      }
+    }
   }
 }
