@@ -93,6 +93,11 @@ final class TokenFile {
     }
   }
 
+  /** Whether the file was refused at its last look (its secrets read before still accepted). */
+  synchronized boolean failing() {
+    return trouble != null;
+  }
+
   private List<String> read() throws IOException {
     String content;
     try {

@@ -81,6 +81,11 @@ public final class Tokens {
     return new Tokens(file, file.readNow());
   }
 
+  /** 1 when the token file was refused at its last look (its tokens read before kept), else 0. */
+  public int failingFiles() {
+    return file != null && file.failing() ? 1 : 0;
+  }
+
   public boolean accepts(String presented) {
     if (presented == null || presented.isEmpty()) {
       return false;

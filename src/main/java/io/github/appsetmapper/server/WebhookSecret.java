@@ -66,6 +66,11 @@ public final class WebhookSecret {
     return new WebhookSecret(file, file.readNow());
   }
 
+  /** 1 when the file was refused at its last look (its secrets read before kept), else 0. */
+  public int failingFiles() {
+    return file != null && file.failing() ? 1 : 0;
+  }
+
   /** A secret presented as is. */
   public boolean accepts(String presented) {
     if (presented == null || presented.isEmpty()) {

@@ -68,6 +68,7 @@ class TokenFileStateTest {
                           "token file "
                               + tokenFile
                               + ": no such file; the tokens read before are still accepted"));
+      assertThat(metrics(plugin)).contains("appset_mapper_secret_files_failing 1.0");
       Files.writeString(tokenFile, NEW + "\n");
       assertThat(call(plugin, NEW)).isEqualTo(200);
       assertThat(call(plugin, OLD)).isEqualTo(403);
@@ -80,8 +81,13 @@ class TokenFileStateTest {
                   assertThat(l)
                       .contains("INFO")
                       .contains("token file " + tokenFile + " is read again: 1 token accepted"));
+      assertThat(metrics(plugin)).contains("appset_mapper_secret_files_failing 0.0");
       assertThat(logs.lines()).noneMatch(l -> l.contains(OLD) || l.contains(NEW));
     }
+  }
+
+  private static String metrics(PluginServer plugin) {
+    return plugin.send("GET", "/metrics", null, null, null).body();
   }
 
   /**
@@ -231,6 +237,7 @@ class TokenFileStateTest {
                             "webhook secret file "
                                 + secretFile
                                 + " holds no secret; the secrets read before are still accepted"));
+        assertThat(metrics(plugin)).contains("appset_mapper_secret_files_failing 1.0");
         // Several lines are several secrets, as in the token file: a rotation needs no downtime.
         Files.writeString(secretFile, OLD + "\n" + NEW + "\n");
         assertThat(hook(plugin, NEW)).isEqualTo(200);
