@@ -96,7 +96,8 @@ class TokenFileStateTest {
    * accepted, the file's new tokens are not taken in part, and each state is one WARN line.
    */
   @ParameterizedTest
-  @ValueSource(strings = {"empty", "blank", "directory", "short", "control", "non-ascii"})
+  @ValueSource(
+      strings = {"empty", "blank", "directory", "short", "control", "non-ascii", "unreadable"})
   void aBrokenRotationKeepsTheTokensReadBeforeWithOneWarning(String kind) throws Exception {
     Path tokenFile = dir.resolve("token");
     Files.writeString(tokenFile, OLD + "\n");
@@ -124,6 +125,16 @@ class TokenFileStateTest {
             case "control" -> {
               Files.writeString(tokenFile, NEW + "\nnew-\u001btoken-0000\n");
               yield "token file " + tokenFile + " line 2: a token cannot hold a control character";
+            }
+            case "unreadable" -> {
+              // Root reads a file whatever its mode: a read refusal stands for one it cannot read.
+              byte[] latin1 = (NEW + "\ncaf\u00e9-token-0000\n").getBytes("ISO-8859-1");
+              Files.write(tokenFile, latin1);
+              yield "token file "
+                  + tokenFile
+                  + ": not UTF-8 text (byte 0xE9 at offset "
+                  + (NEW.length() + 4)
+                  + "); save it as UTF-8";
             }
             default -> {
               Files.writeString(tokenFile, NEW + "\nnew-tökén-00000000\n");
