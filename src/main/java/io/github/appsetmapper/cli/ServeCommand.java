@@ -35,7 +35,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = "Serve the mappings as an Argo CD plugin generator.")
 final class ServeCommand extends RedactedCommand implements Callable<Integer> {
-  static final String TOKEN_ENV = "APPSET_MAPPER_TOKEN";
+  static final String TOKEN_ENV = ServeSecrets.TOKEN_ENV;
   private static final Logger LOG = LoggerFactory.getLogger("appset_mapper.serve");
 
   @CommandLine.Spec CommandLine.Model.CommandSpec spec;
@@ -69,7 +69,8 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
       paramLabel = "<path>",
       defaultValue = "/var/run/argo/token",
       description =
-          "File with the bearer token(s) Argo CD sends, one per line, re-read when it changes"
+          "File with the bearer token(s) Argo CD sends, one per line, each 8 characters of"
+              + " printable ASCII at the least, re-read when it changes"
               + " (default ${DEFAULT-VALUE}); the environment variable "
               + TOKEN_ENV
               + " wins when set.")
@@ -111,8 +112,9 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
       names = "--webhook-secret-file",
       paramLabel = "FILE",
       description =
-          "File with the secret webhook senders present to POST"
-              + " /mappings/<name>/cache/invalidate: as a bearer token, X-Gitlab-Token, or GitHub's"
+          "File with the secret(s) webhook senders present to POST"
+              + " /mappings/<name>/cache/invalidate, one per line, each 8 characters of printable"
+              + " ASCII at the least: as a bearer token, X-Gitlab-Token, or GitHub's"
               + " X-Hub-Signature-256 (HMAC-SHA256 of the body). Re-read when it changes.")
   Path webhookSecretFile;
 
@@ -153,15 +155,9 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
     }
     Tokens tokens;
     try {
-      tokens = tokens();
-    } catch (IOException e) {
-      err.println("error: " + e.getMessage());
-      err.println(
-          "give Argo CD's token in "
-              + TOKEN_ENV
-              + " or --token-file, or pass --insecure-no-auth for a local try");
-      err.flush();
-      return 2;
+      tokens = insecureNoAuth ? null : ServeSecrets.tokens(tokenFile, err);
+    } catch (ServeSecrets.Stop e) {
+      return ExitCode.USAGE;
     }
     UpstreamOptions upstreamOptions;
     io.github.appsetmapper.redis.RedisSettings redis;
@@ -174,15 +170,11 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
       err.flush();
       return 2;
     }
-    WebhookSecret webhookSecret = null;
-    if (webhookSecretFile != null) {
-      try {
-        webhookSecret = WebhookSecret.fromFile(webhookSecretFile);
-      } catch (IOException e) {
-        err.println("error: --webhook-secret-file: " + e.getMessage());
-        err.flush();
-        return 2;
-      }
+    WebhookSecret webhookSecret;
+    try {
+      webhookSecret = ServeSecrets.webhook(webhookSecretFile, err);
+    } catch (ServeSecrets.Stop e) {
+      return ExitCode.USAGE;
     }
     VarValues given = VarOption.parse(vars, err);
     if (given == null) {
@@ -379,22 +371,6 @@ final class ServeCommand extends RedactedCommand implements Callable<Integer> {
     AppServer server = serving.get();
     if (server != null) {
       server.swap(registry);
-    }
-  }
-
-  private Tokens tokens() throws IOException {
-    if (insecureNoAuth) {
-      return null;
-    }
-    String fromEnv = System.getenv(TOKEN_ENV);
-    if (fromEnv != null && !fromEnv.isBlank()) {
-      return Tokens.fixed(fromEnv);
-    }
-    try {
-      return Tokens.fromFile(tokenFile);
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new IOException(
-          "no token: " + TOKEN_ENV + " is not set and " + tokenFile + " does not exist");
     }
   }
 }

@@ -403,6 +403,14 @@ public final class Metrics {
         .register(registry);
   }
 
+  /** Token and webhook secret files refused at their last look, read at each scrape. */
+  public void bindSecretFilesFailing(java.util.function.IntSupplier failing) {
+    Gauge.builder("appset_mapper.secret.files.failing", failing, f -> f.getAsInt())
+        .strongReference(true)
+        .description("Token and webhook secret files refused at their last look (kept tokens)")
+        .register(registry);
+  }
+
   /** The transport's timeout tasks queued: about the calls in flight, never a backlog. */
   public void bindTransport(io.github.appsetmapper.upstream.HttpUpstream http) {
     Gauge.builder("appset_mapper.upstream.timeouts.pending", http, h -> h.pendingTimeouts())

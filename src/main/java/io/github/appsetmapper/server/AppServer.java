@@ -45,6 +45,12 @@ public final class AppServer implements AutoCloseable {
     metrics.bind(engine.calls());
     metrics.bindWaitingGetparams(engine::waitingGetparams);
     metrics.bindGuard(engine.guard());
+    Tokens tokens = options.tokens();
+    WebhookSecret webhook = options.webhookSecret();
+    metrics.bindSecretFilesFailing(
+        () ->
+            (tokens == null ? 0 : tokens.failingFiles())
+                + (webhook == null ? 0 : webhook.failingFiles()));
     this.undertow =
         Undertow.builder()
             .addHttpListener(options.port(), options.host())

@@ -1,15 +1,16 @@
 package io.github.appsetmapper.server;
 
 import io.github.appsetmapper.digest.Sha256;
-import io.github.appsetmapper.files.BoundedFiles;
+import io.github.appsetmapper.secret.Redactor;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.InvalidKeyException;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -17,48 +18,75 @@ import javax.crypto.spec.SecretKeySpec;
  * The secret webhook senders (a registry, CI, GitHub) use to call {@code cache/invalidate}, since
  * they cannot send Argo CD's bearer token: sent as is ({@code Authorization: Bearer <secret>} or
  * GitLab's {@code X-Gitlab-Token}), or as GitHub's {@code X-Hub-Signature-256: sha256=<hex>}, an
- * HMAC-SHA256 of the raw body keyed with it. Compared in constant time; the file is re-read when it
- * changes (its first line, trimmed).
+ * HMAC-SHA256 of the raw body keyed with it. Compared in constant time. The file is read as the
+ * token file is ({@link TokenFile}): several secrets, one per line, are all accepted (a rotation
+ * needs no downtime), each obeys {@link TokenRule}, and a file that goes away or breaks the rule
+ * keeps the secrets read before, with one WARN line. The secrets are held in the process's
+ * redactors while they are accepted.
  */
 public final class WebhookSecret {
   private static final String PREFIX = "sha256=";
 
-  private final Path file;
-  private volatile String value;
-  private volatile long modified = -1;
+  private final TokenFile file;
+  private volatile Snapshot snapshot;
 
-  private WebhookSecret(Path file, String value) {
-    this.file = file;
-    this.value = value;
-  }
-
-  public static WebhookSecret fixed(String value) {
-    return new WebhookSecret(null, value.strip());
-  }
-
-  /** Reads the file now: a missing or empty file stops the server at start. */
-  public static WebhookSecret fromFile(Path file) throws IOException {
-    WebhookSecret secret = new WebhookSecret(file, null);
-    secret.refresh();
-    if (secret.value == null || secret.value.isEmpty()) {
-      throw new IOException("webhook secret file " + file + " is empty");
+  private record Snapshot(List<String> secrets, List<Redactor.Held> held) {
+    static Snapshot of(List<String> secrets) {
+      List<Redactor.Held> held = new ArrayList<>();
+      for (String secret : secrets) {
+        // A sender that echoes it must not put it in a log line.
+        held.add(Redactor.holdForTheProcessUntilReleased(secret));
+      }
+      return new Snapshot(secrets, List.copyOf(held));
     }
-    return secret;
   }
 
-  /** The secret presented as is. */
+  private WebhookSecret(TokenFile file, List<String> secrets) {
+    this.file = file;
+    this.snapshot = Snapshot.of(secrets);
+  }
+
+  /**
+   * The secrets of {@code value}, one per line; an IllegalArgumentException when it breaks the
+   * rule.
+   */
+  public static WebhookSecret fixed(String value) {
+    try {
+      return new WebhookSecret(null, TokenRule.tokens("the webhook secret", "secret", value));
+    } catch (TokenRule.Refused e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Reads the file now: a missing or empty file, or a line that breaks the rule, stops the server.
+   */
+  public static WebhookSecret fromFile(Path path) throws IOException {
+    TokenFile file = new TokenFile("webhook secret file", "secret", path);
+    return new WebhookSecret(file, file.readNow());
+  }
+
+  /** 1 when the file was refused at its last look (its secrets read before kept), else 0. */
+  public int failingFiles() {
+    return file != null && file.failing() ? 1 : 0;
+  }
+
+  /** A secret presented as is. */
   public boolean accepts(String presented) {
-    String secret = current();
-    if (presented == null || presented.isEmpty() || secret == null || secret.isEmpty()) {
+    if (presented == null || presented.isEmpty()) {
       return false;
     }
-    return MessageDigest.isEqual(sha256(presented.strip()), sha256(secret));
+    byte[] digest = sha256(presented.strip());
+    boolean match = false;
+    for (String secret : current()) {
+      match |= MessageDigest.isEqual(digest, sha256(secret));
+    }
+    return match;
   }
 
-  /** A GitHub signature header over {@code body}. */
+  /** A GitHub signature header over {@code body}, keyed with any of the secrets. */
   public boolean acceptsSignature(String header, byte[] body) {
-    String secret = current();
-    if (header == null || !header.startsWith(PREFIX) || secret == null || secret.isEmpty()) {
+    if (header == null || !header.startsWith(PREFIX)) {
       return false;
     }
     byte[] presented;
@@ -67,7 +95,11 @@ public final class WebhookSecret {
     } catch (IllegalArgumentException e) {
       return false;
     }
-    return MessageDigest.isEqual(hmac(secret, body), presented);
+    boolean match = false;
+    for (String secret : current()) {
+      match |= MessageDigest.isEqual(hmac(secret, body), presented);
+    }
+    return match;
   }
 
   /** {@code sha256=<hex>} of {@code body} keyed with {@code secret}, as GitHub sends it. */
@@ -75,31 +107,16 @@ public final class WebhookSecret {
     return PREFIX + HexFormat.of().formatHex(hmac(secret, body));
   }
 
-  private String current() {
+  private List<String> current() {
     if (file != null) {
-      try {
-        refresh();
-      } catch (IOException e) {
-        // Mid-rotation the file can vanish for a moment: keep the secret last read.
-      }
+      file.refresh(
+          secrets -> {
+            Snapshot before = snapshot;
+            snapshot = Snapshot.of(secrets);
+            before.held().forEach(Redactor.Held::release);
+          });
     }
-    return value;
-  }
-
-  private void refresh() throws IOException {
-    long now = Files.getLastModifiedTime(file).toMillis();
-    if (now == modified && value != null) {
-      return;
-    }
-    String content;
-    try {
-      content = BoundedFiles.readText(file, BoundedFiles.SECRET_BYTES).strip();
-    } catch (IOException e) {
-      throw new IOException("webhook secret file " + file + ": " + BoundedFiles.reason(e));
-    }
-    int newline = content.indexOf('\n');
-    value = (newline < 0 ? content : content.substring(0, newline)).strip();
-    modified = now;
+    return snapshot.secrets();
   }
 
   private static byte[] hmac(String secret, byte[] body) {

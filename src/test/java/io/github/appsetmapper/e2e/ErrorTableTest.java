@@ -1158,7 +1158,7 @@ class ErrorTableTest {
           PluginServer.withServerOptions(
               tmp,
               Map.of("up", stub.url()),
-              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret"),
+              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret-webhook"),
               options -> options.withWebhookMaxBodyBytes(64),
               ITEMS)) {
         String body = "{\"commits\":\"" + "x".repeat(100) + "\"}";
@@ -1172,7 +1172,7 @@ class ErrorTableTest {
                 Map.of(
                     "X-Hub-Signature-256",
                     io.github.appsetmapper.server.WebhookSecret.signature(
-                        "s3cret", body.getBytes(java.nio.charset.StandardCharsets.UTF_8)))),
+                        "s3cret-webhook", body.getBytes(java.nio.charset.StandardCharsets.UTF_8)))),
             413,
             "the request body is larger than 64 bytes");
         assertThat(refusals(hooked))
@@ -1188,7 +1188,7 @@ class ErrorTableTest {
           PluginServer.withServerOptions(
               tmp,
               Map.of("up", stub.url()),
-              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret"),
+              io.github.appsetmapper.server.WebhookSecret.fixed("s3cret-webhook"),
               options -> options,
               ITEMS)) {
         try {

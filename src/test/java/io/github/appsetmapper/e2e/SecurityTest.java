@@ -400,7 +400,9 @@ class SecurityTest {
 
     @Test
     void anEmptyTokenNeverMatches() {
-      Tokens tokens = Tokens.fixed("\n");
+      org.assertj.core.api.Assertions.assertThatThrownBy(() -> Tokens.fixed("\n"))
+          .hasMessage("the value holds no token");
+      Tokens tokens = Tokens.fixed(PluginServer.TOKEN + "\n");
       assertThat(tokens.accepts("")).isFalse();
       assertThat(tokens.accepts(null)).isFalse();
     }
