@@ -202,13 +202,16 @@ final class AuthorSlips {
 
   /**
    * Whether a {@code $name} not in capitals (the shell's {@code $NAME} is a slip as before) is
-   * OData's ({@code $filter}, {@code /$count}) or a query parameter's name ({@code $x=}).
+   * OData's ({@code $filter}, {@code /$count}), a query parameter's name ({@code $x=}), or a
+   * GraphQL variable the same text defines ({@code query($branch: String!)}, sent in a GET's
+   * query).
    */
   private static boolean odata(String code, Matcher named) {
     String name = named.group(1);
     return !ENV_NAME.matcher(name).matches()
         && (ODATA.contains(name.toLowerCase(Locale.ROOT))
-            || (named.end() < code.length() && code.charAt(named.end()) == '='));
+            || (named.end() < code.length() && code.charAt(named.end()) == '=')
+            || Pattern.compile("\\$" + name + "\\s*:").matcher(code).find());
   }
 
   private static final Pattern ENV_NAME = Pattern.compile("[A-Z][A-Z0-9_]*");

@@ -258,6 +258,10 @@ class SlipPlacesValidateTest {
     Result result = validate(yaml);
     assertThat(result.err()).isEmpty();
     assertThat(result.exit()).isZero();
+    String get =
+        mapping(
+            "query: {query: \"query($branch: String!) { ref(name: $branch) { id } }\"}", "", "");
+    assertThat(validate(get).err()).isEmpty();
     String whole =
         mapping(
             "method: POST\nbody: \"{\\\"query\\\": \\\"query($branch: String!) {x}\\\"}\"", "", "");
