@@ -4,9 +4,11 @@ import io.github.appsetmapper.config.MappingSpec;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.SpelMessages;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.UnaryOperator;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.springframework.expression.ParseException;
@@ -53,6 +55,59 @@ final class AuthorSlips {
    */
   private static final Pattern ENV =
       Pattern.compile("(?<![\\w$\\\\])\\$([A-Z][A-Z0-9_]*)(?![\\w(])");
+
+  /**
+   * The shell's {@code $name} in any case, for a template's text that is sent in a URL, a query
+   * value or a header: a slip there where the mapping declares the name ({@code $branch} beside
+   * {@code input: {branch: ...}} was sent as written). Not before {@code =} (a query's {@code
+   * $filter=}), and never an OData word ({@link #ODATA}). A body is left out: GraphQL's variables
+   * are written {@code $branch} in its query text.
+   */
+  private static final Pattern NAMED =
+      Pattern.compile("(?<![\\w$\\\\])\\$([A-Za-z_]\\w*)(?![\\w(])");
+
+  /** OData's system query options and path segments: {@code /$count}, {@code ?$top=}. */
+  private static final Set<String> ODATA =
+      Set.of(
+          "filter",
+          "select",
+          "expand",
+          "orderby",
+          "top",
+          "skip",
+          "count",
+          "search",
+          "format",
+          "apply",
+          "compute",
+          "index",
+          "levels",
+          "skiptoken",
+          "deltatoken",
+          "schemaversion",
+          "id",
+          "batch",
+          "metadata",
+          "value",
+          "ref",
+          "all",
+          "crossjoin",
+          "entity",
+          "root",
+          "it",
+          "this",
+          "each");
+
+  /**
+   * Where a template's text goes: whether a {@code $name} in any case is a slip there (not in a
+   * body), and the names a suggested {@code #{...}} may read there, which can be fewer than the
+   * field's ({@code rewrite}: the Host header reads only vars; {@code host}, for a URL, the part
+   * before its path, where nothing the caller sends may be read).
+   */
+  record Place(boolean anyCase, UnaryOperator<Scope> rewrite, UnaryOperator<Scope> host) {
+    static final Place TEXT = new Place(true, s -> s, null);
+    static final Place BODY = new Place(false, s -> s, null);
+  }
 
   /**
    * A shell-like {@code $input.x} or {@code $item.x}: a {@code $} before a name of the mapping's
@@ -109,6 +164,11 @@ final class AuthorSlips {
 
   /** The first slip in {@code text} (whose string literals {@code code} has blanked), or null. */
   private static Slip find(String text, String code, Predicate<String> declaredName) {
+    return find(text, code, declaredName, false);
+  }
+
+  private static Slip find(
+      String text, String code, Predicate<String> declaredName, boolean anyCase) {
     Matcher go = GO.matcher(code);
     while (go.find()) {
       if (goAction(text.substring(go.start(2), go.end(2)), go.group(2))) {
@@ -124,9 +184,9 @@ final class AuthorSlips {
         return new Slip(text.substring(m.start(), m.end()), Kind.SHELL, m.group(1));
       }
     }
-    Matcher env = ENV.matcher(code);
+    Matcher env = (anyCase ? NAMED : ENV).matcher(code);
     while (env.find()) {
-      if (declaredName.test(env.group(1))) {
+      if (declaredName.test(env.group(1)) && (!anyCase || !odata(code, env))) {
         return new Slip(text.substring(env.start(), env.end()), Kind.SHELL, env.group(1));
       }
     }
@@ -139,6 +199,22 @@ final class AuthorSlips {
     }
     return null;
   }
+
+  /**
+   * Whether a {@code $name} not in capitals (the shell's {@code $NAME} is a slip as before) is
+   * OData's ({@code $filter}, {@code /$count}), a query parameter's name ({@code $x=}), or a
+   * GraphQL variable the same text defines ({@code query($branch: String!)}, sent in a GET's
+   * query).
+   */
+  private static boolean odata(String code, Matcher named) {
+    String name = named.group(1);
+    return !ENV_NAME.matcher(name).matches()
+        && (ODATA.contains(name.toLowerCase(Locale.ROOT))
+            || (named.end() < code.length() && code.charAt(named.end()) == '=')
+            || Pattern.compile("\\$" + name + "\\s*:").matcher(code).find());
+  }
+
+  private static final Pattern ENV_NAME = Pattern.compile("[A-Z][A-Z0-9_]*");
 
   /**
    * Whether {@code {{...}}}'s inside is Go's: a path ({@code .x}, {@code item.x}, {@code x}), a
@@ -196,8 +272,11 @@ final class AuthorSlips {
    * The problem of a template's literal text (url, query, headers, body, auth) that holds another
    * tool's template syntax, which would be sent as written; null when there is none.
    */
-  String inTemplateText(String literal, Scope scope) {
-    Slip slip = find(literal, literal, this::declares);
+  String inTemplateText(String literal, Scope scope, boolean anyCase) {
+    if (literal.isEmpty()) {
+      return null;
+    }
+    Slip slip = find(literal, literal, this::declares, anyCase);
     if (slip == null) {
       return null;
     }

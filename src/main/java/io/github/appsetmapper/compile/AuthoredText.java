@@ -7,6 +7,7 @@ import io.github.appsetmapper.config.Pos;
 import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.config.RequestOptionTable;
 import io.github.appsetmapper.config.RequestOptions;
+import io.github.appsetmapper.config.SecretSpec;
 import io.github.appsetmapper.config.VarSpec;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
@@ -81,11 +82,19 @@ final class AuthoredText {
     } else if (value instanceof Record record) {
       Pos own = posOf(record, at);
       for (RecordComponent component : record.getClass().getRecordComponents()) {
-        if (!PROSE.contains(component.getName())) {
+        if (!PROSE.contains(component.getName()) && !template(record, component.getName())) {
           walk(read(component, record), own, problems, fix(record, component.getName(), fix));
         }
       }
     }
+  }
+
+  /**
+   * A text a template compiles from though it is no {@link Expr}: a secret's file path, rendered
+   * from vars, whose slip's fix is a {@code #{vars.x}} (checked where it compiles).
+   */
+  private static boolean template(Record record, String component) {
+    return record instanceof SecretSpec && component.equals("file");
   }
 
   private static void say(Pos at, String problem, Problems problems) {

@@ -99,11 +99,16 @@ final class ExpressionCompiler {
   }
 
   Template template(Expr expr, Scope scope) {
+    return template(expr, scope, AuthorSlips.Place.TEXT);
+  }
+
+  /** A template whose text goes to {@code place}: what a slip is there, and what it is fixed by. */
+  Template template(Expr expr, Scope scope, AuthorSlips.Place place) {
     if (expr == null) {
       return null;
     }
     try {
-      return parts(expr, PARSER.parseExpression(expr.text(), TEMPLATE), scope);
+      return parts(expr, PARSER.parseExpression(expr.text(), TEMPLATE), scope, place);
     } catch (RuntimeException e) {
       problems.add(
           expr.pos(), "invalid template '" + expr.text() + "': " + AuthorSlips.templateFailure(e));
@@ -111,16 +116,26 @@ final class ExpressionCompiler {
     }
   }
 
-  private Template parts(Expr expr, Expression parsed, Scope scope) {
+  private Template parts(Expr expr, Expression parsed, Scope scope, AuthorSlips.Place place) {
     Expression[] pieces =
         parsed instanceof CompositeStringExpression composite
             ? composite.getExpressions()
             : new Expression[] {parsed};
     List<Template.Part> parts = new ArrayList<>();
     boolean ok = true;
+    // What a suggested #{...} may read: a URL's scheme and host read less than its path.
+    Scope rewrite = place.rewrite().apply(scope);
+    Scope hostRewrite = place.host() == null ? null : place.host().apply(rewrite);
+    StringBuilder soFar = new StringBuilder();
     for (Expression piece : pieces) {
       if (piece instanceof LiteralExpression literal) {
-        String slip = slips.inTemplateText(literal.getExpressionString(), scope);
+        String text = literal.getExpressionString();
+        int host = hostRewrite == null ? 0 : UrlCompiler.beforePath(soFar.toString(), text);
+        soFar.append(text);
+        String slip = slips.inTemplateText(text.substring(0, host), hostRewrite, place.anyCase());
+        if (slip == null) {
+          slip = slips.inTemplateText(text.substring(host), rewrite, place.anyCase());
+        }
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;
@@ -128,7 +143,9 @@ final class ExpressionCompiler {
           parts.add(new Template.Literal(literal.getExpressionString()));
         }
       } else {
-        String slip = slips.inExpression(piece.getExpressionString(), scope);
+        boolean inHost = hostRewrite != null && UrlCompiler.beforePath(soFar.toString());
+        String slip =
+            slips.inExpression(piece.getExpressionString(), inHost ? hostRewrite : rewrite);
         if (slip != null) {
           problems.add(expr.pos(), slip);
           ok = false;
@@ -293,7 +310,7 @@ final class ExpressionCompiler {
         }
         continue;
       }
-      if (!declared.contains(member) && !open) {
+      if (!declared.contains(member) && !open && !unread.contains(root + "." + member)) {
         String where = root.equals("input") ? "input" : root.equals("vars") ? "vars" : "secrets";
         problems.add(
             expr.pos(),

@@ -330,13 +330,15 @@ public final class MappingCompiler {
         login
             ? request.options().overForLogin(spec.defaults())
             : request.options().over(spec.defaults());
-    Template url = expressions.template(request.url(), scope);
-    UrlTemplate urlTemplate =
-        url == null ? null : UrlCompiler.compile(url, problems, Set.copyOf(fromCaller));
+    Set<String> caller = Set.copyOf(fromCaller);
+    Template url = expressions.template(request.url(), scope, UrlCompiler.place(caller));
+    UrlTemplate urlTemplate = url == null ? null : UrlCompiler.compile(url, problems, caller);
     Map<String, Template> query = new LinkedHashMap<>();
     request.query().forEach((k, v) -> query.put(k, expressions.template(v, scope)));
     Map<String, Template> headers = new LinkedHashMap<>();
-    options.headers().forEach((k, v) -> headers.put(k, expressions.template(v, scope)));
+    options
+        .headers()
+        .forEach((k, v) -> headers.put(k, expressions.template(v, scope, RequestReach.place(k))));
     RequestReach.checkHostHeader(headers, problems);
     Scope responseScope = responseScope(scope);
     TlsSpec tls = options.tls();
@@ -367,7 +369,7 @@ public final class MappingCompiler {
 
   private Object body(Object node, Scope scope) {
     if (node instanceof Expr expr) {
-      return expressions.template(expr, scope);
+      return expressions.template(expr, scope, AuthorSlips.Place.BODY);
     }
     if (node instanceof Map<?, ?> map) {
       Map<String, Object> out = new LinkedHashMap<>();

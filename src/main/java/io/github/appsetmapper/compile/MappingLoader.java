@@ -165,12 +165,32 @@ public final class MappingLoader {
         case "vars" -> unread.add("vars");
         case "secrets" -> unread.add("secret");
         case "enrich", "let", "explode" -> unread.add(ExpressionCompiler.UNREAD_NAMES);
-        default -> {
-          // a field inside a block: the block's other names were read
-        }
+        default -> entry(problem.pos().path(), unread);
       }
     }
     return unread;
+  }
+
+  /**
+   * An entry of a block that its reading refused ({@code input: {branch: "main"}}, {@code enrich:
+   * {st: "x"}}): what reads it is not said undeclared or unknown too, one line per entry. A field
+   * inside an entry ({@code input.a.type}) leaves the entry read.
+   */
+  private static void entry(String path, java.util.Set<String> unread) {
+    int dot = path.indexOf('.');
+    if (dot <= 0 || path.indexOf('.', dot + 1) >= 0) {
+      return;
+    }
+    String name = path.substring(dot + 1);
+    switch (path.substring(0, dot)) {
+      case "input" -> unread.add("input." + name);
+      case "vars" -> unread.add("vars." + name);
+      case "secrets" -> unread.add("secret." + name);
+      case "enrich", "let" -> unread.add(name);
+      default -> {
+        // a field inside a block: the block's other names were read
+      }
+    }
   }
 
   /**

@@ -18,6 +18,29 @@ final class RequestReach {
   private RequestReach() {}
 
   /** The Host header picks the server as the URL's host does: the same sources only. */
+  private static final String HOST_ONLY_VARS =
+      "the Host header picks the server as the URL's host does: it may come only from"
+          + " literal text and vars";
+
+  /** A header's text: the Host header's suggested #{...} reads only vars. */
+  static AuthorSlips.Place place(String header) {
+    return header.equalsIgnoreCase("host") ? HOST_HEADER : AuthorSlips.Place.TEXT;
+  }
+
+  private static final AuthorSlips.Place HOST_HEADER =
+      new AuthorSlips.Place(
+          true,
+          scope -> {
+            Scope vars = scope;
+            for (String name : scope.names()) {
+              if (!name.equals(Scope.Name.VARS.word())) {
+                vars = vars.without(name, HOST_ONLY_VARS);
+              }
+            }
+            return vars;
+          },
+          null);
+
   static void checkHostHeader(Map<String, Template> headers, Problems problems) {
     headers.forEach(
         (name, template) -> {
@@ -25,10 +48,7 @@ final class RequestReach {
               && template != null
               && template.parts().stream()
                   .anyMatch(p -> p instanceof Template.Hole h && !readsOnlyVars(h.expression()))) {
-            problems.add(
-                template.source().pos(),
-                "the Host header picks the server as the URL's host does: it may come only from"
-                    + " literal text and vars");
+            problems.add(template.source().pos(), HOST_ONLY_VARS);
           }
         });
   }

@@ -8,8 +8,10 @@ import io.github.appsetmapper.config.Problems;
 import io.github.appsetmapper.expr.Scope;
 import io.github.appsetmapper.expr.Scope.Name;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Compiles {@code explode}, {@code let} and {@code label} ({@link RowSteps}) and says where each
@@ -23,6 +25,12 @@ final class RowStepsCompiler {
   private final List<String> steps;
   private RowSteps.Explode explode;
   private final Map<String, RowSteps.Let> lets = new LinkedHashMap<>();
+
+  /**
+   * The lets whose expression did not compile: their line says the mistake, and what reads them is
+   * not said unknown too (one mistake, one line). The mapping does not load.
+   */
+  private final Set<String> failed = new LinkedHashSet<>();
 
   RowStepsCompiler(ExpressionCompiler expressions, Problems problems, MappingSpec spec) {
     this.expressions = expressions;
@@ -80,6 +88,8 @@ final class RowStepsCompiler {
       scope = scope.with(name, Scope.UNKNOWN);
       if (clash == null && expression != null) {
         lets.put(name, new RowSteps.Let(name, expression, needs(expression)));
+      } else if (clash == null) {
+        failed.add(name);
       }
     }
   }
@@ -140,6 +150,9 @@ final class RowStepsCompiler {
 
   /** {@code scope} (a row's before enrich step {@code step}) with the lets that exist there. */
   Scope letsBefore(int step, Scope scope) {
+    for (String name : failed) {
+      scope = scope.with(name, Scope.UNKNOWN);
+    }
     for (RowSteps.Let let : lets.values()) {
       scope =
           let.needs() <= step

@@ -64,9 +64,6 @@ final class SecretSources {
       Map<String, String> vars,
       Problems problems,
       ExpressionCompiler expressions) {
-    if (!secret.file().contains("#{")) {
-      return secret.file();
-    }
     Pos pos = secret.pos().at(secret.pos().path() + ".file");
     String onlyVars =
         "' cannot be read in a secret file path: it is rendered once, at load, from vars";
@@ -86,6 +83,9 @@ final class SecretSources {
     Template template = expressions.template(new Expr(secret.file(), pos), scope);
     if (template == null || problems.list().size() > before) {
       return null;
+    }
+    if (!secret.file().contains("#{")) {
+      return secret.file(); // compiled only for another tool's syntax: {{ .dir }} is #{vars.dir}
     }
     if (!vars.keySet().containsAll(spec.vars().keySet())) {
       return null; // a var without a value is reported already

@@ -22,6 +22,10 @@ record SlipRewrite(String expression, String note, String none) {
   private static final Pattern DEFAULT =
       Pattern.compile("default\\s+\"([^\"'\\\\]*)\"\\s+(\\.?[A-Za-z_][\\w.]*)");
 
+  /** Helm's {@code .ref | default "main"}: the path, piped into a quoted literal's default. */
+  private static final Pattern PIPED_DEFAULT =
+      Pattern.compile("(\\.?[A-Za-z_][\\w.]*)\\s*\\|\\s*default\\s+\"([^\"'\\\\]*)\"");
+
   private static final Pattern WORD = Pattern.compile("[A-Za-z_]\\w*");
 
   /** Go's actions, as opposed to its functions. */
@@ -43,10 +47,14 @@ record SlipRewrite(String expression, String note, String none) {
   static SlipRewrite go(String inside, AuthorSlips.Declared declared, Scope scope) {
     String text = inside.strip();
     Matcher helmDefault = DEFAULT.matcher(text);
-    if (helmDefault.matches()) {
-      SlipRewrite path = path(helmDefault.group(2), declared, scope, false);
+    Matcher piped = PIPED_DEFAULT.matcher(text);
+    if (helmDefault.matches() || piped.matches()) {
+      boolean first = helmDefault.matches();
+      SlipRewrite path =
+          path(first ? helmDefault.group(2) : piped.group(1), declared, scope, false);
+      String literal = first ? helmDefault.group(1) : piped.group(2);
       return path.exists()
-          ? new SlipRewrite(path.expression + " ?: '" + helmDefault.group(1) + "'", path.note, null)
+          ? new SlipRewrite(path.expression + " ?: '" + literal + "'", path.note, null)
           : path;
     }
     int pipe = AuthorSlips.withoutStrings(text).indexOf('|');
@@ -128,10 +136,16 @@ record SlipRewrite(String expression, String note, String none) {
     }
     List<String> names = List.of(path.split("\\."));
     String root = names.get(0);
-    if (Scope.Name.RESERVED.contains(root) || (!dotted && known(root, scope))) {
+    if (Scope.Name.RESERVED.contains(root)
+        || (known(root, scope) && (!dotted || !declares(declared, root)))) {
+      // Go's .slug where slug is a let or an enrich result of this mapping is that name.
       return inScope(new SlipRewrite(path, "", null), scope);
     }
-    return inScope(declaredOne(names, declared, setting && names.size() == 1), scope);
+    return inScope(declaredOne(names, declared, setting && names.size() == 1, scope), scope);
+  }
+
+  private static boolean declares(AuthorSlips.Declared declared, String name) {
+    return declared.inputs().contains(name) || declared.vars().contains(name);
   }
 
   /** The shell's {@code $NAME}, {@code $(NAME)} or {@code ${NAME}}: a deploy-time setting. */
@@ -149,7 +163,7 @@ record SlipRewrite(String expression, String note, String none) {
    * where to declare it (Helm's {@code .Values} dropped): a var for the shell's setting.
    */
   private static SlipRewrite declaredOne(
-      List<String> names, AuthorSlips.Declared declared, boolean setting) {
+      List<String> names, AuthorSlips.Declared declared, boolean setting, Scope scope) {
     for (int i = 0; i < names.size(); i++) {
       String rest = String.join(".", names.subList(i, names.size()));
       if (declared.inputs().contains(names.get(i))) {
@@ -159,20 +173,24 @@ record SlipRewrite(String expression, String note, String none) {
         return new SlipRewrite("vars." + rest, "", null);
       }
     }
+    // Where to declare it, among the blocks this place may read (a token's settings and a URL's
+    // host read vars, not input): a declaration the place would refuse is no fix.
+    boolean input = scope.names().contains(Scope.Name.INPUT.word());
+    boolean vars = scope.names().contains(Scope.Name.VARS.word());
     List<String> own =
         names.size() > 1 && HELM.contains(names.get(0)) ? names.subList(1, names.size()) : names;
     String name = own.get(0);
     String dotted = String.join(".", own);
-    String where = declaredList(declared);
-    if (setting) {
+    String where = declaredList(declared, input, vars);
+    if (vars && (setting || !input)) {
       return new SlipRewrite(
           "vars." + dotted,
           " (declare '"
               + name
               + "' under vars: and give it with --var "
               + name
-              + "=..., or under input: and read input."
-              + dotted
+              + "=..."
+              + (input ? ", or under input: and read input." + dotted : "")
               + where
               + ")",
           null);
@@ -181,18 +199,23 @@ record SlipRewrite(String expression, String note, String none) {
         "input." + dotted,
         " (declare '"
             + name
-            + "' under input:, or under vars: and read vars."
-            + dotted
-            + " for a deploy-time setting"
+            + "' under input:"
+            + (vars
+                ? ", or under vars: and read vars." + dotted + " for a deploy-time setting"
+                : "")
             + where
             + ")",
         null);
   }
 
-  private static String declaredList(AuthorSlips.Declared declared) {
+  private static String declaredList(AuthorSlips.Declared declared, boolean input, boolean vars) {
     List<String> all = new ArrayList<>();
-    new TreeSet<>(declared.inputs()).forEach(n -> all.add("input." + n));
-    new TreeSet<>(declared.vars()).forEach(n -> all.add("vars." + n));
+    if (input) {
+      new TreeSet<>(declared.inputs()).forEach(n -> all.add("input." + n));
+    }
+    if (vars) {
+      new TreeSet<>(declared.vars()).forEach(n -> all.add("vars." + n));
+    }
     return all.isEmpty() ? "" : "; declared: " + String.join(", ", all);
   }
 

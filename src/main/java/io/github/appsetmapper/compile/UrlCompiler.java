@@ -1,11 +1,13 @@
 package io.github.appsetmapper.compile;
 
 import io.github.appsetmapper.config.Problems;
+import io.github.appsetmapper.expr.Scope;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -58,7 +60,36 @@ final class UrlCompiler {
     return new UrlTemplate(template, roles, segments(parts, roles, caller));
   }
 
-  private static String hostFromCaller(String name) {
+  /** Whether a hole after the literal text {@code before} is in the URL's scheme or host. */
+  static boolean beforePath(String before) {
+    return BEFORE_PATH.matcher(before).matches();
+  }
+
+  /** How many characters of {@code next}, after {@code before}, are still its scheme or host. */
+  static int beforePath(String before, String next) {
+    if (!beforePath(before)) {
+      return 0;
+    }
+    Matcher upToPath = BEFORE_PATH.matcher(before + next);
+    return upToPath.lookingAt() ? Math.max(0, upToPath.end() - before.length()) : 0;
+  }
+
+  /** A URL's text: its scheme and host read nothing of {@code caller}, as {@link #compile} says. */
+  static AuthorSlips.Place place(Set<String> caller) {
+    return new AuthorSlips.Place(true, scope -> scope, scope -> hostScope(scope, caller));
+  }
+
+  /** {@code scope} where a URL's scheme and host are written: nothing of {@code caller} is. */
+  static Scope hostScope(Scope scope, Set<String> caller) {
+    for (String name : caller) {
+      if (scope.names().contains(name)) {
+        scope = scope.without(name, hostFromCaller(name));
+      }
+    }
+    return scope;
+  }
+
+  static String hostFromCaller(String name) {
     if (name.equals("input")) {
       return "the scheme and host of a URL may come only from vars or upstream data, never from"
           + " input; put the input in the path or the query";

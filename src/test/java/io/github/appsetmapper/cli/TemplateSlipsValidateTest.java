@@ -230,6 +230,62 @@ class TemplateSlipsValidateTest {
         .containsExactly(line);
   }
 
+  /**
+   * Entries of the wrong shape inside {@code input:}, {@code vars:}, {@code enrich:} and {@code
+   * let:} are one line each, at each entry's line, and what reads them (a URL, a query, a filter, a
+   * parameter) adds none: the entry is declared, in the wrong shape.
+   */
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      quoteCharacter = '"',
+      value = {
+        "input:\\n  branch: main\\n  owner: 3\\nvars:\\n  api: https://x\\n | m.yaml:3:11 input.branch:"
+            + " must be a mapping ~ m.yaml:4:10 input.owner: must be a mapping ~ m.yaml:6:8 vars.api:"
+            + " must be a mapping",
+        "input:\\n  branch: {type: strin}\\n  owner: {tpye: string}\\nvars:\\n  api: {default: a}\\n"
+            + " | m.yaml:3:18 input.branch.type: must be one of string, number, boolean, list, map,"
+            + " any, not 'strin' ~ m.yaml:4:11 input.owner.tpye: unknown key 'tpye'; did you mean"
+            + " 'type'?",
+        "input:\\n  branch: main\\n  owner: {}\\nvars:\\n  api: {default: a}\\n | m.yaml:3:11"
+            + " input.branch: must be a mapping",
+      })
+  void misshapedEntriesAreOneLineEachAndTheirReadersNone(String blocks, String said)
+      throws Exception {
+    String yaml =
+        "name: m\n"
+            + blocks.replace("\\n", "\n")
+            + "list:\n  request:\n    url: \"#{vars.api}/items\"\n"
+            + "    query: {q: \"#{input.branch}\", o: \"#{input.owner}\"}\n  items: \"$[*]\"\n"
+            + "filter: \"input.branch != null\"\n"
+            + "parameters: {a: item.id, b: input.branch, c: vars.api, d: input.owner}\n";
+    assertThat(lines(validate(yaml))).containsExactly(said.split(" ~ "));
+  }
+
+  @Test
+  void aMisshapedEnrichOrAFailedLetIsOneLineNotOneMorePerReader() throws Exception {
+    String rest =
+        "list:\n  request:\n    url: \"https://x/items\"\n  items: \"$[*]\"\n"
+            + "filter: \"st == 1 and x != null\"\nparameters: {a: st, b: \"st + 1\", c: x}\n";
+    assertThat(
+            lines(
+                validate(
+                    "name: m\ninput: {branch: {}}\nenrich:\n  st: \"x\"\n  u: 3\nlet:\n  x: item\n"
+                        + rest)))
+        .containsExactly(
+            "m.yaml:4:7 enrich.st: must be a mapping", "m.yaml:5:6 enrich.u: must be a mapping");
+    assertThat(
+            lines(
+                validate(
+                    "name: m\ninput: {branch: {}}\nenrich:\n  st:\n    request: {url:"
+                        + " \"https://x/s\"}\n    value: response.body\n"
+                        + "let:\n  x: \"{{ .branch }}\"\n"
+                        + rest)))
+        .singleElement()
+        .asString()
+        .startsWith("m.yaml:8:6 let.x: '{{ .branch }}' is Go template syntax");
+  }
+
   @Test
   void aMisshapedBlockStillLetsTheOtherMistakesBeSaid() throws Exception {
     assertThat(lines(validate("name: m\ninput: [a]\nparameters:\n  x: nope\n  y: \"{{ .a }}\"\n")))
