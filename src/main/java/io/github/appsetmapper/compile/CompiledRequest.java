@@ -14,7 +14,9 @@ import java.util.Set;
  * cache policy), as every call of it carries them; its auth is rendered per call from {@code auth}.
  * {@code format}: how its answers are read as the request states it; null when it states none:
  * JSON, except that where an expression or a whole-body enrich reads {@code response.body} a body
- * that is not JSON is its text. A stated {@code json} is JSON wherever the body is read.
+ * that is not JSON is its text. A stated {@code json} is JSON wherever the body is read. {@code
+ * credentials}: what in it carries credentials ({@code auth}, {@code body}, {@code query.key} ...),
+ * null when nothing does: its pages keep to the first page's origin.
  */
 public record CompiledRequest(
     String step,
@@ -28,7 +30,8 @@ public record CompiledRequest(
     CompiledExpression failWhen,
     Set<Integer> acceptStatus,
     CallSettings settings,
-    BodyFormat format) {
+    BodyFormat format,
+    String credentials) {
   public static Builder builder() {
     return new Builder();
   }
@@ -47,6 +50,7 @@ public record CompiledRequest(
     private Set<Integer> acceptStatus;
     private CallSettings settings;
     private BodyFormat format;
+    private String credentials;
 
     private Builder() {}
 
@@ -110,6 +114,12 @@ public record CompiledRequest(
       return this;
     }
 
+    /** What in the request carries credentials ("auth", "body" ...), or null: nothing. */
+    public Builder credentials(String value) {
+      this.credentials = value;
+      return this;
+    }
+
     public CompiledRequest build() {
       return new CompiledRequest(
           step,
@@ -123,7 +133,8 @@ public record CompiledRequest(
           failWhen,
           acceptStatus,
           settings,
-          format);
+          format,
+          credentials);
     }
   }
 }

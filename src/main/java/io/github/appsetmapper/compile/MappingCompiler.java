@@ -344,12 +344,12 @@ public final class MappingCompiler {
     TlsSpec tls = options.tls();
     Object body = body(request.body(), scope);
     CompiledAuth compiledAuth = auth(step, options.auth(), scope);
+    String credentials =
+        urlTemplate == null
+            ? null
+            : RequestReach.credentials(compiledAuth, urlTemplate, query, headers, body, tls);
     if (urlTemplate != null && spec.allowedHosts().isEmpty()) {
-      RequestReach.checkCredentialedHost(
-          urlTemplate,
-          RequestReach.credentials(compiledAuth, urlTemplate, query, headers, body, tls),
-          upstreamNames(),
-          problems);
+      RequestReach.checkCredentialedHost(urlTemplate, credentials, upstreamNames(), problems);
     }
     return CompiledRequest.builder()
         .step(step)
@@ -364,6 +364,7 @@ public final class MappingCompiler {
         .acceptStatus(request.acceptStatus() == null ? Set.of() : request.acceptStatus())
         .settings(RequestSettings.of(options, request.format()))
         .format(request.format())
+        .credentials(credentials)
         .build();
   }
 

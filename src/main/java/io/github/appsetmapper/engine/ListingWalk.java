@@ -71,10 +71,11 @@ final class ListingWalk {
    * Refuses a next page ({@code next}, asked for by {@code current}) on another origin (scheme,
    * host or port) than the walk's {@code first} page when the request carries credentials: a
    * credential header ({@code Authorization}, {@code Proxy-Authorization}, {@code Cookie}, ...,
-   * literal or not), a header made from a secret, or an {@code auth} block. Credentials belong to
-   * an origin, as a redirect's do (dropped there, as curl and browsers drop them); a page the
-   * listing needs them for is refused rather than fetched without. A next link, a {@code Link}
-   * header, a cursor that is a URL: every mode.
+   * literal or not), an {@code auth} block, or a header, query value, URL or body made from a
+   * secret, or a TLS client certificate (what the mapping's request carries, {@link
+   * UpstreamRequest#credentials}). Credentials belong to an origin, as a redirect's do (dropped
+   * there, as curl and browsers drop them); a page the listing needs them for is refused rather
+   * than fetched without. A next link, a {@code Link} header, a cursor that is a URL: every mode.
    */
   static void credentialsStay(UpstreamRequest first, UpstreamRequest current, UpstreamRequest next)
       throws RequestFailure {
@@ -82,17 +83,34 @@ final class ListingWalk {
     if (HostPolicy.sameOrigin(first.uri(), uri)) {
       return;
     }
-    if (!next.sensitiveHeaders().isEmpty()
-        || next.settings().auth() != null
-        || !first.sensitiveHeaders().isEmpty()
-        || first.settings().auth() != null) {
+    String carried = carried(first);
+    if (carried == null) {
+      carried = carried(next);
+    }
+    if (carried != null) {
       throw RequestFailure.of(
           current,
           "next page on another origin '"
               + uri.getScheme()
               + "://"
               + uri.getAuthority()
-              + "' refused: the request carries credentials");
+              + "' refused: the request carries credentials ("
+              + carried
+              + ")");
     }
+  }
+
+  /** What in {@code request} carries credentials, as the mapping wrote it first, or null. */
+  private static String carried(UpstreamRequest request) {
+    if (request.credentials() != null) {
+      return request.credentials();
+    }
+    if (request.settings().auth() != null) {
+      return "auth";
+    }
+    if (!request.sensitiveHeaders().isEmpty()) {
+      return "headers." + new java.util.TreeSet<>(request.sensitiveHeaders()).first();
+    }
+    return null;
   }
 }

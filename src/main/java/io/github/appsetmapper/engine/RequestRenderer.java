@@ -133,6 +133,7 @@ final class RequestRenderer {
         .sensitiveHeaders(Set.copyOf(sensitive))
         .hosts(mapping.hosts())
         .settings(request.settings().withAuth(plan))
+        .credentials(request.credentials())
         .build();
   }
 

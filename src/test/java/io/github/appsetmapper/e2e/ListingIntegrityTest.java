@@ -215,7 +215,7 @@ class ListingIntegrityTest {
                     + stub.url()
                     + "/items: next page on another origin '"
                     + other.url()
-                    + "' refused: the request carries credentials\"}");
+                    + "' refused: the request carries credentials (auth)\"}");
         assertThat(other.calls()).isZero();
       }
     }

@@ -140,4 +140,74 @@ class NextPageCredentialsTest {
       }
     }
   }
+
+  /**
+   * A secret sent in the body, a query value or the URL is a credential of the first page's origin
+   * as a header is: a next page on another origin is refused, in the {@code next} mode and where a
+   * cursor is the URL (the query made from the secret is added to whatever origin it names). A
+   * request made from no secret follows the same link: the refusal is the secret's.
+   */
+  @Test
+  void aSecretInTheBodyQueryOrUrlKeepsTheWalkToItsOrigin(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        StubUpstream other = new StubUpstream()) {
+      Map<String, String> requests = new java.util.LinkedHashMap<>();
+      requests.put(
+          "body",
+          "url: \"#{vars.up}/items\"\n    method: POST\n    body: {token: \"#{secret.key}\"}");
+      requests.put("query", "url: \"#{vars.up}/items\"\n    query: {key: \"#{secret.key}\"}");
+      requests.put("url", "url: \"#{vars.up}/items/#{secret.key}\"");
+      requests.put(
+          "cursor",
+          "url: \"#{page.cursor ?: vars.up + '/items'}\"\n    query: {key: \"#{secret.key}\"}");
+      requests.put("plain", "url: \"#{vars.up}/items\"\n    query: {key: \"public-value\"}");
+      String next = other.url() + "/more";
+      String[] yamls =
+          requests.entrySet().stream()
+              .map(
+                  r ->
+                      """
+                      name: %s
+                      allowedHosts: ["127.0.0.1"]
+                      vars: {up: {default: "http://unset.invalid"}}
+                      secrets: {key: {env: KEY}}
+                      list:
+                        request:
+                          %s
+                        items: "$.data[*]"
+                        paginate: %s
+                      parameters: {id: item.id}
+                      """
+                          .formatted(
+                              r.getKey(),
+                              r.getValue(),
+                              r.getKey().equals("cursor")
+                                  ? "{cursor: {from: \"$.next\"}}"
+                                  : "{next: \"$.next\"}"))
+              .toArray(String[]::new);
+      stub.otherwise(r -> Reply.json(200, "{\"data\":[{\"id\":1}],\"next\":\"" + next + "\"}"));
+      other.otherwise(r -> Reply.json(200, "{\"data\":[{\"id\":2}]}"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir, Map.of("up", stub.url()), Map.of("KEY", "secret-key-4567"), yamls)) {
+        for (String name : List.of("body", "query", "url", "cursor")) {
+          Answer answer = plugin.getparams(name, "{}");
+          assertThat(other.received()).as(name).isEmpty();
+          assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
+          assertThat(answer.body())
+              .as(name)
+              .contains(
+                  "next page on another origin '"
+                      + other.url()
+                      + "' refused: the request carries credentials ("
+                      + (name.equals("cursor") || name.equals("query") ? "query.key" : name)
+                      + ")")
+              .doesNotContain("secret-key-4567");
+        }
+        Answer plain = plugin.getparams("plain", "{}");
+        assertThat(plain.status()).as(plain.body()).isEqualTo(200);
+        assertThat(other.received()).hasSize(1);
+      }
+    }
+  }
 }

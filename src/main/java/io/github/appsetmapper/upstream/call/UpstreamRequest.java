@@ -11,7 +11,9 @@ import java.util.Set;
 /**
  * One rendered upstream call. {@code sensitiveHeaders} carry credentials and are dropped when a
  * redirect leaves the origin; {@code hosts} is the mapping's {@code allowedHosts}; {@code settings}
- * holds auth, retries, TLS and the deadline.
+ * holds auth, retries, TLS and the deadline; {@code credentials} names what in the request, as the
+ * mapping wrote it, carries credentials ({@code auth}, {@code body}, {@code query.key}, ...), or is
+ * null: a listing's next page keeps to its first page's origin when it is set.
  */
 public record UpstreamRequest(
     String method,
@@ -21,7 +23,8 @@ public record UpstreamRequest(
     Duration timeout,
     Set<String> sensitiveHeaders,
     HostPolicy hosts,
-    CallSettings settings) {
+    CallSettings settings,
+    String credentials) {
 
   /** The same call to another URL (a next page): same method, headers and body. */
   public UpstreamRequest withUri(URI next) {
@@ -109,6 +112,7 @@ public record UpstreamRequest(
     b.sensitiveHeaders = sensitiveHeaders;
     b.hosts = hosts;
     b.settings = settings;
+    b.credentials = credentials;
     return b;
   }
 
@@ -122,6 +126,7 @@ public record UpstreamRequest(
     private Set<String> sensitiveHeaders = Set.of();
     private HostPolicy hosts = HostPolicy.any();
     private CallSettings settings = CallSettings.PLAIN;
+    private String credentials;
 
     private Builder() {}
 
@@ -165,9 +170,14 @@ public record UpstreamRequest(
       return this;
     }
 
+    public Builder credentials(String value) {
+      this.credentials = value;
+      return this;
+    }
+
     public UpstreamRequest build() {
       return new UpstreamRequest(
-          method, uri, headers, body, timeout, sensitiveHeaders, hosts, settings);
+          method, uri, headers, body, timeout, sensitiveHeaders, hosts, settings, credentials);
     }
   }
 }
