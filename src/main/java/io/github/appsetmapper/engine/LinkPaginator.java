@@ -118,9 +118,7 @@ final class LinkPaginator implements Paginator {
         throw RequestFailure.of(
             current,
             "next page on another origin '"
-                + uri.getScheme()
-                + "://"
-                + uri.getAuthority()
+                + HostPolicy.origin(uri)
                 + "' refused; list its host in allowedHosts to follow it");
       }
       // Its credentials are kept to the origin by the walk (ListingWalk), in every mode.

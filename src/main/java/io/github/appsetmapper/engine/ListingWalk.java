@@ -91,9 +91,7 @@ final class ListingWalk {
       throw RequestFailure.of(
           current,
           "next page on another origin '"
-              + uri.getScheme()
-              + "://"
-              + uri.getAuthority()
+              + HostPolicy.origin(uri)
               + "' refused: the request carries credentials ("
               + carried
               + ")");

@@ -163,9 +163,7 @@ public final class HttpUpstream implements Upstream {
         throw RequestFailure.of(
             from,
             "redirect to another origin '"
-                + next.getScheme()
-                + "://"
-                + next.getAuthority()
+                + HostPolicy.origin(next)
                 + "' with the request body refused");
       }
       List<Headers.Header> kept = new ArrayList<>();

@@ -210,4 +210,31 @@ class NextPageCredentialsTest {
       }
     }
   }
+
+  /**
+   * The 502 names the other origin by scheme, host and port: never the user info an upstream wrote
+   * into its next link (a password may stand there), which the redactor does not know.
+   */
+  @Test
+  void theRefusalNamesTheOriginWithoutTheLinksUserInfo(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        StubUpstream other = new StubUpstream()) {
+      String next = "http://leak:pa55word-9f3e@127.0.0.1:" + other.port() + "/items?page=2";
+      stub.on("GET /body", Reply.json(200, "{\"data\":[{\"id\":1}],\"next\":\"" + next + "\"}"));
+      try (PluginServer plugin =
+          PluginServer.withYaml(
+              dir,
+              Map.of("up", stub.url()),
+              Map.of("KEY", "secret-key-4567"),
+              mapping("literal", "#{vars.up}/body", "paginate: {next: \"$.next\"}"))) {
+        Answer answer = plugin.getparams("literal", "{}");
+        assertThat(answer.status()).as(answer.body()).isEqualTo(502);
+        assertThat(answer.body())
+            .contains("next page on another origin '" + other.url() + "' refused")
+            .doesNotContain("pa55word")
+            .doesNotContain("leak:");
+        assertThat(other.received()).isEmpty();
+      }
+    }
+  }
 }

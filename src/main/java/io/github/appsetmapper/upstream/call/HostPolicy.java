@@ -51,6 +51,17 @@ public record HostPolicy(List<String> patterns) {
         && port(a) == port(b);
   }
 
+  /**
+   * {@code uri}'s origin as a message names it, {@code https://host:port}: never its user info (a
+   * password may stand there, in a next link or a {@code Location} an upstream wrote).
+   */
+  public static String origin(URI uri) {
+    return uri.getScheme()
+        + "://"
+        + uri.getHost()
+        + (uri.getPort() >= 0 ? ":" + uri.getPort() : "");
+  }
+
   private static int port(URI uri) {
     if (uri.getPort() >= 0) {
       return uri.getPort();
