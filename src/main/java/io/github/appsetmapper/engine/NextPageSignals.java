@@ -28,8 +28,14 @@ final class NextPageSignals {
     TEXT,
     /** {@code true} (or the string {@code "true"}). */
     TRUE,
-    /** {@code false} (or the string {@code "false"}). */
+    /** {@code false} (or the string {@code "false"}, or the number 0). */
     FALSE,
+    /**
+     * {@code false} or the string {@code "false"}, never a number: a name a number means something
+     * else under (Spring Data's {@code last}, where {@code "last": 5} is the last page's number and
+     * {@code "last": 0} an index in other APIs).
+     */
+    FALSE_WORD,
     /** A whole number above 0 (a next page's number), or such a number as a string. */
     NUMBER
   }
@@ -55,7 +61,7 @@ final class NextPageSignals {
         case URL -> "its body has a next URL at " + path();
         case TEXT -> "its body has a non-empty " + path();
         case TRUE -> "its body says " + path() + ": true";
-        case FALSE -> "its body says " + path() + ": false";
+        case FALSE, FALSE_WORD -> "its body says " + path() + ": false";
         case NUMBER -> "its body names a next page at " + path();
       };
     }
@@ -222,6 +228,7 @@ final class NextPageSignals {
       case TRUE -> isTrue(value);
       case FALSE ->
           value instanceof Boolean flag ? !flag : "false".equals(word(value)) || bit(value, 0);
+      case FALSE_WORD -> value instanceof Boolean flag ? !flag : "false".equals(word(value));
       case NUMBER -> number(value);
     };
   }

@@ -106,7 +106,8 @@ final class NextPageTable {
     table.add(top("nextRecordsUrl", Test.URL, "Salesforce", "next: \"$.nextRecordsUrl\""));
     table.add(top("next_page_uri", Test.URL, "Twilio", "next: \"$.next_page_uri\""));
     table.add(top("meta/next_page_url", Test.URL, "Twilio", "next: \"$.meta.next_page_url\""));
-    table.add(top("last", Test.FALSE, "Spring Data (a Page)", "page: {param: page, start: 0}"));
+    table.add(
+        top("last", Test.FALSE_WORD, "Spring Data (a Page)", "page: {param: page, start: 0}"));
     table.add(
         top(
             "continuationToken",

@@ -60,6 +60,7 @@ record PageBodySignal(boolean more, String said) {
     return switch (test) {
       case TRUE -> NextPageSignals.at(value, Test.FALSE);
       case FALSE -> NextPageSignals.isTrue(value);
+      case FALSE_WORD -> !(value instanceof Number) && NextPageSignals.isTrue(value);
       case NUMBER -> value == null || value instanceof String text && text.isBlank();
       case URL, TEXT -> false;
     };

@@ -62,8 +62,9 @@ class PageModeBodyEndTest {
         cases,
         "spring",
         0,
-        flagsFalse.stream().map(v -> at(null, "last", v)).toList(),
-        flagsTrue.stream().map(v -> at(null, "last", v)).toList());
+        // Words alone: "last" as a number is a page number or an index (see below).
+        List.of(at(null, "last", "false"), at(null, "last", "\"false\"")),
+        List.of(at(null, "last", "true"), at(null, "last", "\"True\"")));
     add(
         cases,
         "number",
@@ -188,6 +189,43 @@ class PageModeBodyEndTest {
       assertThat(unread.body())
           .contains("the listing ends at page 2")
           .contains("its body has a next URL at $.nextLink");
+    }
+  }
+
+  /**
+   * {@code last} as a number is no flag: a pagination object's last page number or an item's index
+   * ({@code "first": 1, "last": 1}), which read as Spring Data's {@code last: true} ended a page
+   * walk at page 1 (a 200 with a third of the rows), and {@code "last": 0} on a single page read as
+   * {@code last: false} made it a 502.
+   */
+  @Test
+  void aNumericLastIsNoFlag(@TempDir Path dir) {
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir,
+                Map.of("up", stub.url()),
+                Map.of(),
+                YAML.formatted("index", "index", ""),
+                YAML.formatted("single", "single", "")
+                    .replace("  paginate: {page: {param: page}}\n", ""))) {
+      stub.on(
+          "GET /index",
+          r -> {
+            int n = page(r, 1);
+            return n <= 3
+                ? Reply.json(200, body(n, "\"first\":" + n + ",\"last\":" + n + ",\"total\":3"))
+                : Reply.json(200, "{\"data\":[]}");
+          });
+      stub.on("GET /single", Reply.json(200, body(1, "\"first\":0,\"last\":0")));
+      Answer index = plugin.getparams("index", "{}");
+      assertThat(index.status()).as(index.body()).isEqualTo(200);
+      assertThat(index.body())
+          .isEqualTo(
+              "{\"output\":{\"parameters\":[{\"id\":\"1\"},{\"id\":\"2\"},{\"id\":\"3\"}]}}");
+      Answer single = plugin.getparams("single", "{}");
+      assertThat(single.status()).as(single.body()).isEqualTo(200);
+      assertThat(single.body()).isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
     }
   }
 }

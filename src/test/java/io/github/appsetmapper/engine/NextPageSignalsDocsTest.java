@@ -29,6 +29,8 @@ class NextPageSignalsDocsTest {
             case TEXT -> "a string, not empty";
             case TRUE -> "`true`, `\"true\"` or `1`";
             case FALSE -> "`false`, `\"false\"` or `0`";
+            case FALSE_WORD ->
+                "`false` or `\"false\"` (not a number: `\"last\": 5` is a page number)";
             case NUMBER -> "a page number (a whole number from 1, or one as a string: `\"2\"`)";
           };
       String mode =
