@@ -53,18 +53,17 @@ final class AuthorSlips {
    * name (an input, a var, a secret): {@code $LATEST} (AWS Lambda's version), a GraphQL query's
    * {@code $ID} and a Cypher {@code $SHA} are real text an API reads.
    */
-  private static final Pattern ENV =
-      Pattern.compile("(?<![\\w$\\\\])\\$([A-Z][A-Z0-9_]*)(?![\\w(])");
+  private static final Pattern ENV = Pattern.compile("(?<![$\\\\])\\$([A-Z][A-Z0-9_]*)(?![\\w(])");
 
   /**
-   * The shell's {@code $name} in any case, for a template's text that is sent in a URL, a query
-   * value or a header: a slip there where the mapping declares the name ({@code $branch} beside
-   * {@code input: {branch: ...}} was sent as written). Not before {@code =} (a query's {@code
-   * $filter=}), and never an OData word ({@link #ODATA}). A body is left out: GraphQL's variables
-   * are written {@code $branch} in its query text.
+   * The shell's {@code $name} in any case, also after a letter ({@code x$branch}: the shell reads
+   * it so), for a template's text that is sent in a URL, a query value or a header: a slip there
+   * where the mapping declares the name ({@code $branch} beside {@code input: {branch: ...}} was
+   * sent as written). Not before {@code =} (a query's {@code $filter=}), and never an OData word
+   * ({@link #ODATA}). A body is left out: GraphQL's variables are written {@code $branch} in its
+   * query text.
    */
-  private static final Pattern NAMED =
-      Pattern.compile("(?<![\\w$\\\\])\\$([A-Za-z_]\\w*)(?![\\w(])");
+  private static final Pattern NAMED = Pattern.compile("(?<![$\\\\])\\$([A-Za-z_]\\w*)(?![\\w(])");
 
   /** OData's system query options and path segments: {@code /$count}, {@code ?$top=}. */
   private static final Set<String> ODATA =
@@ -116,7 +115,7 @@ final class AuthorSlips {
    */
   private static final Pattern DOLLAR =
       Pattern.compile(
-          "(?<![\\w$\\\\])\\$("
+          "(?<![$\\\\])\\$("
               + String.join("|", new TreeSet<>(Scope.Name.RESERVED))
               + ")((?:\\.[A-Za-z_]\\w*)+)");
 

@@ -172,6 +172,10 @@ record SlipRewrite(String expression, String note, String none) {
       if (declared.vars().contains(names.get(i))) {
         return new SlipRewrite("vars." + rest, "", null);
       }
+      if (declared.secrets().contains(names.get(i))
+          && scope.names().contains(Scope.Name.SECRET.word())) {
+        return new SlipRewrite("secret." + rest, "", null);
+      }
     }
     // Where to declare it, among the blocks this place may read (a token's settings and a URL's
     // host read vars, not input): a declaration the place would refuse is no fix.
@@ -181,7 +185,7 @@ record SlipRewrite(String expression, String note, String none) {
         names.size() > 1 && HELM.contains(names.get(0)) ? names.subList(1, names.size()) : names;
     String name = own.get(0);
     String dotted = String.join(".", own);
-    String where = declaredList(declared, input, vars);
+    String where = declaredList(declared, input, vars, scope);
     if (vars && (setting || !input)) {
       return new SlipRewrite(
           "vars." + dotted,
@@ -208,13 +212,17 @@ record SlipRewrite(String expression, String note, String none) {
         null);
   }
 
-  private static String declaredList(AuthorSlips.Declared declared, boolean input, boolean vars) {
+  private static String declaredList(
+      AuthorSlips.Declared declared, boolean input, boolean vars, Scope scope) {
     List<String> all = new ArrayList<>();
     if (input) {
       new TreeSet<>(declared.inputs()).forEach(n -> all.add("input." + n));
     }
     if (vars) {
       new TreeSet<>(declared.vars()).forEach(n -> all.add("vars." + n));
+    }
+    if (scope.names().contains(Scope.Name.SECRET.word())) {
+      new TreeSet<>(declared.secrets()).forEach(n -> all.add("secret." + n));
     }
     return all.isEmpty() ? "" : "; declared: " + String.join(", ", all);
   }

@@ -34,6 +34,7 @@ class SlipPlacesValidateTest {
       secrets:
         cs: {env: CS}
         pk: {env: PK}
+        CS: {env: CS_UPPER}
       list:
         request:
           url: "https://api.example.com/a"
@@ -87,6 +88,10 @@ class SlipPlacesValidateTest {
             + " ;; -",
         "header value ;; {{ .branch }} ;; headers: {X-B: \"SLIP\"} ;; - ;; -",
         "header value, lowercase ;; $branch ;; headers: {X-B: \"SLIP\"} ;; - ;; -",
+        "query value, after a letter ;; x$branch ;; query: {b: \"SLIP\"} ;; - ;; -",
+        "query value, $input after a letter ;; x$input.branch ;; query: {b: \"SLIP\"} ;; - ;; -",
+        "header value, a secret ;; Token $CS ;; headers: {X-Tok: \"SLIP\"} ;; - ;; -",
+        "header value, a secret lowercase ;; Token $cs ;; headers: {X-Tok: \"SLIP\"} ;; - ;; -",
         "Host header ;; {{ .Values.host }} ;; headers: {Host: \"SLIP\"} ;; - ;; -",
         "body value ;; {{ .branch }} ;; method: POST\\nbody: {b: \"SLIP\"} ;; - ;; -",
         "basic username ;; {{ .user }} ;; auth: {basic: {username: \"SLIP\", password: {secret:"
@@ -221,6 +226,25 @@ class SlipPlacesValidateTest {
         mapping("", "", "")
             .replace("https://api.example.com/a", "https://api.example.com/repos/$branch/pulls");
     assertThat(validate(path).err()).contains("'$branch' is shell syntax", "write #{input.branch}");
+  }
+
+  /**
+   * A {@code $NAME} naming a declared secret is that secret where the place reads secrets: it was
+   * suggested as {@code #{vars.NAME}}, which does not load without a var of that name.
+   */
+  @Test
+  void aDollarNameOfADeclaredSecretIsSuggestedAsTheSecret() throws Exception {
+    for (String slip : List.of("Token $CS", "Token $cs")) {
+      String name = slip.substring(slip.indexOf('$') + 1);
+      List<String> lines =
+          validate(mapping("headers: {X-Tok: \"" + slip + "\"}", "", "")).err().lines().toList();
+      assertThat(lines)
+          .as(slip)
+          .singleElement()
+          .asString()
+          .contains("write #{secret." + name + "}")
+          .doesNotContain("declare '");
+    }
   }
 
   /** Go's {@code .slug} where {@code slug} is a let is that let: nothing is to be declared. */
