@@ -130,6 +130,10 @@ final class NextPageTable {
             "cursor: {param: \"page[after]\", from: \"$.meta.after_cursor\", until:"
                 + " \"!response.body.meta.has_more\"}"));
     table.add(top("next_page", Test.NUMBER, "a page number", "page: {param: page}"));
+    // The pagination objects' flags at the top of the body too (a page-numbered API's own shape).
+    for (String flag : List.of("has_next_page", "hasNextPage", "hasMore")) {
+      table.add(top(flag, Test.TRUE, "a page-numbered API", "page: {param: page}"));
+    }
     for (String holder : List.of("pagination", "meta", "page_info", "paging")) {
       String at = "$." + holder;
       table.add(

@@ -10,15 +10,16 @@ import java.net.URI;
  * {@code page}: numbered pages. A short page does not end the listing (GitLab, GitHub and most APIs
  * cap the page size below what is asked), so the end is read, in this order, from: a {@code Link}
  * header ({@code rel="next"}: more; only {@code prev}/{@code first}/{@code last}: the last page);
- * else {@code X-Next-Page} (empty: the last page); else an empty page; else the body, in the
- * spellings the mode is suggested for ({@link PageBodySignal}: {@code has_next_page: false}, {@code
- * last: true}, {@code next_page: null} the last page); else {@code X-Total-Pages}, {@code X-Total}
- * or {@code X-Total-Count} (the largest any page of the walk gave); else, with {@code
- * stopOnShortPage}, a page with fewer elements than {@code size}; else an empty page. Whatever
- * chose the end, what any page promised ({@link WalkPromises}) wins: the listing goes on, or an
- * empty page (an end status) is a 502. Every count is of elements ({@link Page#elementValues}),
- * never of the rows a path selects from them. A page the same as any before it (an API that clamps
- * the page number, or cycles) is an error, not rows twice.
+ * else {@code X-Next-Page} (empty: the last page); else an empty page; else the body's flag or page
+ * number, in every spelling of the next-page table ({@link PageBodySignal}: {@code has_next_page:
+ * false}, {@code has_more: false}, {@code last: true}, {@code next_page: null} the last page; a
+ * next URL or cursor it names is a promise); else {@code X-Total-Pages}, {@code X-Total} or {@code
+ * X-Total-Count} (the largest any page of the walk gave); else, with {@code stopOnShortPage}, a
+ * page with fewer elements than {@code size}; else an empty page. Whatever chose the end, what any
+ * page promised ({@link WalkPromises}) wins: the listing goes on, or an empty page (an end status)
+ * is a 502. Every count is of elements ({@link Page#elementValues}), never of the rows a path
+ * selects from them. A page the same as any before it (an API that clamps the page number, or
+ * cycles) is an error, not rows twice.
  */
 final class NumberedPaginator implements Paginator {
   private final PageSource source;
@@ -74,8 +75,8 @@ final class NumberedPaginator implements Paginator {
         PageSignals.of(current, true, page.param() != null ? page.param() : "page");
     promises.read(current, number, elements, signals);
     PageBodySignal body = PageBodySignal.of(current.json());
-    if (body != null && body.more()) {
-      promises.announced(number, body.said());
+    if (body != null && body.promise() != null) {
+      promises.announced(number, body.promise());
     }
     if (!last(signals, body, number, elements)) {
       return request(number + 1);
@@ -120,8 +121,8 @@ final class NumberedPaginator implements Paginator {
     if (elements == 0) {
       return true;
     }
-    if (body != null) {
-      return !body.more();
+    if (body != null && body.last() != null) {
+      return body.last();
     }
     if (promises.totalPages() != null) {
       return number >= promises.totalPages();

@@ -228,4 +228,61 @@ class PageModeBodyEndTest {
       assertThat(single.body()).isEqualTo("{\"output\":{\"parameters\":[{\"id\":\"1\"}]}}");
     }
   }
+
+  /**
+   * Every row of the next-page table speaks to the page mode, not only the rows that suggest it:
+   * StackExchange numbers its pages and writes {@code has_more}, so {@code has_more: false} (and a
+   * top-level {@code has_next_page: false}) is the last page, where the walk asked for one more and
+   * the 404 made it a 502; and a page saying more follow in another API's spelling ({@code
+   * has_more: true}, {@code isLastPage: false}, a next URL) is a promise: an end status after it
+   * was a 200 with fewer rows.
+   */
+  @Test
+  void everyRowOfTheTableEndsOrPromisesInThePageMode(@TempDir Path dir) {
+    Map<String, String[]> ends = new java.util.LinkedHashMap<>();
+    ends.put("stackexchange", new String[] {"\"has_more\":true", "\"has_more\":false"});
+    ends.put("top-has-next", new String[] {"\"has_next_page\":true", "\"has_next_page\":false"});
+    ends.put("top-camel", new String[] {"\"hasNextPage\":\"true\"", "\"hasNextPage\":\"false\""});
+    Map<String, String> promises = new java.util.LinkedHashMap<>();
+    promises.put("p-has-more", "\"has_more\":true");
+    promises.put("p-is-last-page", "\"isLastPage\":false");
+    promises.put("p-next-url", "\"next\":\"/p-next-url?page=3\"");
+    promises.put("p-top-has-next", "\"has_next_page\":true");
+    List<String> yamls = new ArrayList<>();
+    ends.keySet().forEach(n -> yamls.add(YAML.formatted(n, n, "")));
+    promises.keySet().forEach(n -> yamls.add(YAML.formatted(n, n, ", endStatus: [404]")));
+    try (StubUpstream stub = new StubUpstream();
+        PluginServer plugin =
+            PluginServer.withYaml(
+                dir, Map.of("up", stub.url()), Map.of(), yamls.toArray(String[]::new))) {
+      ends.forEach(
+          (name, said) ->
+              stub.on(
+                  "GET /" + name,
+                  r ->
+                      switch (page(r, 1)) {
+                        case 1 -> Reply.json(200, body(1, said[0]));
+                        case 2 -> Reply.json(200, body(2, said[1]));
+                        default -> Reply.json(404, "{}");
+                      }));
+      promises.forEach(
+          (name, said) ->
+              stub.on(
+                  "GET /" + name,
+                  r ->
+                      page(r, 1) <= 2
+                          ? Reply.json(200, body(page(r, 1), said))
+                          : Reply.json(404, "{}")));
+      for (String name : ends.keySet()) {
+        Answer answer = plugin.getparams(name, "{}");
+        assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(200);
+        assertThat(answer.body()).as(name).isEqualTo(TWO);
+      }
+      for (String name : promises.keySet()) {
+        Answer answer = plugin.getparams(name, "{}");
+        assertThat(answer.status()).as(name + ": " + answer.body()).isEqualTo(502);
+        assertThat(answer.body()).as(name).contains("page 3 answered 404 while page 2 said");
+      }
+    }
+  }
 }
